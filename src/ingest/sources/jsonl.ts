@@ -1,0 +1,62 @@
+import { open, stat } from "node:fs/promises";
+import { countNonBlankLines, readLines } from "./lines.js";
+import { recordFromObject } from "./record-shape.js";
+import type { RecordSource, SourceItem } from "./types.js";
+
+const MAX_LINE_BYTES = 16 * 1024 * 1024;
+
+function jsonError(e: unknown): string {
+  const msg = e instanceof Error ? e.message : String(e);
+  return `not valid JSON: ${msg.length > 160 ? `${msg.slice(0, 160)}…` : msg}`;
+}
+
+// A file claimed to be JSONL that is really Parquet (or any binary) is refused up front, not reported line by line.
+async function refuseBinary(path: string): Promise<void> {
+  const fh = await open(path, "r");
+  try {
+    const head = Buffer.alloc(4096);
+    const { bytesRead } = await fh.read(head, 0, head.length, 0);
+    if (bytesRead >= 4 && head.toString("latin1", 0, 4) === "PAR1") {
+      throw new Error(`${path} is a Parquet file (it starts with PAR1), not JSONL: use format "parquet"`);
+    }
+    if (head.subarray(0, bytesRead).includes(0)) {
+      throw new Error(`${path} is not a JSONL text file: it contains NUL bytes in its first ${bytesRead} bytes`);
+    }
+  } finally {
+    await fh.close();
+  }
+}
+
+/** One record per line; blank lines are skipped (but keep their number). Never throws for a bad line. */
+export async function openJsonl(path: string, opts: { maxLineBytes?: number } = {}): Promise<RecordSource> {
+  const info = await stat(path);
+  if (!info.isFile()) throw new Error(`not a file: ${path}`);
+  await refuseBinary(path);
+  const maxLineBytes = opts.maxLineBytes ?? MAX_LINE_BYTES;
+  return {
+    format: "jsonl",
+    path,
+    count: () => countNonBlankLines(path),
+    close: async () => {},
+    records(startAt = 1): AsyncIterable<SourceItem> {
+      return (async function* () {
+        for await (const line of readLines(path, { startAt, maxLineBytes })) {
+          if (line.text === undefined) {
+            yield { position: line.number, error: `line is ${line.bytes} bytes, longer than the ${maxLineBytes}-byte limit for one record` };
+            continue;
+          }
+          if (line.text.trim() === "") continue;
+          let parsed: unknown;
+          try {
+            parsed = JSON.parse(line.text);
+          } catch (e) {
+            yield { position: line.number, error: jsonError(e) };
+            continue;
+          }
+          const shaped = recordFromObject(parsed);
+          yield shaped.error !== undefined ? { position: line.number, error: shaped.error } : { position: line.number, record: shaped.record };
+        }
+      })();
+    },
+  };
+}

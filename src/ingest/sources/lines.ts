@@ -1,0 +1,109 @@
+import { createReadStream } from "node:fs";
+
+export interface Line {
+  number: number; // 1-based
+  text?: string; // undefined when the line was longer than maxLineBytes (then `bytes` says how long)
+  bytes: number;
+}
+
+const NL = 10;
+const CR = 13;
+
+function isBlankBytes(buf: Buffer, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const b = buf[i];
+    if (b !== 32 && b !== 9 && b !== CR) return false;
+  }
+  return true;
+}
+
+/**
+ * Splits a file into lines with bounded memory: a line is held only while it is being read, and a line longer
+ * than `maxLineBytes` is counted and skipped, never buffered. Lines before `startAt` are not decoded at all.
+ * Hand-written instead of node:readline: measured ~1.5–2× faster on 768-dim records (see the report).
+ */
+export async function* readLines(
+  path: string,
+  opts: { startAt?: number; maxLineBytes?: number; chunkBytes?: number } = {},
+): AsyncGenerator<Line> {
+  const startAt = opts.startAt ?? 1;
+  const maxLineBytes = opts.maxLineBytes ?? 16 * 1024 * 1024;
+  const stream = createReadStream(path, { highWaterMark: opts.chunkBytes ?? 1024 * 1024 });
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let tooLong = false;
+  let number = 1;
+  let first = true;
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      let pos = 0;
+      while (pos < chunk.length) {
+        const nl = chunk.indexOf(NL, pos);
+        const end = nl === -1 ? chunk.length : nl;
+        if (number < startAt) {
+          // skipping: no decoding, no buffering
+        } else if (tooLong) {
+          pendingBytes += end - pos;
+        } else if (pendingBytes + (end - pos) > maxLineBytes) {
+          tooLong = true;
+          pending = [];
+          pendingBytes += end - pos;
+        } else if (nl === -1 || pendingBytes > 0) {
+          pending.push(chunk.subarray(pos, end));
+          pendingBytes += end - pos;
+        } else {
+          pendingBytes = end - pos;
+        }
+        if (nl === -1) break;
+        if (number >= startAt) {
+          yield makeLine(number, pending.length ? Buffer.concat(pending) : chunk, pending.length ? 0 : pos, pending.length ? pendingBytes : end, tooLong, pendingBytes, first);
+        }
+        first = false;
+        number++;
+        pending = [];
+        pendingBytes = 0;
+        tooLong = false;
+        pos = nl + 1;
+      }
+    }
+    if ((pendingBytes > 0 || tooLong) && number >= startAt) {
+      const buf = Buffer.concat(pending);
+      yield makeLine(number, buf, 0, buf.length, tooLong, pendingBytes, first);
+    }
+  } finally {
+    stream.destroy();
+  }
+}
+
+function makeLine(number: number, buf: Buffer, start: number, end: number, tooLong: boolean, bytes: number, first: boolean): Line {
+  if (tooLong) return { number, bytes };
+  if (end > start && buf[end - 1] === CR) end--;
+  // a UTF-8 byte-order mark at the start of the file is not part of the first record
+  if (first && end - start >= 3 && buf[start] === 0xef && buf[start + 1] === 0xbb && buf[start + 2] === 0xbf) start += 3;
+  return { number, text: buf.toString("utf8", start, end), bytes };
+}
+
+/** Number of non-blank lines, without decoding any of them. */
+export async function countNonBlankLines(path: string): Promise<number> {
+  const stream = createReadStream(path, { highWaterMark: 1024 * 1024 });
+  let count = 0;
+  let lineHasContent = false;
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      let pos = 0;
+      while (pos <= chunk.length) {
+        const nl = chunk.indexOf(NL, pos);
+        const end = nl === -1 ? chunk.length : nl;
+        if (!lineHasContent && end > pos && !isBlankBytes(chunk, pos, end)) lineHasContent = true;
+        if (nl === -1) break;
+        if (lineHasContent) count++;
+        lineHasContent = false;
+        pos = nl + 1;
+      }
+    }
+    if (lineHasContent) count++;
+  } finally {
+    stream.destroy();
+  }
+  return count;
+}

@@ -1,0 +1,124 @@
+import { open } from "node:fs/promises";
+import { parquetMetadataAsync, parquetRead, parquetSchema, type FileMetaData, type RowGroup } from "hyparquet";
+import { fileHandleBuffer } from "./file-buffer.js";
+import { recordFromObject } from "./record-shape.js";
+import type { RecordSource, SourceItem } from "./types.js";
+
+// The layout the hosted service documents for bulk import; other columns are ignored, as the service does.
+export const PARQUET_COLUMNS = ["id", "values", "sparse_values", "metadata"] as const;
+const LAYOUT = "id (string), values (list<float>), sparse_values (struct {indices: list<uint32>, values: list<float>}, optional), metadata (JSON string, optional)";
+// Upper bound on the uncompressed bytes decoded at once when a row group can be read in slices.
+const SLICE_BYTES = 16 * 1024 * 1024;
+
+function toNumbers(v: unknown): unknown {
+  if (v === null || v === undefined) return undefined;
+  if (ArrayBuffer.isView(v) || Array.isArray(v)) {
+    return Array.from(v as ArrayLike<unknown>, (x) => (typeof x === "bigint" ? Number(x) : x));
+  }
+  return v;
+}
+
+function rowToItem(row: Record<string, unknown>, position: number): SourceItem {
+  const candidate: Record<string, unknown> = { id: row.id };
+  const values = toNumbers(row.values);
+  if (values !== undefined) candidate.values = values;
+  const sparse = row.sparse_values;
+  if (sparse !== null && sparse !== undefined) {
+    if (typeof sparse !== "object") return { position, error: `"sparse_values" must be a struct {indices, values}` };
+    const s = sparse as Record<string, unknown>;
+    candidate.sparse_values = { indices: toNumbers(s.indices), values: toNumbers(s.values) };
+  }
+  const md = row.metadata;
+  if (typeof md === "string") {
+    try {
+      candidate.metadata = JSON.parse(md);
+    } catch (e) {
+      return { position, error: `"metadata" is not valid JSON: ${e instanceof Error ? e.message.slice(0, 160) : String(e)}` };
+    }
+    if (candidate.metadata === null || typeof candidate.metadata !== "object" || Array.isArray(candidate.metadata)) {
+      return { position, error: `"metadata" must be a JSON object, got ${md.length > 40 ? `${md.slice(0, 40)}…` : md}` };
+    }
+  } else if (md !== null && md !== undefined) {
+    candidate.metadata = md; // a JSON-typed column hyparquet already decoded
+  }
+  if (row.id === null || row.id === undefined) return { position, error: `missing "id"` };
+  const shaped = recordFromObject(candidate);
+  return shaped.error !== undefined ? { position, error: shaped.error } : { position, record: shaped.record };
+}
+
+function canSlice(group: RowGroup): boolean {
+  return group.columns.every((c) => c.offset_index_offset !== undefined && c.offset_index_length !== undefined);
+}
+
+async function readMagic(fh: import("node:fs/promises").FileHandle, size: number): Promise<boolean> {
+  if (size < 12) return false;
+  const head = Buffer.alloc(4);
+  const tail = Buffer.alloc(4);
+  await fh.read(head, 0, 4, 0);
+  await fh.read(tail, 0, 4, size - 4);
+  return head.toString("latin1") === "PAR1" && tail.toString("latin1") === "PAR1";
+}
+
+/**
+ * Reads row group by row group through a file handle (never the whole file). A row group that has an offset
+ * index is decoded in slices of ≤ 16 MB; one without is decoded whole (Parquet gives no cheaper way in).
+ */
+export async function openParquet(path: string): Promise<RecordSource> {
+  const fh = await open(path, "r");
+  let metadata: FileMetaData;
+  try {
+    const { size } = await fh.stat();
+    if (!(await fh.stat()).isFile()) throw new Error(`not a file: ${path}`);
+    if (!(await readMagic(fh, size))) throw new Error(`not a Parquet file: missing PAR1 magic (${path})`);
+    const file = fileHandleBuffer(fh, size);
+    try {
+      metadata = await parquetMetadataAsync(file);
+    } catch (e) {
+      throw new Error(`not a readable Parquet file: ${e instanceof Error ? e.message : String(e)} (${path})`);
+    }
+    const names = parquetSchema(metadata).children.map((c) => c.element.name);
+    if (!names.includes("id") || (!names.includes("values") && !names.includes("sparse_values"))) {
+      throw new Error(`Parquet file ${path} has columns [${names.join(", ")}]; expected the import layout: ${LAYOUT}`);
+    }
+    const columns = PARQUET_COLUMNS.filter((c) => names.includes(c));
+    const totalRows = Number(metadata.num_rows);
+
+    return {
+      format: "parquet",
+      path,
+      count: async () => totalRows,
+      close: () => fh.close(),
+      records(startAt = 1): AsyncIterable<SourceItem> {
+        return (async function* () {
+          let groupStart = 0;
+          for (const group of metadata.row_groups) {
+            const groupRows = Number(group.num_rows);
+            const groupEnd = groupStart + groupRows;
+            if (groupEnd >= startAt && groupRows > 0) {
+              const bytesPerRow = Math.max(1, Number(group.total_byte_size) / groupRows);
+              const slice = canSlice(group) ? Math.max(1, Math.floor(SLICE_BYTES / bytesPerRow)) : groupRows;
+              for (let from = Math.max(groupStart, startAt - 1); from < groupEnd; from += slice) {
+                const to = Math.min(groupEnd, from + slice);
+                let rows: Record<string, unknown>[] = [];
+                try {
+                  await parquetRead({
+                    file, metadata, columns: [...columns], rowStart: from, rowEnd: to, rowFormat: "object",
+                    useOffsetIndex: true, onComplete: (r) => { rows = r; },
+                  });
+                } catch (e) {
+                  throw new Error(`cannot read rows ${from + 1}–${to} of ${path}: ${e instanceof Error ? e.message : String(e)}`);
+                }
+                for (let i = 0; i < rows.length; i++) yield rowToItem(rows[i], from + i + 1);
+                rows = [];
+              }
+            }
+            groupStart = groupEnd;
+          }
+        })();
+      },
+    };
+  } catch (e) {
+    await fh.close();
+    throw e;
+  }
+}

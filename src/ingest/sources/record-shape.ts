@@ -1,0 +1,70 @@
+import type { SourceRecord } from "./types.js";
+
+export type ShapeResult = { record: SourceRecord; error?: undefined } | { record?: undefined; error: string };
+
+const KNOWN = new Set(["id", "values", "sparseValues", "sparse_values", "metadata"]);
+
+function describe(v: unknown): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "an array";
+  return typeof v === "object" ? "an object" : `a ${typeof v}`;
+}
+
+function numberList(v: unknown, field: string): number[] | string {
+  if (v === undefined) return `missing "${field}"`;
+  if (!Array.isArray(v)) return `"${field}" must be a list of numbers, got ${describe(v)}`;
+  for (let i = 0; i < v.length; i++) {
+    const x = v[i];
+    if (typeof x !== "number" || !Number.isFinite(x)) {
+      return `"${field}[${i}]" must be a finite number, got ${x === null ? "null" : JSON.stringify(x) ?? typeof x}`;
+    }
+  }
+  return v as number[];
+}
+
+/**
+ * Checks the shape of one decoded record (types only; dimension and limits are the index checks' job).
+ * Accepts `sparseValues` or the wire spelling `sparse_values`; fields other than these are refused so a typo
+ * (e.g. "vector") is reported instead of silently dropped.
+ */
+export function recordFromObject(obj: unknown): ShapeResult {
+  if (obj === null || typeof obj !== "object" || Array.isArray(obj)) {
+    return { error: `a record must be a JSON object, got ${describe(obj)}` };
+  }
+  const o = obj as Record<string, unknown>;
+  for (const key of Object.keys(o)) {
+    if (!KNOWN.has(key)) return { error: `unknown field "${key}" (allowed: id, values, sparseValues, metadata)` };
+  }
+  if (typeof o.id !== "string") {
+    return { error: o.id === undefined ? `missing "id"` : `"id" must be a string, got ${describe(o.id)}` };
+  }
+  const record: SourceRecord = { id: o.id };
+  if (o.values !== undefined && o.values !== null) {
+    const values = numberList(o.values, "values");
+    if (typeof values === "string") return { error: values };
+    record.values = values;
+  }
+  if (o.sparseValues !== undefined && o.sparse_values !== undefined) {
+    return { error: `give "sparseValues" or "sparse_values", not both` };
+  }
+  const sparseKey = o.sparseValues !== undefined ? "sparseValues" : "sparse_values";
+  const sparse = o[sparseKey];
+  if (sparse !== undefined && sparse !== null) {
+    if (typeof sparse !== "object" || Array.isArray(sparse)) {
+      return { error: `"${sparseKey}" must be an object {indices, values}, got ${describe(sparse)}` };
+    }
+    const s = sparse as Record<string, unknown>;
+    const indices = numberList(s.indices, `${sparseKey}.indices`);
+    if (typeof indices === "string") return { error: indices };
+    const values = numberList(s.values, `${sparseKey}.values`);
+    if (typeof values === "string") return { error: values };
+    record.sparseValues = { indices, values };
+  }
+  if (o.metadata !== undefined && o.metadata !== null) {
+    if (typeof o.metadata !== "object" || Array.isArray(o.metadata)) {
+      return { error: `"metadata" must be an object, got ${describe(o.metadata)}` };
+    }
+    record.metadata = o.metadata as Record<string, unknown>;
+  }
+  return { record };
+}

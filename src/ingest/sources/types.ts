@@ -1,0 +1,26 @@
+// Same shape as UpsertRecord in src/ingest/check.ts (C1); kept here so the sources build on their own.
+export interface SourceRecord {
+  id: string;
+  values?: number[];
+  sparseValues?: { indices: number[]; values: number[] };
+  metadata?: Record<string, unknown>;
+}
+
+/** One line (JSONL) or row (Parquet): either a record or the reason it is not one. */
+export interface SourceItem {
+  position: number; // 1-based line or row number
+  record?: SourceRecord;
+  error?: string;
+}
+
+export type SourceFormat = "jsonl" | "parquet";
+
+export interface RecordSource {
+  format: SourceFormat;
+  path: string;
+  /** Records from position `startAt` (1-based, default 1) on; a bad line or row is an item with `error`. */
+  records(startAt?: number): AsyncIterable<SourceItem>;
+  /** Number of records (JSONL: non-blank lines; Parquet: rows) — cheap: no parsing. */
+  count(): Promise<number>;
+  close(): Promise<void>;
+}
