@@ -1,0 +1,135 @@
+// All configuration: one zod schema, read once from argv + env. The only reader of process.env.
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { z } from "zod";
+
+/** A bad setting: `message` is the one line printed on stderr before exiting with code 2. */
+export class ConfigError extends Error {
+  override readonly name = "ConfigError";
+}
+
+const int = (setting: string, min: number, max: number, fallback: number) =>
+  z.coerce
+    .number({ error: () => `${setting} must be an integer from ${min} to ${max}` })
+    .int({ error: () => `${setting} must be an integer from ${min} to ${max}` })
+    .min(min, { error: () => `${setting} must be an integer from ${min} to ${max}` })
+    .max(max, { error: () => `${setting} must be an integer from ${min} to ${max}` })
+    .default(fallback);
+
+export const SETTINGS = {
+  apiKey: "PINECONE_API_KEY",
+  controllerUrl: "PINECONE_CONTROLLER_HOST",
+  apiVersion: "PINECONE_API_VERSION",
+  dataDir: "--data-dir / VECDB_DATA_DIR",
+  timeoutMs: "--timeout-ms / VECDB_TIMEOUT_MS",
+  concurrency: "--concurrency / VECDB_CONCURRENCY",
+  retries: "--retries / VECDB_RETRIES",
+} as const;
+
+export const configSchema = z.object({
+  // ── Connection ────────────────────────────────────────────────────────────────────────────────
+  /** "remote": the service at controllerUrl with apiKey; "local": the embedded local service. */
+  mode: z.enum(["remote", "local"]),
+  /** Sent as Api-Key. In local mode main.ts fills in the embedded service's own key. */
+  apiKey: z.string().min(1, { error: () => `${SETTINGS.apiKey} must not be empty (unset it to use the embedded local service)` }).optional(),
+  controllerUrl: z
+    .string()
+    .refine((s) => /^https?:\/\/[^/?#\s]+\/?$/.test(s) && URL.canParse(s), {
+      error: () => `${SETTINGS.controllerUrl} must be an http:// or https:// URL with no path, e.g. https://api.pinecone.io`,
+    })
+    .transform((s) => s.replace(/\/$/, ""))
+    .default("https://api.pinecone.io"),
+  apiVersion: z
+    .string()
+    .regex(/^(\d{4}-\d{2}|unstable)$/, { error: () => `${SETTINGS.apiVersion} must look like 2026-04 (YYYY-MM) or be "unstable"` })
+    .default("2026-04"),
+
+  // ── Requests ─────────────────────────────────────────────────────────────────────────────────
+  timeoutMs: int(SETTINGS.timeoutMs, 100, 600_000, 30_000),
+  concurrency: int(SETTINGS.concurrency, 1, 64, 8),
+  retries: int(SETTINGS.retries, 0, 10, 4),
+
+  // ── Embedded local service (used when mode is "local") ───────────────────────────────────────
+  dataDir: z.string().min(1, { error: () => `${SETTINGS.dataDir} must not be empty` }),
+
+  // ── Access (issue 5: --read-only, --indexes a,b, --allow-destructive) — not yet implemented ──
+  // ── Transport (issue 5: --http, --port, --host, VECDB_HTTP_TOKEN) — not yet implemented ──────
+  // ── Files (issue 4: --allow-dir) — not yet implemented ──────────────────────────────────────
+});
+
+export type Config = z.output<typeof configSchema>;
+
+export const USAGE = `Usage: vecdb-mcp [options]          MCP server on stdio
+       vecdb-mcp serve --data-dir DIR [--port N] [--host H] [--api-key KEY]   the local service alone
+
+Options (environment variable in brackets):
+  --local                 use the embedded local service even when PINECONE_API_KEY is set
+  --data-dir DIR          data directory of the embedded local service [VECDB_DATA_DIR]
+                          default: the user data directory, e.g. ~/.local/share/vecdb-mcp
+  --timeout-ms N          per-request timeout, 100–600000 (default 30000) [VECDB_TIMEOUT_MS]
+  --concurrency N         upsert requests in flight, 1–64 (default 8) [VECDB_CONCURRENCY]
+  --retries N             retries of 429 / 5xx / dropped connections, 0–10 (default 4) [VECDB_RETRIES]
+  --help                  show this text
+
+Environment:
+  PINECONE_API_KEY          the service's API key; unset → the embedded local service
+  PINECONE_CONTROLLER_HOST  control-plane URL (default https://api.pinecone.io)
+  PINECONE_API_VERSION      API version header (default 2026-04)
+`;
+
+type Env = Record<string, string | undefined>;
+
+/** The default data directory of the embedded local service, per platform. */
+export function defaultDataDir(env: Env, platform: NodeJS.Platform = process.platform, home: string = homedir()): string {
+  if (platform === "win32") return join(env.LOCALAPPDATA || join(home, "AppData", "Local"), "vecdb-mcp");
+  if (platform === "darwin") return join(home, "Library", "Application Support", "vecdb-mcp");
+  return join(env.XDG_DATA_HOME || join(home, ".local", "share"), "vecdb-mcp");
+}
+
+/** `{ help: true }` when --help was given; otherwise the checked configuration. Throws ConfigError. */
+export function loadConfig(argv: string[], env: Env = process.env): { help: true } | { help: false; config: Config } {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        help: { type: "boolean" },
+        local: { type: "boolean" },
+        "data-dir": { type: "string" },
+        "timeout-ms": { type: "string" },
+        concurrency: { type: "string" },
+        retries: { type: "string" },
+      },
+    }));
+  } catch (err) {
+    const detail = err instanceof Error ? err.message.split("\n")[0] : String(err);
+    throw new ConfigError(`${detail.replace(/\.$/, "")}; allowed: --local, --data-dir, --timeout-ms, --concurrency, --retries, --help`);
+  }
+  if (values.help) return { help: true };
+
+  const blank = (s: string | undefined) => (s === undefined || s === "" ? undefined : s);
+  const apiKey = env.PINECONE_API_KEY;
+  const raw = {
+    mode: values.local || !apiKey ? "local" : "remote",
+    apiKey: values.local ? undefined : apiKey,
+    controllerUrl: blank(env.PINECONE_CONTROLLER_HOST),
+    apiVersion: blank(env.PINECONE_API_VERSION),
+    timeoutMs: values["timeout-ms"] ?? blank(env.VECDB_TIMEOUT_MS),
+    concurrency: values.concurrency ?? blank(env.VECDB_CONCURRENCY),
+    retries: values.retries ?? blank(env.VECDB_RETRIES),
+    dataDir: values["data-dir"] ?? blank(env.VECDB_DATA_DIR) ?? defaultDataDir(env),
+  };
+  const parsed = configSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const key = issue.path[0] as keyof typeof raw;
+    const given = raw[key];
+    // Never echo a key back.
+    const got = key === "apiKey" || typeof given !== "string" ? "" : ` (got ${JSON.stringify(given)})`;
+    throw new ConfigError(`${issue.message}${got}`);
+  }
+  return { help: false, config: parsed.data };
+}

@@ -1,0 +1,70 @@
+// Turns anything a tool throws into the text of an isError result: what went wrong, and what to do next.
+// Never a stack trace; secrets are redacted by the caller (server.ts) from the final text.
+import { ServiceError } from "./api/http.js";
+
+/** An expected failure whose message is already written for a model (bad input, wrong state, …). */
+export class ToolError extends Error {
+  override readonly name = "ToolError";
+}
+
+function nextStep(err: ServiceError): string {
+  const code = (err.code ?? "").toUpperCase();
+  const text = err.serviceMessage.toLowerCase();
+  if (err.status === undefined) {
+    return "The service did not answer. Check PINECONE_CONTROLLER_HOST and that the service is running and reachable, then call again.";
+  }
+  if (err.status === 401 || code === "UNAUTHENTICATED") {
+    return "Check PINECONE_API_KEY: the service did not accept the key. Set the right key in the server's environment and restart the server.";
+  }
+  if (err.status === 403 || code === "FORBIDDEN") {
+    return "The API key is not allowed to do this. Check the key's project and permissions.";
+  }
+  if (err.status === 402 || code === "PAYMENT_REQUIRED" || code === "QUOTA_EXCEEDED") {
+    return "The project's plan or quota does not allow this. Free resources or upgrade the plan, then call again.";
+  }
+  if (err.status === 404 || code === "NOT_FOUND") {
+    return text.includes("collection")
+      ? "Call list_collections to see the collections there are, then call again with one of those names."
+      : "Call list_indexes to see the indexes there are, then call again with one of those names.";
+  }
+  if (err.status === 409 || code === "ALREADY_EXISTS") {
+    return "The name is taken. Choose another name (list_collections and list_indexes show the names in use).";
+  }
+  if (err.status === 412 || code === "FAILED_PRECONDITION") {
+    return "The resource is not in a state that allows this yet (e.g. not ready). Wait a little and call again; list_indexes shows each index's state.";
+  }
+  if (err.status === 429) return "The service is limiting the request rate. Wait a few seconds and call again.";
+  if (err.status >= 500) return "The service had a problem of its own. Wait a moment and call again.";
+  return "Correct the request as the message says and call again.";
+}
+
+/** The service's answer in one line: "HTTP 404 NOT_FOUND: Index x not found." */
+export function describeServiceError(err: ServiceError): string {
+  if (err.status === undefined) {
+    let where = err.url;
+    try {
+      where = new URL(err.url).origin;
+    } catch {
+      // keep the URL as given
+    }
+    return `no answer from ${where}: ${err.serviceMessage}`;
+  }
+  const code = err.code ? ` ${err.code}` : "";
+  const message = err.serviceMessage ? `: ${err.serviceMessage}` : "";
+  return `HTTP ${err.status}${code}${message}`;
+}
+
+function isAbort(err: unknown): boolean {
+  return err instanceof Error && err.name === "AbortError";
+}
+
+/** The text of the isError result for an error thrown while running `tool`. */
+export function errorText(tool: string, err: unknown): string {
+  if (err instanceof ToolError) return err.message;
+  if (err instanceof ServiceError) {
+    return `${tool} failed — the service answered ${describeServiceError(err)}\nNext step: ${nextStep(err)}`;
+  }
+  if (isAbort(err)) return `${tool} was cancelled before it finished.`;
+  const message = err instanceof Error ? err.message.split("\n")[0] : String(err);
+  return `${tool} failed with an internal error: ${message}\nNext step: call again; if it keeps failing, check the server's log on stderr.`;
+}

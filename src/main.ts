@@ -1,0 +1,58 @@
+// `vecdb-mcp [options]`: configuration → (embedded local service) → Service → MCP server on stdio.
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { createService } from "./api/service.js";
+import { ConfigError, loadConfig, USAGE, type Config } from "./config.js";
+import { createLogger } from "./log.js";
+import { createServer } from "./server.js";
+
+export async function runMcpCommand(argv: string[]): Promise<void> {
+  let loaded: ReturnType<typeof loadConfig>;
+  try {
+    loaded = loadConfig(argv);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`vecdb-mcp: ${err.message}\n`);
+    process.exitCode = 2;
+    return;
+  }
+  if (loaded.help) {
+    process.stdout.write(USAGE); // not in protocol mode: --help only prints and exits
+    return;
+  }
+
+  let config: Config = loaded.config;
+  const log = createLogger({ secrets: () => [config.apiKey] });
+  let local: { controlUrl: string; apiKey: string; close(): Promise<void> } | undefined;
+  if (config.mode === "local") {
+    // Loaded only here, so the remote path never loads the local service's storage (lmdb).
+    const { startLocalService } = await import("./local/index.js");
+    local = await startLocalService({ dataDir: config.dataDir, port: 0, host: "127.0.0.1", log: (line) => log.debug(line) });
+    config = { ...config, apiKey: local.apiKey, controllerUrl: local.controlUrl };
+    log.info(`PINECONE_API_KEY is not set (or --local was given): using the embedded local service at ${local.controlUrl} (data dir ${config.dataDir})`);
+  }
+
+  const service = createService({
+    apiKey: config.apiKey ?? "",
+    apiVersion: config.apiVersion,
+    timeoutMs: config.timeoutMs,
+    retries: config.retries,
+    controllerUrl: config.controllerUrl,
+  });
+  const server = createServer(config, service, { log });
+  const transport = new StdioServerTransport();
+
+  let closing: Promise<void> | undefined;
+  const shutdown = (why: string) =>
+    (closing ??= (async () => {
+      log.debug(`shutting down (${why})`);
+      await server.close().catch(() => {});
+      await service.close().catch(() => {});
+      await local?.close().catch(() => {});
+      process.exit(0);
+    })());
+  process.stdin.on("end", () => void shutdown("stdin closed"));
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+
+  await server.connect(transport);
+}

@@ -1,0 +1,106 @@
+// create_collection — a static copy of a pod-based index. The name is checked before any call, and a serverless
+// source is answered with the pod-based indexes there are, without calling create.
+import { z } from "zod";
+import { markdownTable } from "../src/format/table.js";
+import { humanBytes } from "../src/format/size.js";
+import { ToolError } from "../src/errors.js";
+import { defineTool } from "../src/tool.js";
+
+/** A valid collection name close to `name`. */
+export function suggestName(name: string): string {
+  const s = name
+    .toLowerCase()
+    .replace(/[^a-z0-9-]+/g, "-")
+    .replace(/-+/g, "-")
+    .replace(/^-+/, "")
+    .slice(0, 45)
+    .replace(/-+$/, "");
+  return s || "my-collection";
+}
+
+/** Which of the service's name rules `name` breaks, and how; undefined when it keeps them all. */
+export function brokenNameRule(name: string): { rule: string; what: string } | undefined {
+  if (name.length < 1) return { rule: "1–45 characters", what: "is empty" };
+  if (name.length > 45) return { rule: "1–45 characters", what: `is ${name.length} characters long` };
+  const bad = [...new Set(name.replace(/[a-z0-9-]/g, ""))].join("");
+  if (bad) return { rule: 'only lower-case letters a–z, digits 0–9 and "-"', what: `contains ${JSON.stringify(bad)}` };
+  if (!/^[a-z0-9]/.test(name)) return { rule: "the first and the last character must be a letter or a digit", what: 'starts with "-"' };
+  if (!/[a-z0-9]$/.test(name)) return { rule: "the first and the last character must be a letter or a digit", what: 'ends with "-"' };
+  return undefined;
+}
+
+const nameError = {
+  abort: true,
+  error: (issue: { input?: unknown }) => {
+    const name = typeof issue.input === "string" ? issue.input : "";
+    const broken = brokenNameRule(name) ?? { rule: "1–45 characters", what: "is not valid" };
+    return `Collection name ${JSON.stringify(name)} ${broken.what}. Rule: ${broken.rule}. A valid name would be ${JSON.stringify(suggestName(name))}.`;
+  },
+};
+
+// One pattern (several would make zod emit allOf) for both the character and the first/last-character rules.
+const nameSchema = z
+  .string()
+  .min(1, nameError)
+  .max(45, nameError)
+  .regex(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/, nameError)
+  .describe('Name of the new collection: 1–45 characters, lower-case letters, digits and "-", starting and ending with a letter or digit.');
+
+const CollectionRecord = z.object({
+  name: z.string().describe("Collection name."),
+  status: z.string().describe("Initializing at first; Ready when the copy is complete."),
+  environment: z.string().describe("Environment of the collection."),
+  source: z.string().describe("The index it was copied from."),
+  dimension: z.number().int().optional().describe("Vector length."),
+  vector_count: z.number().int().optional().describe("Number of records, once known."),
+  size: z.number().optional().describe("Size in bytes, once known."),
+});
+
+export default defineTool({
+  name: "create_collection",
+  title: "Create collection",
+  description:
+    "Make a collection: a static copy of a pod-based index's records, to back it up or to create new indexes from it. " +
+    "Use it when the user wants a snapshot of an index. Only pod-based indexes can be copied; for a serverless source the " +
+    "result lists the pod-based indexes there are instead. Returns the new collection (status Initializing) as a table " +
+    "and structuredContent; it becomes Ready later (see list_collections).",
+  inputSchema: {
+    name: nameSchema,
+    source: z.string().min(1).max(45).describe("Name of the pod-based index to copy (list_indexes shows the names)."),
+  },
+  outputSchema: { collection: CollectionRecord.describe("The collection as the service created it.") },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  async run({ name, source }, { service, signal }) {
+    const index = await service.control.describeIndex(source, signal);
+    if (!index.spec.pod) {
+      const pods = (await service.control.listIndexes(signal)).filter((i) => i.spec.pod);
+      const list = pods.length
+        ? `The pod-based indexes there are:\n\n${markdownTable(
+            ["name", "environment", "pod type", "dimension"],
+            pods.map((i) => [i.name, i.spec.pod?.environment, i.spec.pod?.pod_type, i.dimension]),
+          )}`
+        : "There are no pod-based indexes in this project.";
+      throw new ToolError(
+        `Index ${JSON.stringify(source)} is serverless, and collections are made only from pod-based indexes; nothing was created.\n${list}`,
+      );
+    }
+    const created = await service.control.createCollection({ name, source }, signal);
+    const collection: z.infer<typeof CollectionRecord> = {
+      name: created.name,
+      status: created.status,
+      environment: created.environment,
+      source,
+    };
+    if (typeof created.dimension === "number") collection.dimension = created.dimension;
+    if (typeof created.vector_count === "number") collection.vector_count = created.vector_count;
+    if (typeof created.size === "number") collection.size = created.size;
+    const table = markdownTable(
+      ["name", "status", "environment", "source", "dimension", "vectors", "size"],
+      [[collection.name, collection.status, collection.environment, source, collection.dimension, collection.vector_count, humanBytes(collection.size)]],
+    );
+    return {
+      structured: { collection },
+      table: `Collection created:\n\n${table}\n\nIt is ${collection.status} now and becomes Ready when the copy is complete; list_collections shows its status.`,
+    };
+  },
+});

@@ -1,0 +1,49 @@
+// list_collections — every collection (a static copy of a pod-based index) with its status and size.
+import { z } from "zod";
+import { markdownTable } from "../src/format/table.js";
+import { humanBytes } from "../src/format/size.js";
+import { defineTool } from "../src/tool.js";
+
+const CollectionSummary = z.object({
+  name: z.string().describe("Collection name."),
+  status: z.string().describe("Initializing, Ready or Terminating."),
+  environment: z.string().describe("Environment the collection lives in."),
+  dimension: z.number().int().optional().describe("Vector length of the records."),
+  vector_count: z.number().int().optional().describe("Number of records."),
+  size: z.number().optional().describe("Size in bytes."),
+});
+
+export default defineTool({
+  name: "list_collections",
+  title: "List collections",
+  description:
+    "List every collection in the project (collections are static copies of pod-based indexes). Use it to check whether " +
+    "a collection made with create_collection is Ready yet, or to see which names are taken. Returns a table " +
+    "(name · status · environment · dimension · vectors · size) and the same facts as structuredContent.collections.",
+  inputSchema: {},
+  outputSchema: {
+    collections: z.array(CollectionSummary).describe("One entry per collection, in the service's order."),
+  },
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  async run(_args, { service, signal }) {
+    const collections = (await service.control.listCollections(signal)).map((c) => {
+      const entry: z.infer<typeof CollectionSummary> = { name: c.name, status: c.status, environment: c.environment };
+      if (typeof c.dimension === "number") entry.dimension = c.dimension;
+      if (typeof c.vector_count === "number") entry.vector_count = c.vector_count;
+      if (typeof c.size === "number") entry.size = c.size;
+      return entry;
+    });
+    if (collections.length === 0) {
+      return {
+        structured: { collections },
+        table: "There are no collections in this project yet. create_collection makes one from a pod-based index.",
+      };
+    }
+    const table = markdownTable(
+      ["name", "status", "environment", "dimension", "vectors", "size"],
+      collections.map((c) => [c.name, c.status, c.environment, c.dimension, c.vector_count, humanBytes(c.size)]),
+    );
+    const n = collections.length;
+    return { structured: { collections }, table: `${n} ${n === 1 ? "collection" : "collections"}:\n\n${table}` };
+  },
+});

@@ -1,0 +1,166 @@
+// upsert_vectors — write records into an index, through the index's own host. The whole call is checked against the
+// index first (nothing is written if one record is bad); then batches of ≤ 100 records and ≤ 2 MB go out concurrently.
+import { z } from "zod";
+import { markdownTable } from "../src/format/table.js";
+import { ToolError } from "../src/errors.js";
+import { checkRecords, type RecordProblem } from "../src/ingest/check.js";
+import { runUpsert } from "../src/ingest/upsert.js";
+import { defineTool } from "../src/tool.js";
+
+const MAX_RECORDS = 10_000;
+
+/** A zod check option whose message names the record's position, the offending value and the rule. */
+const rule = (text: string) => ({
+  error: (issue: { path?: PropertyKey[]; input?: unknown }) => {
+    const path = issue.path ?? [];
+    const where = typeof path[1] === "number" ? `record at position ${path[1]}` : "the call";
+    const field = path
+      .slice(2)
+      .map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`))
+      .join("")
+      .replace(/^\./, "");
+    const shown = typeof issue.input === "string" && issue.input.length > 60 ? `${issue.input.slice(0, 60)}…` : issue.input;
+    const got = shown === undefined ? "" : ` (got ${JSON.stringify(shown)})`;
+    return `${where}${field ? `, ${field}` : ""}${got}: ${text}. Nothing was written.`;
+  },
+});
+
+const VectorRecord = z.object({
+  id: z
+    .string()
+    .min(1, rule("record ids are 1–512 characters"))
+    .max(512, rule("record ids are 1–512 characters"))
+    .describe("Record id, 1–512 characters, unique within the call. An existing record with this id is overwritten."),
+  values: z
+    .array(z.number())
+    .min(1, rule("dense values hold 1–20000 numbers"))
+    .max(20_000, rule("dense values hold 1–20000 numbers"))
+    .optional()
+    .describe("Dense vector: exactly the index's dimension numbers. Required for a dense index; omit for a sparse index."),
+  sparseValues: z
+    .object({
+      indices: z
+        .array(
+          z
+            .number()
+            .int(rule("sparse indices are unsigned 32-bit integers (0–4294967295)"))
+            .min(0, rule("sparse indices are unsigned 32-bit integers (0–4294967295)"))
+            .max(4_294_967_295, rule("sparse indices are unsigned 32-bit integers (0–4294967295)")),
+        )
+        .max(2048, rule("a sparse vector has at most 2048 non-zero values"))
+        .describe("Positions of the non-zero values: unsigned 32-bit integers, as many as `values`."),
+      values: z
+        .array(z.number())
+        .max(2048, rule("a sparse vector has at most 2048 non-zero values"))
+        .describe("The non-zero values, one per index."),
+    })
+    .optional()
+    .describe("Sparse vector (for sparse indexes, or hybrid dotproduct indexes): indices and values of equal length."),
+  metadata: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe("Flat key → value map: each value a string, number, boolean or list of strings (no nulls, no nested objects); at most 40 KB per record."),
+});
+
+const Outcome = {
+  index: z.string().describe("Index written to."),
+  namespace: z.string().describe('Namespace written to ("" is the default namespace).'),
+  host: z.string().describe("The index's data-plane host the records went to."),
+  records: z.number().int().describe("Records in the call."),
+  batches: z.number().int().describe("Upsert requests sent."),
+  upserted: z.number().int().describe("Sum of the service's upsertedCount over all requests."),
+  failed: z.number().int().describe("Records that were not written."),
+  seconds: z.number().describe("Wall-clock time of the writes."),
+  failedIds: z.array(z.string()).describe("Ids of the records that were not written (empty when all landed)."),
+  failures: z
+    .array(z.object({ records: z.number().int().describe("Records in the failed requests."), message: z.string().describe("Why they failed.") }))
+    .describe("One entry per distinct failure."),
+};
+
+const MAX_PROBLEMS_SHOWN = 50;
+
+function problemsText(problems: RecordProblem[], index: string): string {
+  const lines = problems
+    .slice(0, MAX_PROBLEMS_SHOWN)
+    .map((p) => `- position ${p.position}, id ${JSON.stringify(p.id)}, ${p.field}: ${p.rule}`);
+  if (problems.length > MAX_PROBLEMS_SHOWN) lines.push(`- … and ${problems.length - MAX_PROBLEMS_SHOWN} more`);
+  const n = problems.length;
+  return (
+    `Nothing was written: ${n} ${n === 1 ? "problem" : "problems"} with the records for index ${JSON.stringify(index)}.\n` +
+    `${lines.join("\n")}\nNext step: fix ${n === 1 ? "that record" : "those records"} and call upsert_vectors again with the whole list.`
+  );
+}
+
+export default defineTool({
+  name: "upsert_vectors",
+  title: "Upsert vectors",
+  description:
+    "Write records (id, dense values and/or sparse values, metadata) into an index; a record whose id exists is overwritten. " +
+    "Use it to store embeddings. Call list_indexes first to learn the index's name and dimension. The whole call is checked " +
+    `against the index before anything is written (dimension, ids, sparse values, metadata); up to ${MAX_RECORDS} records per call, ` +
+    "sent in batches with retries. Returns a table (index · namespace · host · records · batches · upserted · failed · seconds); " +
+    "if some records could not be written the result is an error listing exactly their ids.",
+  inputSchema: {
+    index: z.string().min(1).max(45).describe("Name of the index to write to (list_indexes shows the names)."),
+    namespace: z
+      .string()
+      .max(512)
+      .optional()
+      .describe('Namespace inside the index, up to 512 characters; omitted means the default namespace "".'),
+    vectors: z
+      .array(VectorRecord)
+      .min(1)
+      .max(MAX_RECORDS)
+      .describe(`The records to write, 1–${MAX_RECORDS}. Ids must be unique within the call.`),
+  },
+  outputSchema: Outcome,
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+  async run({ index, namespace = "", vectors }, { service, config, signal, progress }) {
+    const model = await service.hosts.resolve(index, signal);
+    if (!model.status.ready) {
+      throw new ToolError(
+        `Index ${JSON.stringify(index)} is not ready (state ${model.status.state}); nothing was written.\n` +
+          "Next step: wait a little and call again; list_indexes shows when it is Ready.",
+      );
+    }
+    const problems = checkRecords(vectors, model);
+    if (problems.length > 0) throw new ToolError(problemsText(problems, index));
+
+    const outcome = await runUpsert({
+      service,
+      index,
+      namespace,
+      records: vectors,
+      concurrency: config.concurrency,
+      signal,
+      onProgress: (done, total) => progress(done, total, `${done} of ${total ?? vectors.length} records written`),
+    });
+    const structured = {
+      index,
+      namespace,
+      host: outcome.host,
+      records: outcome.records,
+      batches: outcome.batches,
+      upserted: outcome.upserted,
+      failed: outcome.failedIds.length,
+      seconds: Math.round(outcome.seconds * 100) / 100,
+      failedIds: outcome.failedIds,
+      failures: outcome.failures.map((f) => ({ records: f.ids.length, message: f.message })),
+    };
+    const table = markdownTable(
+      ["index", "namespace", "host", "records", "batches", "upserted", "failed", "seconds"],
+      [[index, namespace || "(default)", outcome.host, outcome.records, outcome.batches, outcome.upserted, structured.failed, structured.seconds.toFixed(2)]],
+    );
+    if (structured.failed === 0) return { structured, table };
+
+    const reasons = structured.failures.map((f) => `- ${f.records} records: ${f.message}`).join("\n");
+    return {
+      structured,
+      isError: true,
+      table:
+        `${structured.failed} of ${outcome.records} records were NOT written (${outcome.upserted} were).\n\n${table}\n\n` +
+        `Why:\n${reasons}\n\nIds not written: ${outcome.failedIds.join(", ")}\n\n` +
+        "Next step: call upsert_vectors again with just those records (upserts are idempotent).",
+    };
+  },
+});
