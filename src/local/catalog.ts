@@ -1,0 +1,112 @@
+// The catalog of indexes and collections, kept in one lmdb sub-database of the root env and mirrored in
+// memory. Only one process uses a data dir (see lock.ts), so the in-memory maps are the truth between
+// commits; every mutation resolves only once lmdb has committed it.
+import type { Database, RootDatabase } from "lmdb";
+
+export type Metric = "cosine" | "euclidean" | "dotproduct";
+export type VectorType = "dense" | "sparse";
+
+export interface PodSpecRecord {
+  environment: string;
+  pod_type: string;
+  pods: number;
+  replicas: number;
+  shards: number;
+  metadata_config?: { indexed?: string[] };
+  source_collection?: string;
+}
+export interface ServerlessSpecRecord {
+  cloud: string;
+  region: string;
+  source_collection?: string;
+}
+export type SpecRecord = { serverless: ServerlessSpecRecord } | { pod: PodSpecRecord };
+
+export interface StoredIndex {
+  name: string;
+  id: string;
+  /** The VectorStore space holding this index's records. */
+  space: string;
+  vectorType: VectorType;
+  dimension?: number;
+  metric: Metric;
+  spec: SpecRecord;
+  deletionProtection: "enabled" | "disabled";
+  tags: Record<string, string>;
+  port: number;
+  /** Initializing while its records are being copied in from a collection. */
+  state: "Initializing" | "Ready";
+  /** Set while Initializing: the collection space being copied in. */
+  copyFrom?: string;
+  createdAt: string;
+}
+
+export interface StoredCollection {
+  name: string;
+  id: string;
+  space: string;
+  source: string;
+  sourceSpace: string;
+  environment: string;
+  dimension?: number;
+  status: "Initializing" | "Ready";
+  size?: number;
+  vectorCount?: number;
+  createdAt: string;
+}
+
+const INDEX = "index:";
+const COLLECTION = "collection:";
+const DROP = "drop:";
+
+export class Catalog {
+  readonly indexes = new Map<string, StoredIndex>();
+  readonly collections = new Map<string, StoredCollection>();
+  private readonly db: Database<unknown, string>;
+
+  constructor(root: RootDatabase) {
+    this.db = root.openDB<unknown, string>({ name: "vecdb-catalog", encoding: "json" });
+    for (const { key, value } of this.db.getRange({})) {
+      if (key.startsWith(INDEX)) this.indexes.set(key.slice(INDEX.length), value as StoredIndex);
+      else if (key.startsWith(COLLECTION)) this.collections.set(key.slice(COLLECTION.length), value as StoredCollection);
+    }
+  }
+
+  async putIndex(index: StoredIndex): Promise<void> {
+    this.indexes.set(index.name, index);
+    await this.db.put(INDEX + index.name, index);
+  }
+
+  async putCollection(collection: StoredCollection): Promise<void> {
+    this.collections.set(collection.name, collection);
+    await this.db.put(COLLECTION + collection.name, collection);
+  }
+
+  /** Removes the record and, in the same commit, notes its space as to be dropped (finished by clearDrop). */
+  async removeIndex(index: StoredIndex): Promise<void> {
+    this.indexes.delete(index.name);
+    await this.db.transaction(() => {
+      this.db.removeSync(INDEX + index.name);
+      this.db.putSync(DROP + index.space, true);
+    });
+  }
+
+  async removeCollection(collection: StoredCollection): Promise<void> {
+    this.collections.delete(collection.name);
+    await this.db.transaction(() => {
+      this.db.removeSync(COLLECTION + collection.name);
+      this.db.putSync(DROP + collection.space, true);
+    });
+  }
+
+  /** Spaces whose record is gone but whose drop may not have finished (e.g. a crash in between). */
+  pendingDrops(): string[] {
+    const spaces: string[] = [];
+    for (const key of this.db.getKeys({ start: DROP, end: DROP + "\uffff" })) spaces.push(key.slice(DROP.length));
+    return spaces;
+  }
+
+  async clearDrop(space: string): Promise<void> {
+    await this.db.remove(DROP + space);
+  }
+}

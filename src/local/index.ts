@@ -1,0 +1,92 @@
+// The embedded local service: the vector database API on loopback, durable in one lmdb env in the data dir.
+import { mkdirSync } from "node:fs";
+import { createServer } from "node:http";
+import { join, resolve } from "node:path";
+import { open, type RootDatabase } from "lmdb";
+import { resolveApiKey } from "./api-key.js";
+import { Catalog } from "./catalog.js";
+import { controlPlaneHandler } from "./control-plane.js";
+import { DataServers, listen } from "./data-servers.js";
+import { acquireDataDirLock } from "./lock.js";
+import { Registry } from "./registry.js";
+import { VectorStore } from "./vectors/store.js";
+
+export interface LocalServiceOptions {
+  dataDir: string;
+  port?: number; // control-plane port; 0 (default) picks a free one
+  host?: string; // default "127.0.0.1"
+  apiKey?: string; // default: read <dataDir>/api-key, or generate a random one there (mode 0600)
+  log?: (line: string) => void; // default: write to stderr
+}
+
+export interface LocalService {
+  controlUrl: string;
+  apiKey: string;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+export const DATABASE_FILE = "vecdb.mdb";
+
+/** How a listening address is written in a URL or an index's host (IPv6 in brackets; a wildcard as loopback). */
+export function hostForUrls(host: string): string {
+  if (host === "0.0.0.0" || host === "::" || host === "") return "127.0.0.1";
+  return host.includes(":") ? `[${host}]` : host;
+}
+
+export async function startLocalService(options: LocalServiceOptions): Promise<LocalService> {
+  const dataDir = resolve(options.dataDir);
+  const host = options.host ?? "127.0.0.1";
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  mkdirSync(dataDir, { recursive: true });
+  const release = acquireDataDirLock(dataDir);
+  let root: RootDatabase | undefined;
+  try {
+    const apiKey = resolveApiKey(dataDir, options.apiKey);
+    // Writes resolve once committed and flushed (no separateFlushed), so an answer means durable.
+    root = open({ path: join(dataDir, DATABASE_FILE), maxDbs: 64, compression: false });
+    const catalog = new Catalog(root);
+    const store = new VectorStore(root);
+    let registry: Registry | undefined;
+    const servers = new DataServers({
+      host,
+      apiKey,
+      store,
+      lookup: (name, id) => registry?.lookup(name, id),
+      log,
+    });
+    registry = new Registry(catalog, store, servers, hostForUrls(host), log);
+    await registry.start();
+
+    const control = createServer(controlPlaneHandler(registry, apiKey, log));
+    control.keepAliveTimeout = 5000;
+    const port = await listen(control, host, options.port ?? 0).catch(async (e: unknown) => {
+      await servers.closeAll();
+      throw e;
+    });
+    const openRoot = root;
+    const reg = registry;
+    let closing: Promise<void> | undefined;
+    return {
+      controlUrl: `http://${hostForUrls(host)}:${port}`,
+      apiKey,
+      dataDir,
+      close() {
+        closing ??= (async () => {
+          const closed = new Promise<void>((r) => control.close(() => r()));
+          control.closeAllConnections();
+          await closed;
+          await servers.closeAll();
+          await reg.drain();
+          await openRoot.close();
+          release();
+        })();
+        return closing;
+      },
+    };
+  } catch (e) {
+    await root?.close();
+    release();
+    throw e;
+  }
+}

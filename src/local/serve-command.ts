@@ -1,0 +1,68 @@
+// `vecdb-mcp serve --port N --data-dir DIR [--api-key KEY] [--host H]`: runs the local service alone.
+import { startLocalService } from "./index.js";
+import { DataDirInUseError } from "./lock.js";
+
+const USAGE = "usage: vecdb-mcp serve --data-dir DIR [--port N] [--api-key KEY] [--host 127.0.0.1]";
+
+export interface ServeArgs {
+  dataDir: string;
+  port: number;
+  host: string;
+  apiKey?: string;
+}
+
+export function parseServeArgs(argv: string[]): ServeArgs {
+  const values = new Map<string, string>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const eq = arg.indexOf("=");
+    const flag = eq > 0 ? arg.slice(0, eq) : arg;
+    if (!["--port", "--data-dir", "--api-key", "--host"].includes(flag)) throw new Error(`unknown argument ${arg}`);
+    const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
+    if (value === undefined) throw new Error(`${flag} needs a value`);
+    values.set(flag, value);
+  }
+  const dataDir = values.get("--data-dir");
+  if (!dataDir) throw new Error("--data-dir is required");
+  const portText = values.get("--port") ?? "0";
+  const port = Number(portText);
+  if (!/^\d+$/.test(portText) || port > 65535) throw new Error(`--port must be an integer from 0 to 65535 (got ${portText})`);
+  const apiKey = values.get("--api-key");
+  return { dataDir, port, host: values.get("--host") ?? "127.0.0.1", ...(apiKey !== undefined ? { apiKey } : {}) };
+}
+
+export async function runServeCommand(argv: string[]): Promise<void> {
+  let args: ServeArgs;
+  try {
+    args = parseServeArgs(argv);
+  } catch (e) {
+    process.stderr.write(`vecdb-mcp serve: ${(e as Error).message}\n${USAGE}\n`);
+    process.exitCode = 2;
+    return;
+  }
+  let service;
+  try {
+    service = await startLocalService(args);
+  } catch (e) {
+    const message = e instanceof DataDirInUseError ? e.message : ((e as Error).stack ?? String(e));
+    process.stderr.write(`vecdb-mcp serve: ${message}\n`);
+    process.exit(1);
+  }
+  process.stderr.write(`vecdb-mcp local service listening on ${service.controlUrl} (data dir ${service.dataDir})\n`);
+  const running = service;
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stderr.write(`vecdb-mcp local service: ${signal} received, closing\n`);
+    running.close().then(
+      () => process.exit(0),
+      (e: unknown) => {
+        process.stderr.write(`vecdb-mcp local service: close failed: ${String(e)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.once("SIGINT", () => stop("SIGINT"));
+  process.once("SIGTERM", () => stop("SIGTERM"));
+}
