@@ -1,0 +1,81 @@
+// Starts the built local service (`node dist/src/cli.js serve …`) as a child process for tests.
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+export const repoRoot = resolve(import.meta.dirname, "../..");
+export const cliPath = join(repoRoot, "dist/src/cli.js");
+
+export interface RunningService {
+  controlUrl: string;
+  apiKey: string;
+  dataDir: string;
+  child: ChildProcess;
+  /** Everything the child wrote on stderr so far. */
+  stderr(): string;
+  stop(): Promise<void>;
+  kill(): Promise<void>;
+}
+
+export function newDataDir(): string {
+  return mkdtempSync(join(tmpdir(), "vecdb-local-"));
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((r) => child.once("exit", () => r()));
+}
+
+export function startServiceProcess(
+  opts: { dataDir?: string; apiKey?: string; timeoutMs?: number } = {},
+): Promise<RunningService> {
+  if (!existsSync(cliPath)) {
+    return Promise.reject(new Error(`${cliPath} is missing: build first with \`npx tsc -p tsconfig.json\``));
+  }
+  const dataDir = opts.dataDir ?? newDataDir();
+  const apiKey = opts.apiKey ?? `test-${randomBytes(12).toString("hex")}`;
+  const child = spawn(process.execPath, [cliPath, "serve", "--port", "0", "--data-dir", dataDir, "--api-key", apiKey], {
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let err = "";
+  child.stderr!.setEncoding("utf8");
+  return new Promise((resolvePromise, reject) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`the local service did not start within ${opts.timeoutMs ?? 15000} ms; stderr:\n${err}`));
+    }, opts.timeoutMs ?? 15000);
+    const onExit = (code: number | null, signal: string | null) => {
+      clearTimeout(timer);
+      reject(new Error(`the local service exited (code ${code}, signal ${signal}) before listening; stderr:\n${err}`));
+    };
+    child.once("exit", onExit);
+    child.stderr!.on("data", (chunk: string) => {
+      err += chunk;
+      const match = /listening on (http:\/\/\S+)/.exec(err);
+      if (!match) return;
+      clearTimeout(timer);
+      child.off("exit", onExit);
+      child.stderr!.removeAllListeners("data");
+      child.stderr!.on("data", (more: string) => (err += more));
+      resolvePromise({
+        controlUrl: match[1],
+        apiKey,
+        dataDir,
+        child,
+        stderr: () => err,
+        async stop() {
+          const done = exited(child);
+          child.kill("SIGTERM");
+          await done;
+        },
+        async kill() {
+          const done = exited(child);
+          child.kill("SIGKILL");
+          await done;
+        },
+      });
+    });
+  });
+}
