@@ -1,0 +1,32 @@
+// Data-plane errors in the service's gRPC-style shape: {"code": N, "message": "...", "details": []}.
+
+export const GRPC = { INVALID_ARGUMENT: 3, NOT_FOUND: 5, UNIMPLEMENTED: 12, INTERNAL: 13 } as const;
+
+export class DataPlaneError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export function invalid(message: string): DataPlaneError {
+  return new DataPlaneError(400, GRPC.INVALID_ARGUMENT, message);
+}
+
+export function notFound(message: string): DataPlaneError {
+  return new DataPlaneError(404, GRPC.NOT_FOUND, message);
+}
+
+export function errorBody(e: DataPlaneError): { code: number; message: string; details: never[] } {
+  return { code: e.code, message: e.message, details: [] };
+}
+
+/** Quotes a user-supplied string for an error message, shortened so a huge id cannot flood the message. */
+export function quote(s: string, max = 64): string {
+  const chars = [...s];
+  const shown = chars.length > max ? chars.slice(0, max).join("") + "…" : s;
+  return `'${shown}'`;
+}

@@ -1,0 +1,39 @@
+// The data plane of one index: routes a request that arrived on the index's own port.
+// Every failure is answered in the service's data-plane error shape; nothing escapes as an exception.
+import { DataPlaneError, errorBody, GRPC } from "./errors.js";
+import { describeIndexStats } from "./routes/stats.js";
+import { fetchVectors } from "./routes/fetch.js";
+import { query } from "./routes/query.js";
+import { upsert } from "./routes/upsert.js";
+import type { VectorStore } from "./store.js";
+import type { DataPlaneIndex, DataPlaneRequest, DataPlaneResponse, Route } from "./types.js";
+
+export type { DataPlaneIndex, DataPlaneRequest, DataPlaneResponse } from "./types.js";
+
+const ROUTES: Record<string, Partial<Record<string, Route>>> = {
+  "/vectors/upsert": { POST: upsert },
+  "/query": { POST: query },
+  "/vectors/fetch": { GET: fetchVectors },
+  "/describe_index_stats": { POST: describeIndexStats, GET: describeIndexStats },
+};
+
+export async function handleDataPlane(req: DataPlaneRequest, index: DataPlaneIndex, store: VectorStore): Promise<DataPlaneResponse> {
+  try {
+    const path = req.pathname.length > 1 ? req.pathname.replace(/\/+$/, "") : req.pathname;
+    const methods = ROUTES[path];
+    if (!methods) {
+      throw new DataPlaneError(404, GRPC.NOT_FOUND, `Not found: ${req.method} ${path} is not a data-plane route`);
+    }
+    const route = methods[req.method.toUpperCase()];
+    if (!route) {
+      const allowed = Object.keys(methods).join(" or ");
+      throw new DataPlaneError(405, GRPC.UNIMPLEMENTED, `Method ${req.method} is not allowed on ${path}; use ${allowed}`);
+    }
+    const body = await route({ req, index, store });
+    return { status: 200, body };
+  } catch (e) {
+    if (e instanceof DataPlaneError) return { status: e.status, body: errorBody(e) };
+    const message = e instanceof Error ? e.message : String(e);
+    return { status: 500, body: errorBody(new DataPlaneError(500, GRPC.INTERNAL, `Internal error: ${message}`)) };
+  }
+}

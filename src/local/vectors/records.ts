@@ -1,0 +1,42 @@
+// One upsert record from the request → a WriteRecord, checked against the index.
+import { invalid, quote } from "./errors.js";
+import type { WriteRecord } from "./store.js";
+import type { DataPlaneIndex } from "./types.js";
+import { checkId, denseValues, describe, metadataJson, sparseValues, type Json } from "./validate.js";
+
+export function parseRecord(raw: Json, position: number, index: DataPlaneIndex): WriteRecord {
+  const at = `Vector at position ${position}`;
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
+    throw invalid(`${at}: must be an object with an id, got ${describe(raw)}`);
+  }
+  const id = checkId(raw.id, at);
+  const where = `${at} (id ${quote(id)})`;
+  const rawValues = raw.values;
+  const rawSparse = raw.sparseValues ?? raw.sparse_values;
+  let values: Float32Array;
+  if (index.vectorType === "sparse") {
+    if (rawValues !== undefined && rawValues !== null && !(Array.isArray(rawValues) && rawValues.length === 0)) {
+      throw invalid(`${where}: a sparse index takes no dense values; send sparseValues only`);
+    }
+    if (rawSparse === undefined || rawSparse === null) throw invalid(`${where}: sparseValues are required by a sparse index`);
+    values = new Float32Array(0);
+  } else {
+    if (rawValues === undefined || rawValues === null) {
+      throw invalid(`${where}: values are required; the index takes dense vectors of dimension ${index.dimension}`);
+    }
+    values = denseValues(rawValues, where, index.dimension);
+  }
+  const record: WriteRecord = { id, values };
+  if (rawSparse !== undefined && rawSparse !== null) {
+    checkSparseAllowed(index, where);
+    record.sparse = sparseValues(rawSparse, where);
+  }
+  if (raw.metadata !== undefined && raw.metadata !== null) record.metadataJson = metadataJson(raw.metadata, where);
+  return record;
+}
+
+export function checkSparseAllowed(index: DataPlaneIndex, where: string): void {
+  if (index.metric !== "dotproduct") {
+    throw invalid(`${where}: sparse values are supported only by indexes with the dotproduct metric; this index uses ${index.metric}`);
+  }
+}

@@ -1,0 +1,376 @@
+// Durable storage of vector records in lmdb sub-databases of the service's root environment.
+//
+//   vectors.spaces      space name → { no, dimension? }          (space numbers are never reused)
+//   vectors.namespaces  [u32 space no][u32 ns no] → { name, count, bytes }; [ff ff ff ff] → { next space no }
+//   vectors.records     [u32 space no][u32 ns no][id bytes] → encoded record (see codec.ts)
+//
+// Every write is one lmdb transaction; nothing in a transaction callback throws (lmdb-js commits what was
+// written even if the callback throws), so callers validate first. A write resolves after the commit is
+// flushed to disk.
+import type { Database, RootDatabase } from "lmdb";
+import { decodeLongId, decodeMetadataJson, decodeRecord, encodeRecord, type SparseVector } from "./codec.js";
+import { idFromKey, KEY_HEADER, recordKey, scopeEnd, scopePrefix } from "./keys.js";
+
+export interface SparseValues { indices: number[]; values: number[] }
+export interface VectorRecord { id: string; values: number[]; sparseValues?: SparseValues; metadata?: Record<string, unknown> }
+export interface SpaceStats { namespaces: Record<string, { vectorCount: number }>; totalVectorCount: number; bytes: number; dimension?: number }
+
+/** A record as the data plane writes it: dense values already 32-bit floats, metadata already JSON text. */
+export interface WriteRecord { id: string; values: Float32Array; sparse?: SparseVector; metadataJson?: string }
+/** A record as read back. */
+export interface StoredRecord extends WriteRecord { norm: number }
+
+interface SpaceEntry { no: number; dimension?: number; nextNs?: number } // namespace numbers are never reused either
+interface NsEntry { name: string; count: number; bytes: number }
+
+const COUNTER_KEY = Buffer.from([0xff, 0xff, 0xff, 0xff]);
+const COPY_CHUNK_RECORDS = 1000;
+const COPY_CHUNK_BYTES = 8 * 1024 * 1024;
+const DELETE_CHUNK = 5000;
+
+export class VectorStore {
+  private readonly root: RootDatabase;
+  private readonly spaces: Database<SpaceEntry, string>;
+  private readonly nsDb: Database<NsEntry | { next: number }, Buffer>;
+  private readonly records: Database<Buffer, Buffer>;
+
+  constructor(root: RootDatabase) {
+    this.root = root;
+    this.spaces = root.openDB<SpaceEntry, string>({ name: "vectors.spaces", encoding: "json" });
+    this.nsDb = root.openDB<NsEntry | { next: number }, Buffer>({ name: "vectors.namespaces", encoding: "json", keyEncoding: "binary" });
+    this.records = root.openDB<Buffer, Buffer>({ name: "vectors.records", encoding: "binary", keyEncoding: "binary" });
+  }
+
+  // ---- the contract with L1 -------------------------------------------------------------------------------
+
+  /** Replaces `to` with a copy of every namespace of `from`, read from one snapshot, written in chunks. */
+  async copySpace(from: string, to: string): Promise<SpaceStats> {
+    await this.dropSpace(to);
+    const snapshot = this.root.useReadTransaction();
+    try {
+      const source = this.spaces.get(from, { transaction: snapshot });
+      if (!source) {
+        await this.commit(() => this.spaces.putSync(to, { no: this.allocSpaceNo() }));
+        return this.spaceStats(to);
+      }
+      const namespaces = [...this.nsDb.getRange({ start: scopePrefix(source.no), end: scopeEnd(source.no), transaction: snapshot })];
+      let targetNo = 0;
+      await this.commit(() => { targetNo = this.allocSpaceNo(); });
+      // Records go under a space number nobody can see until the last transaction registers it, so a crash
+      // mid-copy leaves only unreachable records (sweepOrphans removes them), never a half-filled space.
+      let start: Buffer = scopePrefix(source.no);
+      let exclusive = false;
+      const end = scopeEnd(source.no);
+      for (;;) {
+        const chunk: { key: Buffer; value: Buffer }[] = [];
+        let bytes = 0;
+        for (const entry of this.records.getRange({ start, end, exclusiveStart: exclusive, transaction: snapshot })) {
+          chunk.push({ key: entry.key, value: Buffer.from(entry.value) });
+          bytes += entry.value.length;
+          if (chunk.length >= COPY_CHUNK_RECORDS || bytes >= COPY_CHUNK_BYTES) break;
+        }
+        if (chunk.length === 0) break;
+        await this.root.transaction(() => {
+          for (const { key, value } of chunk) {
+            const k = Buffer.from(key);
+            k.writeUInt32BE(targetNo, 0);
+            this.records.putSync(k, value);
+          }
+        });
+        start = chunk[chunk.length - 1].key;
+        exclusive = true;
+      }
+      await this.commit(() => {
+        for (const { key, value } of namespaces) {
+          if (key.length !== 8) continue;
+          const k = Buffer.from(key);
+          k.writeUInt32BE(targetNo, 0);
+          this.nsDb.putSync(k, value);
+        }
+        this.spaces.putSync(to, { ...source, no: targetNo });
+      });
+    } finally {
+      snapshot.done();
+    }
+    return this.spaceStats(to);
+  }
+
+  async dropSpace(space: string): Promise<void> {
+    const entry = this.spaces.get(space);
+    if (!entry) return;
+    await this.commit(() => {
+      this.spaces.removeSync(space);
+      for (const key of this.nsDb.getKeys({ start: scopePrefix(entry.no), end: scopeEnd(entry.no) })) this.nsDb.removeSync(key);
+    });
+    await this.removeScope(scopePrefix(entry.no), scopeEnd(entry.no));
+  }
+
+  spaceStats(space: string): SpaceStats {
+    const entry = this.spaces.get(space);
+    const stats: SpaceStats = { namespaces: {}, totalVectorCount: 0, bytes: 0 };
+    if (!entry) return stats;
+    if (entry.dimension !== undefined) stats.dimension = entry.dimension;
+    for (const ns of this.namespacesOf(entry.no)) {
+      stats.namespaces[ns.name] = { vectorCount: ns.count };
+      stats.totalVectorCount += ns.count;
+      stats.bytes += ns.bytes;
+    }
+    return stats;
+  }
+
+  // ---- used by the data plane -----------------------------------------------------------------------------
+
+  /** Writes all records in one transaction (later duplicates of an id win). */
+  async upsert(space: string, namespace: string, records: WriteRecord[], dimension?: number): Promise<void> {
+    await this.commit(() => {
+      const sp = this.ensureSpace(space, dimension);
+      const ns = this.ensureNamespace(space, sp, namespace);
+      for (const r of records) this.putRecord(sp.no, ns, r);
+      this.nsDb.putSync(scopePrefix(sp.no, ns.no), ns.entry);
+    });
+  }
+
+  /** Convenience for tests and tools: plain numbers in, stored as float32. */
+  put(space: string, namespace: string, records: VectorRecord[], dimension?: number): Promise<void> {
+    return this.upsert(space, namespace, records.map(toWriteRecord), dimension);
+  }
+
+  get(space: string, namespace: string, id: string): StoredRecord | undefined {
+    const scope = this.scopeOf(space, namespace);
+    if (!scope) return undefined;
+    const value = this.records.getBinary(recordKey(scope.spaceNo, scope.nsNo, id).key);
+    if (!value) return undefined;
+    return toStored(id, value);
+  }
+
+  /** Every record of a namespace, in id order. `metadata: false` skips reading metadata. */
+  *scan(space: string, namespace: string, opts: { metadata?: boolean } = {}): Generator<StoredRecord> {
+    const scope = this.scopeOf(space, namespace);
+    if (!scope) return;
+    const wantMeta = opts.metadata !== false;
+    for (const { key, value } of this.records.getRange({ start: scopePrefix(scope.spaceNo, scope.nsNo), end: scopeEnd(scope.spaceNo, scope.nsNo) })) {
+      const d = decodeRecord(value, wantMeta);
+      const id = idFromKey(key) ?? d.longId ?? "";
+      yield { id, values: d.values, norm: d.norm, sparse: d.sparse, metadataJson: d.metadataJson };
+    }
+  }
+
+  /** Metadata JSON of every record, without decoding vectors: for filters on stats and deletes. */
+  *scanMetadata(space: string, namespace: string): Generator<{ id: string; metadataJson: string | undefined }> {
+    const scope = this.scopeOf(space, namespace);
+    if (!scope) return;
+    for (const { key, value } of this.records.getRange({ start: scopePrefix(scope.spaceNo, scope.nsNo), end: scopeEnd(scope.spaceNo, scope.nsNo) })) {
+      yield { id: idFromKey(key) ?? decodeLongId(value) ?? "", metadataJson: decodeMetadataJson(value) };
+    }
+  }
+
+  /** Namespace names of a space (default namespace is ""). */
+  namespaceNames(space: string): string[] {
+    const entry = this.spaces.get(space);
+    return entry ? this.namespacesOf(entry.no).map((n) => n.name) : [];
+  }
+
+  /** Removes the ids that exist; returns how many did. */
+  async deleteIds(space: string, namespace: string, ids: string[]): Promise<number> {
+    let removed = 0;
+    await this.commit(() => {
+      const scope = this.scopeOf(space, namespace);
+      if (!scope) return;
+      const ns = this.nsDb.get(scopePrefix(scope.spaceNo, scope.nsNo)) as NsEntry;
+      for (const id of ids) {
+        const { key } = recordKey(scope.spaceNo, scope.nsNo, id);
+        const old = this.records.getBinaryFast(key);
+        if (!old) continue;
+        ns.bytes -= old.length + key.length;
+        ns.count--;
+        this.records.removeSync(key);
+        removed++;
+      }
+      this.saveNs(scope.spaceNo, scope.nsNo, ns);
+    });
+    return removed;
+  }
+
+  async deleteAll(space: string, namespace: string): Promise<void> {
+    const scope = this.scopeOf(space, namespace);
+    if (!scope) return;
+    await this.commit(() => this.nsDb.removeSync(scopePrefix(scope.spaceNo, scope.nsNo)));
+    await this.removeScope(scopePrefix(scope.spaceNo, scope.nsNo), scopeEnd(scope.spaceNo, scope.nsNo));
+  }
+
+  /**
+   * Reads the record inside the write transaction, lets `change` produce its new form (or undefined to leave
+   * it), writes it. Returns whether the record existed. `change` must not throw.
+   */
+  async update(space: string, namespace: string, id: string, change: (r: StoredRecord) => WriteRecord | undefined): Promise<boolean> {
+    let found = false;
+    await this.commit(() => {
+      const scope = this.scopeOf(space, namespace);
+      if (!scope) return;
+      const value = this.records.getBinary(recordKey(scope.spaceNo, scope.nsNo, id).key);
+      if (!value) return;
+      found = true;
+      const next = change(toStored(id, value));
+      if (!next) return;
+      const ns = this.nsDb.get(scopePrefix(scope.spaceNo, scope.nsNo)) as NsEntry;
+      const holder = { no: scope.nsNo, entry: ns };
+      this.putRecord(scope.spaceNo, holder, next);
+      this.saveNs(scope.spaceNo, scope.nsNo, ns);
+    });
+    return found;
+  }
+
+  /** Ids in a namespace, in byte order, starting with `prefix`, after the key position `after`. */
+  listIds(space: string, namespace: string, opts: { prefix?: string; after?: Buffer; limit: number }): { ids: string[]; next?: Buffer } {
+    const scope = this.scopeOf(space, namespace);
+    if (!scope) return { ids: [] };
+    const base = scopePrefix(scope.spaceNo, scope.nsNo);
+    const prefix = opts.prefix ?? "";
+    const prefixKey = Buffer.concat([base, Buffer.from(prefix, "utf8").subarray(0, 1800)]);
+    let start = prefixKey;
+    let exclusive = false;
+    if (opts.after) {
+      const afterKey = Buffer.concat([base, opts.after]);
+      if (Buffer.compare(afterKey, prefixKey) >= 0) {
+        start = afterKey;
+        exclusive = true;
+      }
+    }
+    const ids: string[] = [];
+    let lastKey: Buffer | undefined;
+    for (const key of this.records.getKeys({ start, exclusiveStart: exclusive, end: scopeEnd(scope.spaceNo, scope.nsNo) })) {
+      if (!startsWith(key, prefixKey)) break;
+      let id = idFromKey(key);
+      if (id === undefined) {
+        const value = this.records.getBinary(key);
+        id = value ? decodeLongId(value) ?? "" : "";
+        if (!id.startsWith(prefix)) continue;
+      }
+      if (ids.length === opts.limit) return { ids, next: lastKey?.subarray(KEY_HEADER) };
+      ids.push(id);
+      lastKey = Buffer.from(key);
+    }
+    return { ids };
+  }
+
+  /** Removes records of space numbers no space names any more (left by a crash during copy or drop). */
+  async sweepOrphans(): Promise<number> {
+    const live = new Set<number>();
+    for (const { value } of this.spaces.getRange({})) live.add(value.no);
+    let swept = 0;
+    let no = 0;
+    for (;;) {
+      const first = [...this.records.getKeys({ start: scopePrefix(no), limit: 1 })][0];
+      if (!first) break;
+      no = first.readUInt32BE(0);
+      if (!live.has(no)) {
+        await this.removeScope(scopePrefix(no), scopeEnd(no));
+        swept++;
+      }
+      if (no === 0xfffffffe) break;
+      no++;
+    }
+    return swept;
+  }
+
+  // ---- internals ------------------------------------------------------------------------------------------
+
+  private async commit(action: () => void): Promise<void> {
+    await this.root.transaction(action);
+    await this.root.flushed;
+  }
+
+  private async removeScope(start: Buffer, end: Buffer): Promise<void> {
+    for (;;) {
+      const keys = [...this.records.getKeys({ start, end, limit: DELETE_CHUNK })].map((k) => Buffer.from(k));
+      if (keys.length === 0) break;
+      await this.root.transaction(() => {
+        for (const k of keys) this.records.removeSync(k);
+      });
+    }
+    await this.root.flushed;
+  }
+
+  private allocSpaceNo(): number {
+    const counter = this.nsDb.get(COUNTER_KEY) as { next: number } | undefined;
+    const no = counter?.next ?? 1;
+    this.nsDb.putSync(COUNTER_KEY, { next: no + 1 });
+    return no;
+  }
+
+  private ensureSpace(space: string, dimension: number | undefined): SpaceEntry {
+    let entry = this.spaces.get(space);
+    if (!entry) {
+      entry = { no: this.allocSpaceNo() };
+      if (dimension !== undefined) entry.dimension = dimension;
+      this.spaces.putSync(space, entry);
+    } else if (dimension !== undefined && entry.dimension === undefined) {
+      entry = { ...entry, dimension };
+      this.spaces.putSync(space, entry);
+    }
+    return entry;
+  }
+
+  private ensureNamespace(space: string, sp: SpaceEntry, name: string): { no: number; entry: NsEntry } {
+    let max = 0;
+    for (const { key, value } of this.nsDb.getRange({ start: scopePrefix(sp.no), end: scopeEnd(sp.no) })) {
+      const no = key.readUInt32BE(4);
+      if ((value as NsEntry).name === name) return { no, entry: { ...(value as NsEntry) } };
+      max = Math.max(max, no);
+    }
+    const no = Math.max(sp.nextNs ?? 1, max + 1);
+    this.spaces.putSync(space, { ...sp, nextNs: no + 1 });
+    return { no, entry: { name, count: 0, bytes: 0 } };
+  }
+
+  private namespacesOf(spaceNo: number): NsEntry[] {
+    const out: NsEntry[] = [];
+    for (const { key, value } of this.nsDb.getRange({ start: scopePrefix(spaceNo), end: scopeEnd(spaceNo) })) {
+      if (key.length === 8) out.push(value as NsEntry);
+    }
+    return out;
+  }
+
+  private scopeOf(space: string, namespace: string): { spaceNo: number; nsNo: number } | undefined {
+    const entry = this.spaces.get(space);
+    if (!entry) return undefined;
+    for (const { key, value } of this.nsDb.getRange({ start: scopePrefix(entry.no), end: scopeEnd(entry.no) })) {
+      if ((value as NsEntry).name === namespace) return { spaceNo: entry.no, nsNo: key.readUInt32BE(4) };
+    }
+    return undefined;
+  }
+
+  private putRecord(spaceNo: number, ns: { no: number; entry: NsEntry }, r: WriteRecord): void {
+    const { key, long } = recordKey(spaceNo, ns.no, r.id);
+    const value = encodeRecord({ values: r.values, sparse: r.sparse, metadataJson: r.metadataJson, longId: long ? r.id : undefined });
+    const old = this.records.getBinaryFast(key);
+    if (old) ns.entry.bytes -= old.length + key.length;
+    else ns.entry.count++;
+    ns.entry.bytes += value.length + key.length;
+    this.records.putSync(key, value);
+  }
+
+  private saveNs(spaceNo: number, nsNo: number, ns: NsEntry): void {
+    const key = scopePrefix(spaceNo, nsNo);
+    if (ns.count <= 0) this.nsDb.removeSync(key);
+    else this.nsDb.putSync(key, ns);
+  }
+}
+
+function toStored(id: string, value: Buffer): StoredRecord {
+  const d = decodeRecord(value);
+  return { id, values: d.values, norm: d.norm, sparse: d.sparse, metadataJson: d.metadataJson };
+}
+
+function toWriteRecord(r: VectorRecord): WriteRecord {
+  return {
+    id: r.id,
+    values: Float32Array.from(r.values),
+    sparse: r.sparseValues ? { indices: Uint32Array.from(r.sparseValues.indices), values: Float32Array.from(r.sparseValues.values) } : undefined,
+    metadataJson: r.metadata !== undefined ? JSON.stringify(r.metadata) : undefined,
+  };
+}
+
+function startsWith(key: Buffer, prefix: Buffer): boolean {
+  return key.length >= prefix.length && key.compare(prefix, 0, prefix.length, 0, prefix.length) === 0;
+}
