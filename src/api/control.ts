@@ -1,0 +1,81 @@
+// Control-plane calls. Every index host it returns becomes a trusted origin of the HttpClient, so the API key goes
+// only to the controller and to hosts the control plane named.
+import type { z } from "zod";
+import { dataUrlFor } from "./data.js";
+import { ResponseShapeError } from "./errors.js";
+import type { HttpClient } from "./http.js";
+import {
+  CollectionListSchema,
+  CollectionModelSchema,
+  IndexListSchema,
+  IndexModelSchema,
+  type CollectionModel,
+  type IndexModel,
+} from "./records.js";
+
+export class ControlPlane {
+  private readonly base: string;
+
+  constructor(
+    private readonly http: HttpClient,
+    private readonly controllerUrl: string,
+  ) {
+    this.base = controllerUrl.replace(/\/+$/, "");
+    http.trustOrigin(this.base);
+  }
+
+  async listIndexes(signal?: AbortSignal): Promise<IndexModel[]> {
+    const list = await this.get(`/indexes`, IndexListSchema, signal);
+    const indexes = list.indexes ?? [];
+    for (const index of indexes) this.trustHost(index);
+    return indexes;
+  }
+
+  async describeIndex(name: string, signal?: AbortSignal): Promise<IndexModel> {
+    const index = await this.get(`/indexes/${encodeURIComponent(name)}`, IndexModelSchema, signal);
+    this.trustHost(index);
+    return index;
+  }
+
+  async listCollections(signal?: AbortSignal): Promise<CollectionModel[]> {
+    const list = await this.get(`/collections`, CollectionListSchema, signal);
+    return list.collections ?? [];
+  }
+
+  async createCollection(body: { name: string; source: string }, signal?: AbortSignal): Promise<CollectionModel> {
+    const url = `${this.base}/collections`;
+    // Not retried: a create whose answer was lost would come back as 409 ALREADY_EXISTS on the second try.
+    const answer = await this.http.request<unknown>({ url, method: "POST", body, signal, retry: false });
+    return parse(url, CollectionModelSchema, answer);
+  }
+
+  async describeCollection(name: string, signal?: AbortSignal): Promise<CollectionModel> {
+    return this.get(`/collections/${encodeURIComponent(name)}`, CollectionModelSchema, signal);
+  }
+
+  private async get<S extends z.ZodType>(path: string, schema: S, signal?: AbortSignal): Promise<z.infer<S>> {
+    const url = `${this.base}${path}`;
+    const answer = await this.http.request<unknown>({ url, method: "GET", signal });
+    return parse(url, schema, answer);
+  }
+
+  private trustHost(index: IndexModel): void {
+    if (typeof index.host === "string" && index.host.trim() !== "") {
+      try {
+        this.http.trustOrigin(dataUrlFor(index.host, this.controllerUrl));
+      } catch {
+        // an unparsable host is simply never trusted; a call to it is refused later
+      }
+    }
+  }
+}
+
+function parse<S extends z.ZodType>(url: string, schema: S, answer: unknown): z.infer<S> {
+  const result = schema.safeParse(answer);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const where = issue && issue.path.length > 0 ? issue.path.join(".") : "body";
+    throw new ResponseShapeError(url, `${where}: ${issue?.message ?? "does not match the API"}`);
+  }
+  return result.data;
+}

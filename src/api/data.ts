@@ -1,0 +1,57 @@
+// Data-plane calls, given an index's host (as the control plane names it).
+import { ResponseShapeError } from "./errors.js";
+import type { HttpClient } from "./http.js";
+import { UpsertResponseSchema } from "./records.js";
+
+/**
+ * The base URL of an index host. A loopback host (127.0.0.0/8, ::1, localhost; any port) is called over http when
+ * the controller URL is http; every other host over https. A scheme the host already carries is kept only when it
+ * agrees with that rule; otherwise it is replaced (so a remote host is never called over plain http).
+ */
+export function dataUrlFor(host: string, controllerUrl: string): string {
+  const controllerIsHttp = new URL(controllerUrl).protocol === "http:";
+  const hostPort = parseHost(host);
+  const loopback = isLoopback(new URL(`http://${hostPort}`).hostname);
+  const scheme = controllerIsHttp && loopback ? "http" : "https";
+  return `${scheme}://${hostPort}`;
+}
+
+/** "host", "host:port", "[::1]:port", "::1", or any of them with a scheme and/or path → "host[:port]" as in a URL. */
+function parseHost(host: string): string {
+  const trimmed = host.trim();
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed)) return new URL(trimmed).host;
+  const bare = trimmed.replace(/\/.*$/, "");
+  try {
+    const url = new URL(`http://${bare}`);
+    if (url.host !== "") return url.host;
+  } catch {
+    // a bare IPv6 address ("::1") is not a valid authority; bracket it below
+  }
+  return new URL(`http://[${bare}]`).host;
+}
+
+export function isLoopback(hostname: string): boolean {
+  const h = hostname.toLowerCase().replace(/\.$/, "");
+  if (h === "localhost" || h.endsWith(".localhost")) return true;
+  if (h === "[::1]" || h === "::1") return true;
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+}
+
+export class DataPlane {
+  constructor(
+    private readonly http: HttpClient,
+    private readonly controllerUrl: string,
+  ) {}
+
+  dataUrl(host: string): string {
+    return dataUrlFor(host, this.controllerUrl);
+  }
+
+  async upsert(host: string, body: Buffer /* already-serialised JSON */, signal?: AbortSignal): Promise<{ upsertedCount: number }> {
+    const url = `${this.dataUrl(host)}/vectors/upsert`;
+    const answer = await this.http.request<unknown>({ url, method: "POST", body, signal });
+    const parsed = UpsertResponseSchema.safeParse(answer ?? {});
+    if (!parsed.success) throw new ResponseShapeError(url, "upsertedCount is not a non-negative integer");
+    return { upsertedCount: parsed.data.upsertedCount ?? 0 };
+  }
+}

@@ -1,0 +1,59 @@
+// Index name → IndexModel (with its host), cached. Concurrent resolves of one name share one control-plane call.
+// Only ready indexes are cached: a not-ready one is asked for again next time.
+import type { ControlPlane } from "./control.js";
+import type { IndexModel } from "./records.js";
+
+export class HostResolver {
+  private readonly cache = new Map<string, IndexModel>();
+  private readonly pending = new Map<string, Promise<IndexModel>>();
+
+  constructor(private readonly control: ControlPlane) {}
+
+  resolve(index: string, signal?: AbortSignal): Promise<IndexModel> {
+    signal?.throwIfAborted();
+    const cached = this.cache.get(index);
+    if (cached) return Promise.resolve(cached);
+    let shared = this.pending.get(index);
+    if (!shared) {
+      // The shared call runs without any one caller's signal (it ends by the request timeout); each caller can still
+      // stop waiting for it with its own signal.
+      shared = this.control.describeIndex(index).then(
+        (model) => {
+          if (this.pending.get(index) === shared) {
+            this.pending.delete(index);
+            if (model.status.ready) this.cache.set(index, model);
+          }
+          return model;
+        },
+        (err: unknown) => {
+          if (this.pending.get(index) === shared) this.pending.delete(index);
+          throw err;
+        },
+      );
+      this.pending.set(index, shared);
+    }
+    return signal ? raceAbort(shared, signal) : shared;
+  }
+
+  forget(index: string): void {
+    this.cache.delete(index);
+    this.pending.delete(index);
+  }
+}
+
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (v) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(e);
+      },
+    );
+  });
+}

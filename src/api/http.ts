@@ -1,0 +1,304 @@
+// The only place that speaks HTTP to the service: one keep-alive undici Agent, a per-attempt timeout, retries with
+// backoff, error parsing and API-key redaction.
+//
+// Why a hand-written retry loop and not undici's RetryAgent: the RetryHandler cannot tell a caller's abort from a
+// timeout of one attempt, does not bound connection-refused retries separately, and it only re-sends a POST if told
+// to retry every POST; here every request body is a Buffer (re-sendable) and the loop also needs the caller's signal
+// to cut a backoff sleep short. A dozen lines of loop are easier to read than a configured handler.
+import { STATUS_CODES } from "node:http";
+import { Agent, request, type Dispatcher } from "undici";
+import { ServiceError, UntrustedHostError } from "./errors.js";
+import { USER_AGENT } from "./version.js";
+
+export { ServiceError, UntrustedHostError } from "./errors.js";
+
+export interface HttpSettings {
+  apiKey: string;
+  apiVersion: string;
+  timeoutMs: number;
+  retries: number;
+  /** Backoff base (first retry waits up to this long); default 250 ms. */
+  backoffBaseMs?: number;
+  /** Upper bound of one backoff sleep; default 8000 ms. */
+  backoffMaxMs?: number;
+  /** A Retry-After longer than this is cut to it; default 20000 ms. */
+  retryAfterMaxMs?: number;
+}
+
+export interface HttpRequest {
+  url: string;
+  method: "GET" | "POST" | "DELETE" | "PATCH";
+  body?: unknown | Buffer;
+  signal?: AbortSignal;
+  retry?: boolean;
+}
+
+/** Connection refused means nothing listens: a few quick retries cover a restart, more only delay the error. */
+const MAX_REFUSED_RETRIES = 3;
+
+const DROPPED_CODES = new Set([
+  "ECONNRESET",
+  "EPIPE",
+  "ECONNABORTED",
+  "UND_ERR_SOCKET",
+  "UND_ERR_CLOSED",
+  "UND_ERR_HEADERS_TIMEOUT",
+  "UND_ERR_BODY_TIMEOUT",
+  "UND_ERR_CONNECT_TIMEOUT",
+  "ETIMEDOUT",
+  "EAI_AGAIN",
+]);
+
+export class HttpClient {
+  private readonly agent: Agent;
+  private readonly settings: Required<HttpSettings>;
+  private readonly trusted = new Set<string>();
+  private readonly redactions: string[];
+
+  constructor(settings: HttpSettings) {
+    this.settings = {
+      backoffBaseMs: 250,
+      backoffMaxMs: 8000,
+      retryAfterMaxMs: 20_000,
+      ...settings,
+    };
+    const t = settings.timeoutMs;
+    this.agent = new Agent({
+      connections: 32, // upserts run 8–16 at a time; room for control-plane calls beside them
+      pipelining: 1, // no pipelining: a dropped connection then loses one request, which the loop re-sends
+      keepAliveTimeout: 10_000,
+      keepAliveMaxTimeout: 60_000,
+      headersTimeout: t, // backstops; the per-attempt AbortSignal below is the real deadline
+      bodyTimeout: t,
+      connect: { timeout: Math.min(t, 10_000) },
+    });
+    const key = settings.apiKey;
+    this.redactions = key.length === 0 ? [] : [...new Set([key, encodeURIComponent(key)])];
+  }
+
+  /** Allows the API key to be sent to this URL's origin (the controller, and each host the control plane named). */
+  trustOrigin(url: string): void {
+    this.trusted.add(new URL(url).origin);
+  }
+
+  isTrusted(url: string): boolean {
+    return this.trusted.has(new URL(url).origin);
+  }
+
+  /** Replaces every occurrence of the API key in a text with "[redacted]". */
+  redact(text: string): string {
+    let out = text;
+    for (const secret of this.redactions) out = out.split(secret).join("[redacted]");
+    return out;
+  }
+
+  async request<T>(req: HttpRequest): Promise<T> {
+    const { url, method, signal } = req;
+    if (!this.isTrusted(url)) throw new UntrustedHostError(this.redact(url));
+    signal?.throwIfAborted();
+
+    const body =
+      req.body === undefined ? undefined : Buffer.isBuffer(req.body) ? req.body : Buffer.from(JSON.stringify(req.body));
+    const headers: Record<string, string> = {
+      "Api-Key": this.settings.apiKey,
+      "X-Pinecone-API-Version": this.settings.apiVersion,
+      "User-Agent": USER_AGENT,
+      Accept: "application/json",
+    };
+    if (body !== undefined) headers["Content-Type"] = "application/json";
+
+    const maxRetries = req.retry === false ? 0 : Math.max(0, this.settings.retries);
+    let refused = 0;
+    for (let attempt = 1; ; attempt++) {
+      const outcome = await this.attempt(url, method, headers, body, signal);
+      if (outcome.kind === "ok") return outcome.value as T;
+      const error = this.toError(outcome, url, method, attempt);
+      if (outcome.kind === "failed" && outcome.code === "ECONNREFUSED") refused++;
+      const retriable =
+        outcome.retriable && attempt <= maxRetries && (outcome.code !== "ECONNREFUSED" || refused <= MAX_REFUSED_RETRIES);
+      if (!retriable) throw error;
+      await sleep(this.delayMs(attempt, outcome.retryAfterMs), signal);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+
+  private async attempt(
+    url: string,
+    method: string,
+    headers: Record<string, string>,
+    body: Buffer | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<Attempt> {
+    const timeout = AbortSignal.timeout(this.settings.timeoutMs);
+    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    let res: Dispatcher.ResponseData;
+    try {
+      res = await request(url, {
+        method: method as Dispatcher.HttpMethod,
+        headers,
+        body,
+        signal: combined,
+        dispatcher: this.agent,
+      });
+    } catch (err) {
+      return this.failure(err, signal, timeout);
+    }
+    let text: string;
+    try {
+      text = await res.body.text();
+    } catch (err) {
+      return this.failure(err, signal, timeout);
+    }
+    const status = res.statusCode;
+    if (status >= 200 && status < 300) {
+      if (text.trim() === "") return { kind: "ok", value: undefined };
+      try {
+        return { kind: "ok", value: JSON.parse(text) };
+      } catch {
+        return {
+          kind: "http",
+          status,
+          retriable: false,
+          code: undefined,
+          message: `the service answered ${status} with a body that is not JSON: ${truncate(text)}`,
+        };
+      }
+    }
+    const parsed = parseErrorBody(status, text);
+    return {
+      kind: "http",
+      status,
+      code: parsed.code,
+      message: parsed.message,
+      retriable: status === 429 || (status >= 500 && status !== 501 && status !== 505),
+      retryAfterMs: parseRetryAfter(headerValue(res.headers["retry-after"])),
+    };
+  }
+
+  private failure(err: unknown, caller: AbortSignal | undefined, timeout: AbortSignal): Attempt {
+    // The caller's abort wins over everything: no error translation, no retry.
+    if (caller?.aborted) throw caller.reason ?? err;
+    const code = errorCode(err);
+    if (timeout.aborted || code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT") {
+      return {
+        kind: "failed",
+        code: "TIMEOUT",
+        message: `no answer within ${this.settings.timeoutMs} ms`,
+        retriable: true,
+      };
+    }
+    if (code === "ECONNREFUSED") return { kind: "failed", code, message: "connection refused", retriable: true };
+    if (code === "ENOTFOUND") return { kind: "failed", code, message: "host name not found", retriable: false };
+    if (code !== undefined && DROPPED_CODES.has(code)) {
+      return { kind: "failed", code, message: `connection dropped (${code})`, retriable: true };
+    }
+    const message = err instanceof Error ? err.message : String(err);
+    return { kind: "failed", code, message: `request failed: ${message}`, retriable: false };
+  }
+
+  private toError(outcome: Exclude<Attempt, { kind: "ok" }>, url: string, method: string, attempts: number): ServiceError {
+    return new ServiceError({
+      status: outcome.kind === "http" ? outcome.status : undefined,
+      code: outcome.code === undefined ? undefined : this.redact(outcome.code),
+      serviceMessage: this.redact(outcome.message),
+      url: this.redact(url),
+      method,
+      attempts,
+    });
+  }
+
+  /** Full jitter (random in [0, min(max, base·2^(n-1))]), or the service's Retry-After when it gave one. */
+  private delayMs(attempt: number, retryAfterMs: number | undefined): number {
+    if (retryAfterMs !== undefined) return Math.min(retryAfterMs, this.settings.retryAfterMaxMs);
+    const ceiling = Math.min(this.settings.backoffMaxMs, this.settings.backoffBaseMs * 2 ** (attempt - 1));
+    return Math.random() * ceiling;
+  }
+}
+
+type Attempt =
+  | { kind: "ok"; value: unknown }
+  | { kind: "http"; status: number; code: string | undefined; message: string; retriable: boolean; retryAfterMs?: number }
+  | { kind: "failed"; code: string | undefined; message: string; retriable: boolean; retryAfterMs?: undefined };
+
+/** Reads both of the service's error shapes, a plain-text body, or nothing. */
+export function parseErrorBody(status: number, text: string): { code: string | undefined; message: string } {
+  const trimmed = text.trim();
+  if (trimmed === "") return { code: undefined, message: STATUS_CODES[status] ?? `HTTP ${status}` };
+  let json: unknown;
+  try {
+    json = JSON.parse(trimmed);
+  } catch {
+    return { code: undefined, message: truncate(trimmed) };
+  }
+  if (isObject(json)) {
+    // control plane: {"status": 404, "error": {"code": "NOT_FOUND", "message": "..."}}
+    const error = json.error;
+    if (isObject(error) && (error.message !== undefined || error.code !== undefined)) {
+      return { code: scalar(error.code), message: scalar(error.message) ?? STATUS_CODES[status] ?? `HTTP ${status}` };
+    }
+    if (typeof error === "string") return { code: scalar(json.code), message: truncate(error) };
+    // data plane: {"code": 3, "message": "...", "details": []}
+    if (json.message !== undefined) return { code: scalar(json.code), message: scalar(json.message) ?? "" };
+  }
+  return { code: undefined, message: truncate(trimmed) };
+}
+
+/** Retry-After as delta-seconds or an HTTP date; undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
+  if (value === undefined) return undefined;
+  const v = value.trim();
+  if (/^\d+(\.\d+)?$/.test(v)) return Math.round(Number(v) * 1000);
+  const date = Date.parse(v);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, date - now);
+}
+
+function headerValue(h: string | string[] | undefined): string | undefined {
+  return Array.isArray(h) ? h[0] : h;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function scalar(v: unknown): string | undefined {
+  if (v === undefined || v === null) return undefined;
+  return typeof v === "string" ? truncate(v) : truncate(JSON.stringify(v));
+}
+
+function truncate(s: string, max = 1000): string {
+  return s.length <= max ? s : `${s.slice(0, max)}… (${s.length - max} more characters)`;
+}
+
+function errorCode(err: unknown): string | undefined {
+  // undici wraps socket errors: the system code may sit on the error or on its cause.
+  for (let e: unknown = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && code !== "UND_ERR_SOCKET" && code !== "UND_ERR_ABORTED") {
+      return code;
+    }
+    if (code === "UND_ERR_SOCKET") {
+      const inner = (e as { cause?: { code?: unknown } }).cause?.code;
+      return typeof inner === "string" ? inner : code;
+    }
+  }
+  return undefined;
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}

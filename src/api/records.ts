@@ -1,0 +1,51 @@
+// zod schemas of the service's records. Lenient on purpose: unknown fields are kept (newer API versions add fields),
+// and anything a version may omit is optional, so a newer or older service still parses.
+import { z } from "zod";
+
+export const IndexSpecSchema = z.looseObject({
+  serverless: z.looseObject({ cloud: z.string(), region: z.string() }).optional(),
+  pod: z
+    .looseObject({
+      environment: z.string(),
+      pod_type: z.string().optional(),
+      pods: z.number().optional(),
+      replicas: z.number().optional(),
+      shards: z.number().optional(),
+    })
+    .optional(),
+});
+
+export const IndexStatusSchema = z.looseObject({ ready: z.boolean(), state: z.string() });
+
+export const IndexModelSchema = z.looseObject({
+  name: z.string(),
+  dimension: z.number().int().nullish(),
+  metric: z.string(),
+  host: z.string(),
+  spec: IndexSpecSchema,
+  status: IndexStatusSchema,
+  vector_type: z.string().optional(),
+  deletion_protection: z.string().optional(),
+  tags: z.record(z.string(), z.string()).nullish(),
+});
+export type IndexModel = z.infer<typeof IndexModelSchema>;
+
+export const CollectionModelSchema = z.looseObject({
+  name: z.string(),
+  status: z.string(),
+  environment: z.string(),
+  size: z.number().nullish(),
+  dimension: z.number().nullish(),
+  vector_count: z.number().nullish(),
+});
+export type CollectionModel = z.infer<typeof CollectionModelSchema>;
+
+export const IndexListSchema = z.looseObject({ indexes: z.array(IndexModelSchema).optional() });
+export const CollectionListSchema = z.looseObject({ collections: z.array(CollectionModelSchema).optional() });
+
+export const UpsertResponseSchema = z.looseObject({ upsertedCount: z.number().int().nonnegative().optional() });
+
+/** True when the index holds sparse vectors only (no dimension). */
+export function isSparseIndex(index: IndexModel): boolean {
+  return index.vector_type === "sparse";
+}

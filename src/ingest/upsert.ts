@@ -1,0 +1,219 @@
+// The one ingest path: resolve the index's host, plan batches, send `concurrency` at a time, account for every id.
+// upsert_vectors passes an array; import_vectors passes a stream (AsyncIterable) and gets the same batching,
+// retries, host re-resolution and accounting, with at most ~2×concurrency bodies in memory.
+import { IndexNotReadyError, ServiceError } from "../api/errors.js";
+import type { Service } from "../api/service.js";
+import { planBatches, type PlannedBatch } from "./batches.js";
+import { checkRecords, RecordCheckError, type UpsertRecord } from "./check.js";
+
+export interface LandedRange {
+  start: number; // 0-based position of the first record, inclusive
+  end: number; // exclusive
+}
+
+export interface BatchReport {
+  firstPosition: number;
+  count: number;
+  ids: string[];
+  ok: boolean;
+  upserted: number; // the service's upsertedCount (0 when the batch failed)
+  message?: string; // why it failed
+}
+
+export interface UpsertOutcome {
+  records: number; // records read from the input
+  batches: number; // batches sent (landed or failed)
+  upserted: number; // sum of the service's upsertedCounts
+  failedIds: string[]; // every id read that did not land: failed, cancelled in flight, or never sent — input order
+  failures: { ids: string[]; message: string }[];
+  seconds: number;
+  host: string;
+  aborted: boolean; // the caller's signal stopped the run
+  landed: LandedRange[]; // positions that landed, merged, ascending
+  resumeAt: number; // first position that did not land (= records when all landed): where a resume starts
+}
+
+export interface UpsertArgs {
+  service: Service;
+  index: string;
+  namespace?: string;
+  records: UpsertRecord[] | AsyncIterable<UpsertRecord>;
+  concurrency: number;
+  signal?: AbortSignal;
+  onProgress?: (done: number, total: number | undefined) => void;
+  /** Called once per batch when it landed or finally failed (import_vectors turns these into line ranges). */
+  onBatch?: (report: BatchReport) => void;
+  /** The caller already ran checkRecords on this array; skip the second pass. */
+  checked?: boolean;
+}
+
+/**
+ * Sends the records. Throws (before writing anything) IndexNotReadyError, a ServiceError from resolving the index,
+ * or a RecordCheckError when an array fails the checks. Once sending started it does not throw: batch failures and
+ * cancellation are in the outcome. After a batch finally fails no new batches are started (the service is most
+ * likely down or refusing); the records not sent are listed in failedIds like the failed ones.
+ */
+export async function runUpsert(args: UpsertArgs): Promise<UpsertOutcome> {
+  const started = performance.now();
+  const { service, index, signal } = args;
+  const concurrency = Math.max(1, Math.floor(args.concurrency));
+  let model = await service.hosts.resolve(index, signal);
+  if (!model.status.ready) {
+    service.hosts.forget(index);
+    throw new IndexNotReadyError(index, model.status.state);
+  }
+  if (Array.isArray(args.records) && !args.checked) {
+    const problems = checkRecords(args.records, model);
+    if (problems.length > 0) throw new RecordCheckError(problems);
+  }
+  let host = model.host;
+  const total = Array.isArray(args.records) ? args.records.length : undefined;
+
+  // Shared state of the workers.
+  const batches = planBatches(args.records, { namespace: args.namespace });
+  const reports: BatchReport[] = [];
+  let stop = false;
+  let readError: unknown;
+  let done = 0;
+  let upserted = 0;
+  let sent = 0;
+  let reresolve: Promise<string> | undefined;
+
+  const next = async (): Promise<PlannedBatch | undefined> => {
+    if (stop || signal?.aborted) return undefined;
+    try {
+      const r = await batches.next();
+      // A batch fetched after a failure or a cancel is not sent (its records count as not sent).
+      return r.done || stop || signal?.aborted ? undefined : r.value;
+    } catch (err) {
+      readError ??= err;
+      stop = true;
+      return undefined;
+    }
+  };
+
+  const sendOnce = (batch: PlannedBatch, to: string) => service.data.upsert(to, batch.body, signal);
+
+  const send = async (batch: PlannedBatch): Promise<number> => {
+    const usedHost = host;
+    try {
+      return (await sendOnce(batch, usedHost)).upsertedCount;
+    } catch (err) {
+      if (signal?.aborted || !hostGone(err)) throw err;
+      // The host moved or vanished: drop it, ask the control plane once per run, and try the new host.
+      reresolve ??= (async () => {
+        service.hosts.forget(index);
+        model = await service.hosts.resolve(index, signal);
+        if (!model.status.ready) throw new IndexNotReadyError(index, model.status.state);
+        host = model.host;
+        return host;
+      })();
+      const fresh = await reresolve;
+      return (await sendOnce(batch, fresh)).upsertedCount;
+    }
+  };
+
+  const worker = async () => {
+    for (let batch = await next(); batch; batch = await next()) {
+      sent++;
+      const report: BatchReport = {
+        firstPosition: batch.firstPosition,
+        count: batch.ids.length,
+        ids: batch.ids,
+        ok: false,
+        upserted: 0,
+      };
+      try {
+        report.upserted = await send(batch);
+        report.ok = true;
+        upserted += report.upserted;
+      } catch (err) {
+        report.message = signal?.aborted ? "cancelled while in flight" : messageOf(err);
+        if (!signal?.aborted) stop = true;
+      }
+      batch.body = EMPTY; // let the body go as soon as it is answered
+      reports.push(report);
+      done += report.count;
+      args.onBatch?.(report);
+      args.onProgress?.(done, total);
+    }
+  };
+
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  await batches.return(undefined);
+  if (readError instanceof RecordCheckError) throw readError; // an unsendable streamed record: the caller's bug
+  if (readError !== undefined) throw readError;
+
+  return account({
+    args,
+    reports,
+    sentBatches: sent,
+    upserted,
+    host,
+    seconds: (performance.now() - started) / 1000,
+    aborted: signal?.aborted ?? false,
+  });
+}
+
+const EMPTY = Buffer.alloc(0);
+
+function hostGone(err: unknown): boolean {
+  if (!(err instanceof ServiceError)) return false;
+  if (err.status === 404) return true;
+  return err.status === undefined && (err.code === "ECONNREFUSED" || err.code === "ENOTFOUND");
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+function account(a: {
+  args: UpsertArgs;
+  reports: BatchReport[];
+  sentBatches: number;
+  upserted: number;
+  host: string;
+  seconds: number;
+  aborted: boolean;
+}): UpsertOutcome {
+  const reports = [...a.reports].sort((x, y) => x.firstPosition - y.firstPosition);
+  const landed: LandedRange[] = [];
+  const failedIds: string[] = [];
+  const failures: { ids: string[]; message: string }[] = [];
+  let read = 0;
+  for (const r of reports) {
+    read = Math.max(read, r.firstPosition + r.count);
+    if (r.ok) {
+      const last = landed[landed.length - 1];
+      if (last && last.end === r.firstPosition) last.end += r.count;
+      else landed.push({ start: r.firstPosition, end: r.firstPosition + r.count });
+    } else {
+      for (const id of r.ids) failedIds.push(id);
+      failures.push({ ids: r.ids, message: r.message ?? "failed" });
+    }
+  }
+  // Records of an array that were never sent (stopped after a failure, or cancelled) did not land either.
+  const input = a.args.records;
+  let records = read;
+  if (Array.isArray(input)) {
+    records = input.length;
+    if (read < input.length) {
+      const unsent = input.slice(read).map((r) => r.id);
+      for (const id of unsent) failedIds.push(id);
+      failures.push({ ids: unsent, message: a.aborted ? "not sent: the call was cancelled" : "not sent: stopped after a failed batch" });
+    }
+  }
+  const resumeAt = landed.length > 0 && landed[0].start === 0 ? landed[0].end : 0;
+  return {
+    records,
+    batches: a.sentBatches,
+    upserted: a.upserted,
+    failedIds,
+    failures,
+    seconds: Math.round(a.seconds * 1000) / 1000,
+    host: a.host,
+    aborted: a.aborted,
+    landed,
+    resumeAt: landed.length === 0 && records === 0 ? 0 : resumeAt,
+  };
+}
