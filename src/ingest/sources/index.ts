@@ -26,7 +26,7 @@ export async function openSource(path: string, format?: SourceFormat): Promise<R
   throw new Error(`unknown format "${String(chosen)}": use "jsonl" or "parquet"`);
 }
 
-export async function openParquet(path: string): Promise<RecordSource> {
+export async function openParquet(path: string, opts: { sliceBytes?: number } = {}): Promise<RecordSource> {
   const mod = await import("./parquet.js");
-  return mod.openParquet(path);
+  return mod.openParquet(path, opts);
 }

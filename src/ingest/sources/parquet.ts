@@ -8,10 +8,11 @@ import type { RecordSource, SourceItem } from "./types.js";
 export const PARQUET_COLUMNS = ["id", "values", "sparse_values", "metadata"] as const;
 const LAYOUT = "id (string), values (list<float>), sparse_values (struct {indices: list<uint32>, values: list<float>}, optional), metadata (JSON string, optional)";
 // Upper bound on the uncompressed bytes decoded at once when a row group can be read in slices.
-const SLICE_BYTES = 16 * 1024 * 1024;
+const SLICE_BYTES = 8 * 1024 * 1024;
 
 function toNumbers(v: unknown): unknown {
   if (v === null || v === undefined) return undefined;
+  if (Array.isArray(v) && v.every((x) => typeof x !== "bigint")) return v;
   if (ArrayBuffer.isView(v) || Array.isArray(v)) {
     return Array.from(v as ArrayLike<unknown>, (x) => (typeof x === "bigint" ? Number(x) : x));
   }
@@ -63,7 +64,8 @@ async function readMagic(fh: import("node:fs/promises").FileHandle, size: number
  * Reads row group by row group through a file handle (never the whole file). A row group that has an offset
  * index is decoded in slices of ≤ 16 MB; one without is decoded whole (Parquet gives no cheaper way in).
  */
-export async function openParquet(path: string): Promise<RecordSource> {
+export async function openParquet(path: string, opts: { sliceBytes?: number } = {}): Promise<RecordSource> {
+  const sliceBytes = opts.sliceBytes ?? SLICE_BYTES;
   const fh = await open(path, "r");
   let metadata: FileMetaData;
   try {
@@ -96,7 +98,7 @@ export async function openParquet(path: string): Promise<RecordSource> {
             const groupEnd = groupStart + groupRows;
             if (groupEnd >= startAt && groupRows > 0) {
               const bytesPerRow = Math.max(1, Number(group.total_byte_size) / groupRows);
-              const slice = canSlice(group) ? Math.max(1, Math.floor(SLICE_BYTES / bytesPerRow)) : groupRows;
+              const slice = canSlice(group) ? Math.max(1, Math.floor(sliceBytes / bytesPerRow)) : groupRows;
               for (let from = Math.max(groupStart, startAt - 1); from < groupEnd; from += slice) {
                 const to = Math.min(groupEnd, from + slice);
                 let rows: Record<string, unknown>[] = [];
