@@ -1,7 +1,10 @@
 // The data plane of one index: routes a request that arrived on the index's own port.
 // Every failure is answered in the service's data-plane error shape; nothing escapes as an exception.
 import { DataPlaneError, errorBody, GRPC } from "./errors.js";
+import { deleteVectors } from "./routes/delete.js";
 import { describeIndexStats } from "./routes/stats.js";
+import { listVectors } from "./routes/list.js";
+import { updateVector } from "./routes/update.js";
 import { fetchVectors } from "./routes/fetch.js";
 import { query } from "./routes/query.js";
 import { upsert } from "./routes/upsert.js";
@@ -14,6 +17,9 @@ const ROUTES: Record<string, Partial<Record<string, Route>>> = {
   "/vectors/upsert": { POST: upsert },
   "/query": { POST: query },
   "/vectors/fetch": { GET: fetchVectors },
+  "/vectors/delete": { POST: deleteVectors },
+  "/vectors/update": { POST: updateVector },
+  "/vectors/list": { GET: listVectors },
   "/describe_index_stats": { POST: describeIndexStats, GET: describeIndexStats },
 };
 

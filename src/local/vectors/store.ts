@@ -220,6 +220,57 @@ export class VectorStore {
     return found;
   }
 
+  /**
+   * In one transaction: every record for which `change` returns a new form is rewritten, if `write` (asked
+   * with all new forms) agrees. Returns how many records `change` selected. Neither callback may throw.
+   */
+  async rewriteWhere(
+    space: string,
+    namespace: string,
+    change: (r: StoredRecord) => WriteRecord | undefined,
+    write: (selected: WriteRecord[]) => boolean = () => true,
+  ): Promise<number> {
+    let matched = 0;
+    await this.commit(() => {
+      const scope = this.scopeOf(space, namespace);
+      if (!scope) return;
+      const ns = this.nsDb.get(scopePrefix(scope.spaceNo, scope.nsNo)) as NsEntry;
+      const holder = { no: scope.nsNo, entry: ns };
+      const next: WriteRecord[] = [];
+      for (const r of this.scan(space, namespace)) {
+        const w = change(r);
+        if (w) next.push(w);
+      }
+      matched = next.length;
+      if (next.length === 0 || !write(next)) return;
+      for (const w of next) this.putRecord(scope.spaceNo, holder, w);
+      this.saveNs(scope.spaceNo, scope.nsNo, ns);
+    });
+    return matched;
+  }
+
+  /** In one transaction, removes every record whose metadata `select` accepts; returns how many. */
+  async deleteWhere(space: string, namespace: string, select: (metadataJson: string | undefined) => boolean): Promise<number> {
+    let removed = 0;
+    await this.commit(() => {
+      const scope = this.scopeOf(space, namespace);
+      if (!scope) return;
+      const ns = this.nsDb.get(scopePrefix(scope.spaceNo, scope.nsNo)) as NsEntry;
+      const doomed: Buffer[] = [];
+      for (const { key, value } of this.records.getRange({ start: scopePrefix(scope.spaceNo, scope.nsNo), end: scopeEnd(scope.spaceNo, scope.nsNo) })) {
+        if (select(decodeMetadataJson(value))) {
+          doomed.push(Buffer.from(key));
+          ns.bytes -= key.length + value.length;
+        }
+      }
+      for (const key of doomed) this.records.removeSync(key);
+      ns.count -= doomed.length;
+      removed = doomed.length;
+      this.saveNs(scope.spaceNo, scope.nsNo, ns);
+    });
+    return removed;
+  }
+
   /** Ids in a namespace, in byte order, starting with `prefix`, after the key position `after`. */
   listIds(space: string, namespace: string, opts: { prefix?: string; after?: Buffer; limit: number }): { ids: string[]; next?: Buffer } {
     const scope = this.scopeOf(space, namespace);
