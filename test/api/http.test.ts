@@ -1,0 +1,356 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { HttpClient, ServiceError, UntrustedHostError, parseRetryAfter, type HttpSettings } from "../../src/api/http.js";
+import { PACKAGE_VERSION } from "../../src/api/version.js";
+import { readFileSync } from "node:fs";
+import { closedPort, json, startFakeServer, type FakeServer } from "./fake-server.js";
+
+const KEY = "pc-test-key-0123456789abcdef";
+const servers: FakeServer[] = [];
+const clients: HttpClient[] = [];
+
+async function server(handler: Parameters<typeof startFakeServer>[0]): Promise<FakeServer> {
+  const s = await startFakeServer(handler);
+  servers.push(s);
+  return s;
+}
+
+function client(url: string, overrides: Partial<HttpSettings> = {}): HttpClient {
+  const c = new HttpClient({
+    apiKey: KEY,
+    apiVersion: "2026-04",
+    timeoutMs: 2000,
+    retries: 4,
+    backoffBaseMs: 10,
+    backoffMaxMs: 50,
+    ...overrides,
+  });
+  c.trustOrigin(url);
+  clients.push(c);
+  return c;
+}
+
+async function failure(p: Promise<unknown>): Promise<ServiceError> {
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(ServiceError);
+  return err as ServiceError;
+}
+
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close()));
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+describe("HttpClient requests", () => {
+  it("sends the key, version, content type and user agent, and the exact body", async () => {
+    const s = await server((_req, res) => json(res, 200, { upsertedCount: 2 }));
+    const c = client(s.url);
+    const body = Buffer.from('{"vectors":[{"id":"a","values":[0.1]}]}');
+    const answer = await c.request<{ upsertedCount: number }>({ url: `${s.url}/vectors/upsert`, method: "POST", body });
+    expect(answer).toEqual({ upsertedCount: 2 });
+    expect(s.received).toHaveLength(1);
+    const r = s.received[0];
+    expect(r.method).toBe("POST");
+    expect(r.url).toBe("/vectors/upsert");
+    expect(r.body).toBe('{"vectors":[{"id":"a","values":[0.1]}]}');
+    expect(r.headers["api-key"]).toBe(KEY);
+    expect(r.headers["x-pinecone-api-version"]).toBe("2026-04");
+    expect(r.headers["content-type"]).toBe("application/json");
+    expect(r.headers["user-agent"]).toBe(`vecdb-mcp/${PACKAGE_VERSION}`);
+  });
+
+  it("serialises a non-Buffer body as JSON", async () => {
+    const s = await server((_req, res) => json(res, 201, { name: "c" }));
+    const c = client(s.url);
+    await c.request({ url: `${s.url}/collections`, method: "POST", body: { name: "c", source: "i" } });
+    expect(s.received[0].body).toBe('{"name":"c","source":"i"}');
+  });
+
+  it("returns undefined for an empty 2xx body (e.g. 202 on delete)", async () => {
+    const s = await server((_req, res) => {
+      res.writeHead(202);
+      res.end();
+    });
+    const c = client(s.url);
+    expect(await c.request({ url: `${s.url}/indexes/x`, method: "DELETE" })).toBeUndefined();
+  });
+
+  it("the user agent's version is package.json's", () => {
+    const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
+    expect(PACKAGE_VERSION).toBe(pkg.version);
+  });
+});
+
+describe("retries", () => {
+  it("honours Retry-After in seconds after a 429, then succeeds with the same body", async () => {
+    const s = await server((_req, res, n) =>
+      n === 1
+        ? json(res, 429, { code: 8, message: "Too many requests", details: [] }, { "Retry-After": "1" })
+        : json(res, 200, { upsertedCount: 1 }),
+    );
+    const c = client(s.url);
+    const started = Date.now();
+    const answer = await c.request({ url: `${s.url}/vectors/upsert`, method: "POST", body: Buffer.from('{"x":1}') });
+    expect(answer).toEqual({ upsertedCount: 1 });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    expect(s.received.map((r) => r.body)).toEqual(['{"x":1}', '{"x":1}']);
+  });
+
+  it("honours Retry-After as an HTTP date, capped by retryAfterMaxMs", async () => {
+    const later = new Date(Date.now() + 60_000).toUTCString();
+    const s = await server((_req, res, n) =>
+      n === 1 ? json(res, 429, { message: "slow down" }, { "Retry-After": later }) : json(res, 200, {}),
+    );
+    const c = client(s.url, { retryAfterMaxMs: 300 });
+    const started = Date.now();
+    await c.request({ url: `${s.url}/x`, method: "GET" });
+    const elapsed = Date.now() - started;
+    expect(elapsed).toBeGreaterThanOrEqual(250);
+    expect(elapsed).toBeLessThan(5000);
+    expect(s.received).toHaveLength(2);
+  });
+
+  it("retries 500, 502 and 503 and returns the answer that finally came", async () => {
+    const s = await server((_req, res, n) =>
+      n <= 3 ? json(res, [500, 502, 503][n - 1], { message: "busy" }) : json(res, 200, { ok: true }),
+    );
+    const c = client(s.url);
+    expect(await c.request({ url: `${s.url}/x`, method: "POST", body: Buffer.from("{}") })).toEqual({ ok: true });
+    expect(s.received).toHaveLength(4);
+  });
+
+  it("gives up after `retries` retries with the last error", async () => {
+    const s = await server((_req, res) => json(res, 503, { status: 503, error: { code: "UNAVAILABLE", message: "down" } }));
+    const c = client(s.url, { retries: 2 });
+    const err = await failure(c.request({ url: `${s.url}/indexes`, method: "GET" }));
+    expect(s.received).toHaveLength(3);
+    expect(err.status).toBe(503);
+    expect(err.code).toBe("UNAVAILABLE");
+    expect(err.serviceMessage).toBe("down");
+    expect(err.attempts).toBe(3);
+    expect(err.message).toBe(`HTTP 503 UNAVAILABLE: down (GET ${s.url}/indexes)`);
+  });
+
+  it("does not retry when retry is false", async () => {
+    const s = await server((_req, res) => json(res, 503, { message: "down" }));
+    const c = client(s.url);
+    await failure(c.request({ url: `${s.url}/collections`, method: "POST", body: {}, retry: false }));
+    expect(s.received).toHaveLength(1);
+  });
+
+  it("never retries a 4xx other than 429", async () => {
+    for (const status of [400, 401, 403, 404, 409, 413, 422]) {
+      const s = await server((_req, res) => json(res, status, { status, error: { code: "X", message: "no" } }));
+      const c = client(s.url);
+      const err = await failure(c.request({ url: `${s.url}/x`, method: "POST", body: Buffer.from("{}") }));
+      expect(err.status).toBe(status);
+      expect(s.received).toHaveLength(1);
+    }
+  });
+
+  it("re-sends after the connection is destroyed in the middle of the answer", async () => {
+    const s = await server((_req, res, n) => {
+      if (n === 1) {
+        res.writeHead(200, { "Content-Type": "application/json", "Content-Length": "100" });
+        res.write('{"upsertedCo');
+        setTimeout(() => res.socket?.destroy(), 20);
+      } else json(res, 200, { upsertedCount: 3 });
+    });
+    const c = client(s.url);
+    const answer = await c.request({ url: `${s.url}/vectors/upsert`, method: "POST", body: Buffer.from('{"v":[1]}') });
+    expect(answer).toEqual({ upsertedCount: 3 });
+    expect(s.received.map((r) => r.body)).toEqual(['{"v":[1]}', '{"v":[1]}']);
+  });
+
+  it("re-sends after the connection is dropped before any answer", async () => {
+    const s = await server((req, res, n) => {
+      if (n === 1) req.socket.destroy();
+      else json(res, 200, { ok: 1 });
+    });
+    const c = client(s.url);
+    expect(await c.request({ url: `${s.url}/x`, method: "POST", body: Buffer.from("{}") })).toEqual({ ok: 1 });
+    expect(s.received).toHaveLength(2);
+  });
+
+  it("times out a stalled attempt and retries it", async () => {
+    const s = await server((_req, res, n) => {
+      if (n > 1) json(res, 200, { ok: n });
+      // n === 1: never answers
+    });
+    const c = client(s.url, { timeoutMs: 300 });
+    const started = Date.now();
+    expect(await c.request({ url: `${s.url}/x`, method: "GET" })).toEqual({ ok: 2 });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(280);
+  });
+
+  it("a server that always stalls ends in a TIMEOUT error with no status", async () => {
+    const s = await server(() => {});
+    const c = client(s.url, { timeoutMs: 200, retries: 1 });
+    const err = await failure(c.request({ url: `${s.url}/indexes`, method: "GET" }));
+    expect(err.status).toBeUndefined();
+    expect(err.code).toBe("TIMEOUT");
+    expect(err.serviceMessage).toBe("no answer within 200 ms");
+    expect(err.message).toBe(`no answer TIMEOUT: no answer within 200 ms (GET ${s.url}/indexes)`);
+    expect(s.received).toHaveLength(2);
+  });
+
+  it("a body that trickles past the timeout is a timeout too", async () => {
+    const s = await server((_req, res) => {
+      res.writeHead(200, { "Content-Type": "application/json" });
+      res.write("{");
+      const t = setInterval(() => res.write(" "), 50);
+      res.on("close", () => clearInterval(t));
+    });
+    const c = client(s.url, { timeoutMs: 300, retries: 0 });
+    const err = await failure(c.request({ url: `${s.url}/x`, method: "GET" }));
+    expect(err.code).toBe("TIMEOUT");
+  });
+
+  it("retries a refused connection a bounded number of times", async () => {
+    const port = await closedPort();
+    const url = `http://127.0.0.1:${port}`;
+    const c = client(url, { retries: 10 });
+    const err = await failure(c.request({ url: `${url}/indexes`, method: "GET" }));
+    expect(err.status).toBeUndefined();
+    expect(err.code).toBe("ECONNREFUSED");
+    expect(err.serviceMessage).toBe("connection refused");
+    expect(err.attempts).toBe(4);
+  });
+});
+
+describe("abort", () => {
+  it("stops during a backoff sleep, with no further attempt", async () => {
+    const s = await server((_req, res) => json(res, 429, { message: "wait" }, { "Retry-After": "10" }));
+    const c = client(s.url, { retryAfterMaxMs: 10_000 });
+    const ac = new AbortController();
+    setTimeout(() => ac.abort(), 200);
+    const started = Date.now();
+    const err = await c.request({ url: `${s.url}/x`, method: "GET", signal: ac.signal }).catch((e: unknown) => e);
+    expect((err as Error).name).toBe("AbortError");
+    expect(Date.now() - started).toBeLessThan(2000);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(s.received).toHaveLength(1);
+  });
+
+  it("stops a request in flight", async () => {
+    const s = await server(() => {});
+    const c = client(s.url, { timeoutMs: 10_000 });
+    const ac = new AbortController();
+    setTimeout(() => ac.abort(), 150);
+    const started = Date.now();
+    const err = await c.request({ url: `${s.url}/x`, method: "GET", signal: ac.signal }).catch((e: unknown) => e);
+    expect((err as Error).name).toBe("AbortError");
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(s.received).toHaveLength(1);
+  });
+
+  it("an already aborted signal sends nothing", async () => {
+    const s = await server((_req, res) => json(res, 200, {}));
+    const c = client(s.url);
+    await expect(c.request({ url: `${s.url}/x`, method: "GET", signal: AbortSignal.abort() })).rejects.toThrow();
+    expect(s.received).toHaveLength(0);
+  });
+});
+
+describe("error bodies", () => {
+  it("reads the control-plane shape", async () => {
+    const s = await server((_req, res) =>
+      json(res, 404, { status: 404, error: { code: "NOT_FOUND", message: "Index example-index not found." } }),
+    );
+    const err = await failure(client(s.url).request({ url: `${s.url}/indexes/example-index`, method: "GET" }));
+    expect([err.status, err.code, err.serviceMessage]).toEqual([404, "NOT_FOUND", "Index example-index not found."]);
+    expect(err.url).toBe(`${s.url}/indexes/example-index`);
+    expect(err.message).toBe(`HTTP 404 NOT_FOUND: Index example-index not found. (GET ${s.url}/indexes/example-index)`);
+  });
+
+  it("reads the data-plane shape (numeric code as a string)", async () => {
+    const s = await server((_req, res) =>
+      json(res, 400, { code: 3, message: "Vector dimension 1536 does not match the dimension of the index 3072", details: [] }),
+    );
+    const err = await failure(client(s.url).request({ url: `${s.url}/vectors/upsert`, method: "POST", body: Buffer.from("{}") }));
+    expect([err.status, err.code, err.serviceMessage]).toEqual([
+      400,
+      "3",
+      "Vector dimension 1536 does not match the dimension of the index 3072",
+    ]);
+  });
+
+  it("reads a plain-text body", async () => {
+    const s = await server((_req, res) => {
+      res.writeHead(403, { "Content-Type": "text/plain" });
+      res.end("Forbidden: project suspended\n");
+    });
+    const err = await failure(client(s.url).request({ url: `${s.url}/indexes`, method: "GET" }));
+    expect([err.status, err.code, err.serviceMessage]).toEqual([403, undefined, "Forbidden: project suspended"]);
+  });
+
+  it("names the status for an empty body", async () => {
+    const s = await server((_req, res) => {
+      res.writeHead(401);
+      res.end();
+    });
+    const err = await failure(client(s.url).request({ url: `${s.url}/indexes`, method: "GET" }));
+    expect([err.status, err.code, err.serviceMessage]).toEqual([401, undefined, "Unauthorized"]);
+  });
+
+  it("redacts the key when the service echoes it back", async () => {
+    const s = await server((req, res) =>
+      json(res, 401, {
+        status: 401,
+        error: { code: "UNAUTHENTICATED", message: `Invalid API key ${String(req.headers["api-key"])} (key=${encodeURIComponent(KEY)})` },
+      }),
+    );
+    const err = await failure(client(s.url).request({ url: `${s.url}/indexes`, method: "GET" }));
+    expect(err.serviceMessage).toBe("Invalid API key [redacted] (key=[redacted])");
+    expect(err.message).not.toContain(KEY);
+    expect(JSON.stringify(err)).not.toContain(KEY);
+    expect(String(err.stack)).not.toContain(KEY);
+  });
+
+  it("redacts the key in a plain-text echo", async () => {
+    const s = await server((req, res) => {
+      res.writeHead(500, { "Content-Type": "text/plain" });
+      res.end(`bad key: ${String(req.headers["api-key"])}`);
+    });
+    const err = await failure(client(s.url, { retries: 0 }).request({ url: `${s.url}/indexes`, method: "GET" }));
+    expect(err.serviceMessage).toBe("bad key: [redacted]");
+  });
+
+  it("a 2xx answer that is not JSON is an error, not a crash", async () => {
+    const s = await server((_req, res) => {
+      res.writeHead(200, { "Content-Type": "text/html" });
+      res.end("<html>proxy login</html>");
+    });
+    const err = await failure(client(s.url).request({ url: `${s.url}/indexes`, method: "GET" }));
+    expect(err.status).toBe(200);
+    expect(err.serviceMessage).toBe("the service answered 200 with a body that is not JSON: <html>proxy login</html>");
+  });
+});
+
+describe("where the key may go", () => {
+  it("refuses an origin that was never trusted, sending nothing", async () => {
+    const s = await server((_req, res) => json(res, 200, {}));
+    const c = new HttpClient({ apiKey: KEY, apiVersion: "2026-04", timeoutMs: 1000, retries: 0 });
+    clients.push(c);
+    c.trustOrigin("http://127.0.0.1:1");
+    const err = await c.request({ url: `${s.url}/x`, method: "GET" }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UntrustedHostError);
+    expect((err as Error).message).toBe(
+      `Refusing to send the API key to ${s.url}/x: it is neither the control-plane origin nor a host the control plane returned.`,
+    );
+    expect(s.received).toHaveLength(0);
+  });
+});
+
+describe("parseRetryAfter", () => {
+  it("reads seconds and dates", () => {
+    expect(parseRetryAfter("3")).toBe(3000);
+    expect(parseRetryAfter("0.5")).toBe(500);
+    expect(parseRetryAfter("Wed, 21 Oct 2015 07:28:05 GMT", Date.parse("Wed, 21 Oct 2015 07:28:00 GMT"))).toBe(5000);
+    expect(parseRetryAfter("Wed, 21 Oct 2015 07:28:05 GMT", Date.parse("Wed, 21 Oct 2015 07:29:00 GMT"))).toBe(0);
+    expect(parseRetryAfter("soon")).toBeUndefined();
+    expect(parseRetryAfter(undefined)).toBeUndefined();
+  });
+});
