@@ -1,6 +1,7 @@
 // Turns anything a tool throws into the text of an isError result: what went wrong, and what to do next.
 // Never a stack trace; secrets are redacted by the caller (server.ts) from the final text.
-import { ServiceError } from "./api/http.js";
+import { IndexNotReadyError, ResponseShapeError, ServiceError, UntrustedHostError } from "./api/errors.js";
+import { RecordCheckError } from "./ingest/check.js";
 
 /** An expected failure whose message is already written for a model (bad input, wrong state, …). */
 export class ToolError extends Error {
@@ -62,7 +63,16 @@ function isAbort(err: unknown): boolean {
 export function errorText(tool: string, err: unknown): string {
   if (err instanceof ToolError) return err.message;
   if (err instanceof ServiceError) {
-    return `${tool} failed — the service answered ${describeServiceError(err)}\nNext step: ${nextStep(err)}`;
+    const tries = err.attempts > 1 ? ` (after ${err.attempts} attempts)` : "";
+    return `${tool} failed — the service answered ${describeServiceError(err)}${tries}\nNext step: ${nextStep(err)}`;
+  }
+  if (err instanceof IndexNotReadyError) return `${tool} failed: ${err.message} Nothing was written.`;
+  if (err instanceof RecordCheckError) return `${tool} failed: ${err.message}`;
+  if (err instanceof UntrustedHostError) {
+    return `${tool} failed: ${err.message}\nNext step: check PINECONE_CONTROLLER_HOST; the service must name index hosts it serves.`;
+  }
+  if (err instanceof ResponseShapeError) {
+    return `${tool} failed: ${err.message}\nNext step: check that PINECONE_CONTROLLER_HOST points at a Pinecone-compatible service and PINECONE_API_VERSION is one it supports.`;
   }
   if (isAbort(err)) return `${tool} was cancelled before it finished.`;
   const message = err instanceof Error ? err.message.split("\n")[0] : String(err);

@@ -35,13 +35,18 @@ function packageVersion(): string {
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
-function progressOf(extra: Extra): ToolContext["progress"] {
+// The SDK client drops a progress notification that arrives in the same read as the response
+// (modelcontextprotocol/typescript-sdk#2580), so a result waits this long after the last progress notification.
+const PROGRESS_SETTLE_MS = 15;
+
+function progressOf(extra: Extra): ToolContext["progress"] & { settle(): Promise<void> } {
   const token = extra._meta?.progressToken;
-  if (token === undefined) return () => {};
   let last = -Infinity;
-  return (done, total, message) => {
-    if (!(done > last)) return; // the protocol requires progress to increase
+  let sentAt = 0;
+  const progress = (done: number, total?: number, message?: string) => {
+    if (token === undefined || !(done > last)) return; // the protocol requires progress to increase
     last = done;
+    sentAt = Date.now();
     extra
       .sendNotification({
         method: "notifications/progress",
@@ -49,6 +54,11 @@ function progressOf(extra: Extra): ToolContext["progress"] {
       })
       .catch(() => {});
   };
+  const settle = async () => {
+    const wait = sentAt + PROGRESS_SETTLE_MS - Date.now();
+    if (sentAt && wait > 0) await new Promise((r) => setTimeout(r, wait));
+  };
+  return Object.assign(progress, { settle });
 }
 
 export interface CreateServerOptions {
@@ -97,9 +107,11 @@ export function createServer(config: Config, service: Service, options: CreateSe
       },
       async (args: Record<string, unknown>, extra: Extra): Promise<CallToolResult> => {
         const started = Date.now();
-        const ctx: ToolContext = { service, config, signal: extra.signal, progress: progressOf(extra), log };
+        const progress = progressOf(extra);
+        const ctx: ToolContext = { service, config, signal: extra.signal, progress, log };
         try {
           const result = await tool.run(args, ctx);
+          await progress.settle();
           log.debug(`${tool.name} done in ${Date.now() - started} ms${result.isError ? " (isError)" : ""}`);
           return {
             content: [{ type: "text", text: redact(result.table, secrets()) }],

@@ -9,19 +9,26 @@ import { defineTool } from "../src/tool.js";
 
 const MAX_RECORDS = 10_000;
 
-/** A zod check option whose message names the record's position, the offending value and the rule. */
+/** A zod check option whose message names the record's position, the field, the value given and the rule. */
 const rule = (text: string) => ({
   error: (issue: { path?: PropertyKey[]; input?: unknown }) => {
     const path = issue.path ?? [];
-    const where = typeof path[1] === "number" ? `record at position ${path[1]}` : "the call";
-    const field = path
-      .slice(2)
+    const inRecord = path[0] === "vectors" && typeof path[1] === "number";
+    const field = (inRecord ? path.slice(2) : path)
       .map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`))
       .join("")
       .replace(/^\./, "");
-    const shown = typeof issue.input === "string" && issue.input.length > 60 ? `${issue.input.slice(0, 60)}…` : issue.input;
-    const got = shown === undefined ? "" : ` (got ${JSON.stringify(shown)})`;
-    return `${where}${field ? `, ${field}` : ""}${got}: ${text}. Nothing was written.`;
+    const where = inRecord ? `record at position ${String(path[1])}${field ? `, ${field}` : ""}` : field;
+    const value = issue.input;
+    const got =
+      typeof value === "number"
+        ? ` is ${value}`
+        : typeof value === "string"
+          ? value.length > 40
+            ? ` is ${JSON.stringify(`${value.slice(0, 40)}…`)} (${value.length} characters)`
+            : ` is ${JSON.stringify(value)}`
+          : "";
+    return `${where}${got}: ${text}. Nothing was written.`;
   },
 });
 
@@ -82,7 +89,7 @@ const MAX_PROBLEMS_SHOWN = 50;
 function problemsText(problems: RecordProblem[], index: string): string {
   const lines = problems
     .slice(0, MAX_PROBLEMS_SHOWN)
-    .map((p) => `- position ${p.position}, id ${JSON.stringify(p.id)}, ${p.field}: ${p.rule}`);
+    .map((p) => `- position ${p.position} (id ${JSON.stringify(p.id)}): ${p.field} ${p.rule}`);
   if (problems.length > MAX_PROBLEMS_SHOWN) lines.push(`- … and ${problems.length - MAX_PROBLEMS_SHOWN} more`);
   const n = problems.length;
   return (
@@ -101,16 +108,20 @@ export default defineTool({
     "sent in batches with retries. Returns a table (index · namespace · host · records · batches · upserted · failed · seconds); " +
     "if some records could not be written the result is an error listing exactly their ids.",
   inputSchema: {
-    index: z.string().min(1).max(45).describe("Name of the index to write to (list_indexes shows the names)."),
+    index: z
+      .string()
+      .min(1, rule("index names are 1–45 characters"))
+      .max(45, rule("index names are 1–45 characters"))
+      .describe("Name of the index to write to (list_indexes shows the names)."),
     namespace: z
       .string()
-      .max(512)
+      .max(512, rule("namespaces are at most 512 characters"))
       .optional()
       .describe('Namespace inside the index, up to 512 characters; omitted means the default namespace "".'),
     vectors: z
       .array(VectorRecord)
-      .min(1)
-      .max(MAX_RECORDS)
+      .min(1, rule(`give 1–${MAX_RECORDS} records per call`))
+      .max(MAX_RECORDS, rule(`give 1–${MAX_RECORDS} records per call; split larger sets into several calls`))
       .describe(`The records to write, 1–${MAX_RECORDS}. Ids must be unique within the call.`),
   },
   outputSchema: Outcome,
@@ -133,6 +144,7 @@ export default defineTool({
       records: vectors,
       concurrency: config.concurrency,
       signal,
+      checked: true,
       onProgress: (done, total) => progress(done, total, `${done} of ${total ?? vectors.length} records written`),
     });
     const structured = {

@@ -1,0 +1,103 @@
+// Spawns the BUILT server (`node dist/src/cli.js`) over stdio with the SDK's Client, and checks every
+// structuredContent it returns against the outputSchema the server listed (ajv).
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import {
+  LoggingMessageNotificationSchema,
+  type CallToolResult,
+  type LoggingMessageNotification,
+  type Progress,
+  type Tool,
+} from "@modelcontextprotocol/sdk/types.js";
+import { Ajv } from "ajv";
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+export const CLI = join(ROOT, "dist", "src", "cli.js");
+
+export interface ToolCall {
+  result: CallToolResult;
+  /** The text of the first content block. */
+  text: string;
+  isError: boolean;
+  structured: Record<string, unknown> | undefined;
+  progress: Progress[];
+}
+
+export interface McpSession {
+  client: Client;
+  tools: Tool[];
+  /** Everything the server wrote on stderr so far. */
+  stderr(): string;
+  /** Every text and structuredContent received, for checks that something never appears. */
+  transcript(): string;
+  logMessages: LoggingMessageNotification["params"][];
+  call(name: string, args?: Record<string, unknown>, opts?: { progress?: boolean; timeoutMs?: number }): Promise<ToolCall>;
+  close(): Promise<void>;
+}
+
+/** The environment the server gets: only what is given here, plus PATH and HOME. */
+export function serverEnv(extra: Record<string, string | undefined>): Record<string, string> {
+  const env: Record<string, string> = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "" };
+  for (const [k, v] of Object.entries(extra)) if (v !== undefined) env[k] = v;
+  return env;
+}
+
+export async function startMcp(opts: { env: Record<string, string | undefined>; args?: string[] }): Promise<McpSession> {
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: build first with \`npx tsc -p tsconfig.json\``);
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, ...(opts.args ?? [])],
+    env: serverEnv(opts.env),
+    stderr: "pipe",
+    cwd: ROOT,
+  });
+  let stderr = "";
+  transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
+  const client = new Client({ name: "vecdb-mcp-e2e", version: "1.0.0" }, { capabilities: {} });
+  const logMessages: LoggingMessageNotification["params"][] = [];
+  client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logMessages.push(n.params));
+  await client.connect(transport);
+
+  const { tools } = await client.listTools();
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  const validators = new Map(tools.filter((t) => t.outputSchema).map((t) => [t.name, ajv.compile(t.outputSchema!)]));
+  const seen: string[] = [];
+
+  return {
+    client,
+    tools,
+    logMessages,
+    stderr: () => stderr,
+    transcript: () => seen.join("\n"),
+    async call(name, args = {}, callOpts = {}) {
+      const progress: Progress[] = [];
+      const result = (await client.callTool(
+        { name, arguments: args },
+        undefined,
+        {
+          timeout: callOpts.timeoutMs ?? 120_000,
+          ...(callOpts.progress && { onprogress: (p: Progress) => void progress.push(p) }),
+        },
+      )) as CallToolResult;
+      const text = result.content?.[0]?.type === "text" ? result.content[0].text : "";
+      const structured = result.structuredContent as Record<string, unknown> | undefined;
+      seen.push(JSON.stringify(result));
+      if (structured !== undefined) {
+        const validate = validators.get(name);
+        if (!validate) throw new Error(`${name} returned structuredContent but lists no outputSchema`);
+        if (!validate(structured)) {
+          throw new Error(`${name}: structuredContent does not match its outputSchema: ${ajv.errorsText(validate.errors)}`);
+        }
+      } else if (!result.isError) {
+        throw new Error(`${name}: a successful result without structuredContent`);
+      }
+      return { result, text, isError: result.isError === true, structured, progress };
+    },
+    async close() {
+      await client.close().catch(() => {});
+    },
+  };
+}
