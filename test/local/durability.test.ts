@@ -1,0 +1,148 @@
+// Durability: SIGKILL mid-stream of upserts loses nothing acknowledged; indexes, hosts (same ports) and
+// collections survive a restart; one process per data dir.
+import { rmSync } from "node:fs";
+import { createServer, type Server } from "node:net";
+import { afterAll, describe, expect, it } from "vitest";
+import { newDataDir, startServiceProcess, type RunningService } from "../helpers/local-service.js";
+import { call, controlClient, waitReady } from "./http.js";
+
+const dirs: string[] = [];
+const running: RunningService[] = [];
+
+async function start(dataDir: string, apiKey: string): Promise<RunningService> {
+  const svc = await startServiceProcess({ dataDir, apiKey });
+  running.push(svc);
+  return svc;
+}
+
+afterAll(async () => {
+  await Promise.all(running.map((s) => s.kill()));
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+const spec = { pod: { environment: "us-east1-gcp", pod_type: "p1.x1" } };
+
+interface Rec {
+  id: string;
+  values: number[];
+  metadata: Record<string, unknown>;
+}
+
+// Values that are exact 32-bit floats, so what comes back must be identical.
+const record = (n: number): Rec => ({
+  id: `rec-${n}`,
+  values: [n / 8, -n / 4, (n % 7) / 2, 1],
+  metadata: { n, label: `label ${n}`, even: n % 2 === 0, tags: [`t${n % 3}`] },
+});
+
+describe("crash and restart", () => {
+  it("keeps every acknowledged upsert, the indexes, their ports and the collections across a SIGKILL", async () => {
+    const dataDir = newDataDir();
+    dirs.push(dataDir);
+    const apiKey = "durable-key";
+    const first = await start(dataDir, apiKey);
+    let api = controlClient(first.controlUrl, apiKey);
+    const created = await api("POST", "/indexes", { name: "crash", dimension: 4, spec });
+    const host = (created.body as { host: string }).host;
+    const other = await api("POST", "/indexes", { name: "other", dimension: 2, spec: { serverless: { cloud: "gcp", region: "europe-west4" } } });
+    expect(other.status).toBe(201);
+
+    await call(`http://${host}/vectors/upsert`, { method: "POST", apiKey, body: { vectors: [record(0), record(1)], namespace: "ns" } });
+    expect((await api("POST", "/collections", { name: "snap", source: "crash" })).status).toBe(201);
+    const snap = await waitReady(api, "/collections/snap");
+
+    // Stream batches, 4 in flight, until the service is killed under them.
+    const acknowledged: Rec[] = [];
+    let next = 2;
+    let killed = false;
+    const worker = async () => {
+      while (!killed) {
+        const batch = Array.from({ length: 25 }, () => record(next++));
+        try {
+          const answer = await call(`http://${host}/vectors/upsert`, { method: "POST", apiKey, body: { vectors: batch, namespace: "ns" } });
+          if (answer.status === 200) acknowledged.push(...batch);
+        } catch {
+          return; // the connection died with the service
+        }
+      }
+    };
+    const workers = Array.from({ length: 4 }, worker);
+    while (acknowledged.length < 1000) await new Promise((r) => setTimeout(r, 5));
+    await first.kill();
+    killed = true;
+    await Promise.all(workers);
+    expect(acknowledged.length).toBeGreaterThanOrEqual(1000);
+
+    // A collection created just before a crash is finished (or its copy resumed) at restart.
+    const second = await start(dataDir, apiKey);
+    api = controlClient(second.controlUrl, apiKey);
+    expect((await api("POST", "/collections", { name: "late", source: "crash" })).status).toBe(201);
+    await second.kill();
+
+    const third = await start(dataDir, apiKey);
+    api = controlClient(third.controlUrl, apiKey);
+    const after = await api("GET", "/indexes/crash");
+    expect(after.body).toEqual(created.body);
+    expect((await api("GET", "/indexes/other")).body).toEqual(other.body);
+    expect(await api("GET", "/collections/snap")).toMatchObject({ status: 200, body: snap });
+    const late = await waitReady(api, "/collections/late");
+    expect(late).toMatchObject({ name: "late", status: "Ready", dimension: 4, environment: "us-east1-gcp" });
+    expect(late.vector_count).toBeGreaterThanOrEqual(2 + 1000);
+
+    for (let i = 0; i < acknowledged.length; i += 200) {
+      const slice = acknowledged.slice(i, i + 200);
+      const q = new URLSearchParams({ namespace: "ns" });
+      for (const r of slice) q.append("ids", r.id);
+      const fetched = await call(`http://${host}/vectors/fetch?${q}`, { apiKey });
+      expect(fetched.status).toBe(200);
+      const vectors = (fetched.body as { vectors: Record<string, { id: string; values: number[]; metadata: unknown }> }).vectors;
+      for (const r of slice) {
+        expect(vectors[r.id], r.id).toMatchObject({ id: r.id, values: r.values, metadata: r.metadata });
+      }
+    }
+  });
+
+  it("moves an index to a new port when its old one is taken at restart, and keeps the new one", async () => {
+    const dataDir = newDataDir();
+    dirs.push(dataDir);
+    const first = await start(dataDir, "k");
+    const created = await controlClient(first.controlUrl, "k")("POST", "/indexes", { name: "moved", dimension: 2, spec });
+    const oldHost = (created.body as { host: string }).host;
+    await first.stop();
+
+    const squatter: Server = createServer();
+    await new Promise<void>((r) => squatter.listen(Number(oldHost.split(":")[1]), "127.0.0.1", () => r()));
+    try {
+      const second = await start(dataDir, "k");
+      const api = controlClient(second.controlUrl, "k");
+      const moved = (await api("GET", "/indexes/moved")).body as { host: string };
+      expect(moved.host).not.toBe(oldHost);
+      expect(moved.host).toMatch(/^127\.0\.0\.1:\d+$/);
+      const stats = await call(`http://${moved.host}/describe_index_stats`, { method: "POST", apiKey: "k", body: {} });
+      expect(stats.status).toBe(200);
+      await second.stop();
+      const third = await start(dataDir, "k");
+      expect(((await controlClient(third.controlUrl, "k")("GET", "/indexes/moved")).body as { host: string }).host).toBe(moved.host);
+      await third.stop();
+    } finally {
+      squatter.close();
+    }
+  });
+});
+
+describe("one process per data dir", () => {
+  it("refuses a second service on the same data dir with a clear message, and takes over a stale lock", async () => {
+    const dataDir = newDataDir();
+    dirs.push(dataDir);
+    const first = await start(dataDir, "k");
+    await expect(startServiceProcess({ dataDir, apiKey: "k" })).rejects.toThrow(
+      `is in use by another vecdb-mcp local service (pid ${first.child.pid}). Stop that process or choose another --data-dir.`,
+    );
+    // The first one is unharmed.
+    expect((await call(`${first.controlUrl}/indexes`, { apiKey: "k" })).status).toBe(200);
+    await first.kill(); // leaves its lock file behind
+    const second = await start(dataDir, "k");
+    expect((await call(`${second.controlUrl}/indexes`, { apiKey: "k" })).status).toBe(200);
+    await second.stop();
+  });
+});
