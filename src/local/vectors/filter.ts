@@ -59,7 +59,7 @@ function compileOperator(name: string, op: string, arg: Json): Predicate {
     case "$eq":
     case "$ne": {
       if (!isScalar(arg)) throw bad("a string, number or boolean");
-      const eq = (m: Metadata) => matchesAny(m[name], (v) => v === arg);
+      const eq = (m: Metadata) => matchesAny(own(m, name), (v) => v === arg);
       return op === "$eq" ? eq : (m) => !eq(m);
     }
     case "$gt":
@@ -69,7 +69,7 @@ function compileOperator(name: string, op: string, arg: Json): Predicate {
       if (typeof arg !== "number") throw bad("a number");
       const cmp = op === "$gt" ? (v: number) => v > arg : op === "$gte" ? (v: number) => v >= arg : op === "$lt" ? (v: number) => v < arg : (v: number) => v <= arg;
       return (m) => {
-        const v = m[name];
+        const v = own(m, name);
         return typeof v === "number" && cmp(v);
       };
     }
@@ -77,12 +77,12 @@ function compileOperator(name: string, op: string, arg: Json): Predicate {
     case "$nin": {
       if (!Array.isArray(arg) || !arg.every(isScalar)) throw bad("a list of strings, numbers or booleans");
       const set = new Set<Scalar>(arg as Scalar[]);
-      const any = (m: Metadata) => matchesAny(m[name], (v) => set.has(v as Scalar));
+      const any = (m: Metadata) => matchesAny(own(m, name), (v) => set.has(v as Scalar));
       return op === "$in" ? any : (m) => !any(m);
     }
     default: {
       if (typeof arg !== "boolean") throw bad("true or false");
-      return (m) => (m[name] !== undefined) === arg;
+      return (m) => (own(m, name) !== undefined) === arg;
     }
   }
 }
@@ -92,6 +92,11 @@ function matchesAny(v: unknown, test: (x: unknown) => boolean): boolean {
   if (v === undefined) return false;
   if (Array.isArray(v)) return v.some(test);
   return test(v);
+}
+
+/** Only the record's own fields: a field named "constructor" or "toString" must not find Object.prototype's. */
+function own(m: Metadata, name: string): unknown {
+  return Object.hasOwn(m, name) ? m[name] : undefined;
 }
 
 function isScalar(v: Json): v is Scalar {

@@ -49,6 +49,8 @@ describe("metadata filters", () => {
     ["nested $or in $and", { $and: [{ $or: [{ genre: "drama" }, { genre: "comedy" }] }, { year: { $lte: 2020 } }] }, ["m1", "m2"]],
     ["empty filter matches everything", {}, ["m1", "m2", "m3", "m4", "m5"]],
     ["type must match: number vs string", { year: "2020" }, []],
+    ["inherited names are not fields", { constructor: { $exists: true } }, []],
+    ["inherited names with $ne", { toString: { $ne: "x" } }, ["m1", "m2", "m3", "m4", "m5"]],
   ])("%s", async (_name, filter, expected) => {
     expect(await ids(filter)).toEqual(expected);
   });
