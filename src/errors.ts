@@ -39,20 +39,20 @@ function nextStep(err: ServiceError): string {
   return "Correct the request as the message says and call again.";
 }
 
-/** The service's answer in one line: "HTTP 404 NOT_FOUND: Index x not found." */
-export function describeServiceError(err: ServiceError): string {
-  if (err.status === undefined) {
-    let where = err.url;
-    try {
-      where = new URL(err.url).origin;
-    } catch {
-      // keep the URL as given
-    }
-    return `no answer from ${where}: ${err.serviceMessage}`;
+function origin(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
   }
+}
+
+/** What happened, in one line: "the service answered HTTP 404 NOT_FOUND: Index x not found." */
+export function describeServiceError(err: ServiceError): string {
+  if (err.status === undefined) return `got no answer from ${origin(err.url)}: ${err.serviceMessage}`;
   const code = err.code ? ` ${err.code}` : "";
   const message = err.serviceMessage ? `: ${err.serviceMessage}` : "";
-  return `HTTP ${err.status}${code}${message}`;
+  return `the service answered HTTP ${err.status}${code}${message}`;
 }
 
 function isAbort(err: unknown): boolean {
@@ -64,7 +64,7 @@ export function errorText(tool: string, err: unknown): string {
   if (err instanceof ToolError) return err.message;
   if (err instanceof ServiceError) {
     const tries = err.attempts > 1 ? ` (after ${err.attempts} attempts)` : "";
-    return `${tool} failed — the service answered ${describeServiceError(err)}${tries}\nNext step: ${nextStep(err)}`;
+    return `${tool} failed — ${describeServiceError(err)}${tries}\nNext step: ${nextStep(err)}`;
   }
   if (err instanceof IndexNotReadyError) return `${tool} failed: ${err.message} Nothing was written.`;
   if (err instanceof RecordCheckError) return `${tool} failed: ${err.message}`;

@@ -1,0 +1,174 @@
+// Server-level behaviour: tool listing (schemas, descriptions, annotations), logging, auth errors, key redaction.
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { startServiceProcess, type RunningService } from "../helpers/local-service.js";
+import { startMcp, type McpSession } from "../helpers/mcp-client.js";
+import { startProxy } from "./support.js";
+
+let svc: RunningService;
+let mcp: McpSession;
+
+beforeAll(async () => {
+  svc = await startServiceProcess();
+  mcp = await startMcp({ env: { PINECONE_API_KEY: svc.apiKey, PINECONE_CONTROLLER_HOST: svc.controlUrl } });
+});
+afterAll(async () => {
+  await mcp?.close();
+  await svc?.stop();
+});
+
+/** Every key path in a JSON schema, to find combinators anywhere. */
+function keysDeep(node: unknown, out: string[] = []): string[] {
+  if (Array.isArray(node)) node.forEach((n) => keysDeep(n, out));
+  else if (node && typeof node === "object") {
+    for (const [k, v] of Object.entries(node)) {
+      out.push(k);
+      keysDeep(v, out);
+    }
+  }
+  return out;
+}
+
+/** Properties without a description, as dotted paths. */
+function undescribed(schema: any, path = ""): string[] {
+  const missing: string[] = [];
+  for (const [name, prop] of Object.entries<any>(schema.properties ?? {})) {
+    const p = path ? `${path}.${name}` : name;
+    if (!prop.description) missing.push(p);
+    if (prop.type === "object") missing.push(...undescribed(prop, p));
+    if (prop.type === "array" && prop.items?.type === "object") missing.push(...undescribed(prop.items, `${p}[]`));
+  }
+  return missing;
+}
+
+describe("tools/list", () => {
+  test("lists exactly the four tools, each with a title and a description", () => {
+    expect(mcp.tools.map((t) => t.name)).toEqual(["list_indexes", "list_collections", "create_collection", "upsert_vectors"]);
+    for (const t of mcp.tools) {
+      expect(t.title, t.name).toBeTruthy();
+      expect(t.annotations?.title, t.name).toBe(t.title);
+      expect(t.description!.length, t.name).toBeGreaterThan(80);
+      expect(t.outputSchema, t.name).toBeDefined();
+    }
+  });
+
+  test("no input schema contains anyOf, oneOf or allOf (nor does any output schema)", () => {
+    for (const t of mcp.tools) {
+      const keys = [...keysDeep(t.inputSchema), ...keysDeep(t.outputSchema)];
+      expect(keys.filter((k) => ["anyOf", "oneOf", "allOf"].includes(k)), t.name).toEqual([]);
+    }
+  });
+
+  test("every input field is described, and limits are min/max in the schema", () => {
+    for (const t of mcp.tools) expect(undescribed(t.inputSchema), t.name).toEqual([]);
+    const upsert = mcp.tools.find((t) => t.name === "upsert_vectors")!.inputSchema as any;
+    expect(upsert.properties.vectors).toMatchObject({ minItems: 1, maxItems: 10000 });
+    expect(upsert.properties.namespace).toMatchObject({ maxLength: 512 });
+    const record = upsert.properties.vectors.items;
+    expect(record.properties.id).toMatchObject({ minLength: 1, maxLength: 512 });
+    expect(record.properties.values).toMatchObject({ minItems: 1, maxItems: 20000 });
+    expect(record.properties.sparseValues.properties.indices).toMatchObject({ maxItems: 2048, items: { type: "integer", minimum: 0, maximum: 4294967295 } });
+    const create = mcp.tools.find((t) => t.name === "create_collection")!.inputSchema as any;
+    expect(create.properties.name).toMatchObject({ minLength: 1, maxLength: 45, pattern: "^[a-z0-9]([a-z0-9-]*[a-z0-9])?$" });
+  });
+
+  test("annotations are true of each tool", () => {
+    const a = Object.fromEntries(mcp.tools.map((t) => [t.name, t.annotations]));
+    expect(a.list_indexes).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true });
+    expect(a.list_collections).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true });
+    expect(a.create_collection).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true });
+    expect(a.upsert_vectors).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true });
+  });
+
+  test("the server names itself and gives instructions", () => {
+    expect(mcp.client.getServerVersion()).toMatchObject({ name: "vecdb-mcp", version: "0.1.0" });
+    expect(mcp.client.getInstructions()).toContain("list_indexes");
+    expect(mcp.client.getServerCapabilities()).toMatchObject({ logging: {}, tools: {} });
+  });
+});
+
+describe("logging", () => {
+  test("MCP log notifications only after the client sets a level; stderr always", async () => {
+    await mcp.call("list_indexes");
+    expect(mcp.logMessages).toEqual([]);
+    await mcp.client.setLoggingLevel("debug");
+    await mcp.call("list_indexes");
+    await new Promise((r) => setTimeout(r, 50));
+    expect(mcp.logMessages.some((m) => m.level === "debug" && String(m.data).startsWith("list_indexes done in"))).toBe(true);
+    await mcp.client.setLoggingLevel("error");
+    const count = mcp.logMessages.length;
+    await mcp.call("list_indexes");
+    await new Promise((r) => setTimeout(r, 50));
+    expect(mcp.logMessages.length).toBe(count);
+  });
+});
+
+describe("errors from the service", () => {
+  test("a wrong key: 401 with the next step, the key nowhere", async () => {
+    const wrongKey = "wrong-key-0123456789abcdef";
+    const bad = await startMcp({ env: { PINECONE_API_KEY: wrongKey, PINECONE_CONTROLLER_HOST: svc.controlUrl } });
+    try {
+      const r = await bad.call("list_indexes");
+      expect(r.isError).toBe(true);
+      expect(r.text).toMatch(/^list_indexes failed — the service answered HTTP 401 UNAUTHENTICATED: .+\nNext step: Check PINECONE_API_KEY: the service did not accept the key\. Set the right key in the server's environment and restart the server\.$/);
+      expect(bad.transcript()).not.toContain(wrongKey);
+      expect(bad.stderr()).not.toContain(wrongKey);
+    } finally {
+      await bad.close();
+    }
+  });
+
+  test("a service that echoes the key back: redacted everywhere", async () => {
+    const proxy = await startProxy({
+      target: svc.controlUrl,
+      fault: (req) => ({
+        status: 400,
+        body: JSON.stringify({ status: 400, error: { code: "INVALID_ARGUMENT", message: `key ${req.headers["api-key"]} is odd` } }),
+      }),
+    });
+    const echo = await startMcp({ env: { PINECONE_API_KEY: svc.apiKey, PINECONE_CONTROLLER_HOST: proxy.url } });
+    try {
+      await echo.client.setLoggingLevel("debug");
+      const r = await echo.call("list_collections");
+      expect(r.isError).toBe(true);
+      expect(r.text).toContain("HTTP 400 INVALID_ARGUMENT: key [redacted] is odd");
+      expect(echo.transcript()).not.toContain(svc.apiKey);
+      expect(echo.stderr()).not.toContain(svc.apiKey);
+      expect(JSON.stringify(echo.logMessages)).not.toContain(svc.apiKey);
+    } finally {
+      await echo.close();
+      await proxy.close();
+    }
+  });
+
+  test("a plain-text error body is understood", async () => {
+    const proxy = await startProxy({ target: svc.controlUrl, fault: () => ({ status: 403, headers: { "Content-Type": "text/plain" }, body: "Forbidden by policy" }) });
+    const plain = await startMcp({ env: { PINECONE_API_KEY: svc.apiKey, PINECONE_CONTROLLER_HOST: proxy.url } });
+    try {
+      const r = await plain.call("list_indexes");
+      expect(r.text).toBe(
+        "list_indexes failed — the service answered HTTP 403: Forbidden by policy\n" +
+          "Next step: The API key is not allowed to do this. Check the key's project and permissions.",
+      );
+    } finally {
+      await plain.close();
+      await proxy.close();
+    }
+  });
+
+  test("a controller that does not answer", async () => {
+    const proxy = await startProxy({ target: svc.controlUrl });
+    const url = proxy.url;
+    await proxy.close();
+    const down = await startMcp({ env: { PINECONE_API_KEY: svc.apiKey, PINECONE_CONTROLLER_HOST: url, VECDB_RETRIES: "0" } });
+    try {
+      const r = await down.call("list_indexes");
+      expect(r.isError).toBe(true);
+      expect(r.text).toBe(
+        `list_indexes failed — got no answer from ${url}: connection refused\n` +
+          "Next step: The service did not answer. Check PINECONE_CONTROLLER_HOST and that the service is running and reachable, then call again.",
+      );
+    } finally {
+      await down.close();
+    }
+  });
+});
