@@ -22,7 +22,7 @@ export function openEnv(): Env {
     root,
     store,
     async close() {
-      await root.close();
+      await this.root.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };
