@@ -48,7 +48,6 @@ export async function runServeCommand(argv: string[]): Promise<void> {
     process.stderr.write(`vecdb-mcp serve: ${message}\n`);
     process.exit(1);
   }
-  process.stderr.write(`vecdb-mcp local service listening on ${service.controlUrl} (data dir ${service.dataDir})\n`);
   const running = service;
   let stopping = false;
   const stop = (signal: string) => {
@@ -63,6 +62,8 @@ export async function runServeCommand(argv: string[]): Promise<void> {
       },
     );
   };
+  // Handlers before the line: whoever reads the line may signal at once.
   process.once("SIGINT", () => stop("SIGINT"));
   process.once("SIGTERM", () => stop("SIGTERM"));
+  process.stderr.write(`vecdb-mcp local service listening on ${service.controlUrl} (data dir ${service.dataDir})\n`);
 }

@@ -1,0 +1,115 @@
+// `vecdb-mcp serve`: arguments, the one stderr line, clean close on signals, and the API key kept per data dir.
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { startLocalService } from "../../src/local/index.js";
+import { cliPath, newDataDir, startServiceProcess } from "../helpers/local-service.js";
+import { call } from "./http.js";
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+const dir = () => {
+  const d = newDataDir();
+  dirs.push(d);
+  return d;
+};
+
+function run(args: string[]): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [cliPath, "serve", ...args], { stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (c: string) => (stderr += c));
+    child.on("exit", (code) => resolve({ code, stderr }));
+  });
+}
+
+async function freePort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, "127.0.0.1", () => r()));
+  const port = (s.address() as { port: number }).port;
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+describe("vecdb-mcp serve", () => {
+  it.each([
+    [[], "vecdb-mcp serve: --data-dir is required"],
+    [["--data-dir"], "vecdb-mcp serve: --data-dir needs a value"],
+    [["--data-dir", "/tmp/x", "--verbose"], "vecdb-mcp serve: unknown argument --verbose"],
+    [["--data-dir", "/tmp/x", "--port", "http"], "vecdb-mcp serve: --port must be an integer from 0 to 65535 (got http)"],
+    [["--data-dir", "/tmp/x", "--port=70000"], "vecdb-mcp serve: --port must be an integer from 0 to 65535 (got 70000)"],
+  ])("refuses %j with exit code 2 and the usage", async (args, message) => {
+    const { code, stderr } = await run(args);
+    expect(code).toBe(2);
+    expect(stderr).toBe(`${message}\nusage: vecdb-mcp serve --data-dir DIR [--port N] [--api-key KEY] [--host 127.0.0.1]\n`);
+  });
+
+  it("prints exactly one listening line, and closes cleanly with exit code 0 on SIGINT and SIGTERM", async () => {
+    for (const signal of ["SIGINT", "SIGTERM"] as const) {
+      const dataDir = dir();
+      const svc = await startServiceProcess({ dataDir });
+      const lines = svc.stderr().split("\n").filter(Boolean);
+      expect(lines).toEqual([`vecdb-mcp local service listening on ${svc.controlUrl} (data dir ${dataDir})`]);
+      expect(svc.controlUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(existsSync(join(dataDir, "service.lock"))).toBe(true);
+      const exited = new Promise<number | null>((r) => svc.child.once("exit", (code) => r(code)));
+      svc.child.kill(signal);
+      expect(await exited).toBe(0);
+      expect(existsSync(join(dataDir, "service.lock"))).toBe(false);
+      expect(svc.stderr()).toContain(`${signal} received, closing`);
+    }
+  });
+
+  it("listens on the port given", async () => {
+    const port = await freePort();
+    const dataDir = dir();
+    const child = spawn(process.execPath, [cliPath, "serve", "--port", String(port), "--data-dir", dataDir, "--api-key", "k"], {
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let stderr = "";
+    await new Promise<void>((r) =>
+      child.stderr.setEncoding("utf8").on("data", (c: string) => {
+        stderr += c;
+        if (stderr.includes("listening on")) r();
+      }),
+    );
+    expect(stderr).toContain(`listening on http://127.0.0.1:${port} `);
+    expect((await call(`http://127.0.0.1:${port}/indexes`, { apiKey: "k" })).body).toEqual({ indexes: [] });
+    const exited = new Promise((r) => child.once("exit", r));
+    child.kill("SIGTERM");
+    await exited;
+  });
+});
+
+describe("API key", () => {
+  it("generates a random key per data dir, keeps it in <dataDir>/api-key with mode 0600, and reuses it", async () => {
+    const dataDir = dir();
+    const first = await startLocalService({ dataDir, log: () => undefined });
+    const file = join(dataDir, "api-key");
+    expect(readFileSync(file, "utf8").trim()).toBe(first.apiKey);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(first.apiKey.length).toBeGreaterThanOrEqual(32);
+    expect((await call(`${first.controlUrl}/indexes`, { apiKey: first.apiKey })).status).toBe(200);
+    await first.close();
+
+    const second = await startLocalService({ dataDir, log: () => undefined });
+    expect(second.apiKey).toBe(first.apiKey);
+    await second.close();
+
+    const other = await startLocalService({ dataDir: dir(), log: () => undefined });
+    expect(other.apiKey).not.toBe(first.apiKey);
+    await other.close();
+  });
+
+  it("accepts only the configured key when one is given", async () => {
+    const svc = await startLocalService({ dataDir: dir(), apiKey: "given-key", log: () => undefined });
+    expect(svc.apiKey).toBe("given-key");
+    expect((await call(`${svc.controlUrl}/indexes`, { apiKey: "given-key" })).status).toBe(200);
+    expect((await call(`${svc.controlUrl}/indexes`, { apiKey: "other" })).status).toBe(401);
+    await svc.close();
+  });
+});
