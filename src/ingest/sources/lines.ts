@@ -20,7 +20,7 @@ function isBlankBytes(buf: Buffer, start: number, end: number): boolean {
 /**
  * Splits a file into lines with bounded memory: a line is held only while it is being read, and a line longer
  * than `maxLineBytes` is counted and skipped, never buffered. Lines before `startAt` are not decoded at all.
- * Hand-written instead of node:readline: measured ~1.5–2× faster on 768-dim records (see the report).
+ * Hand-written instead of node:readline: measured ~1.2–1.5× faster on 100k records of dimension 768.
  */
 export async function* readLines(
   path: string,
