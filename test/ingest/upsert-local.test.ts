@@ -1,0 +1,117 @@
+// runUpsert against the project's own local service (a real child process on a free port).
+import { createServer, request as httpRequest } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createService, type Service } from "../../src/api/service.js";
+import type { UpsertRecord } from "../../src/ingest/check.js";
+import { runUpsert } from "../../src/ingest/upsert.js";
+import { startServiceProcess, type RunningService } from "../helpers/local-service.js";
+
+let local: RunningService;
+let service: Service;
+
+beforeAll(async () => {
+  local = await startServiceProcess();
+  service = createService({ apiKey: local.apiKey, apiVersion: "2026-04", timeoutMs: 30_000, retries: 3, controllerUrl: local.controlUrl });
+  await service.http.request({
+    url: `${local.controlUrl}/indexes`,
+    method: "POST",
+    body: { name: "docs", dimension: 1536, metric: "cosine", spec: { serverless: { cloud: "aws", region: "us-east-1" } } },
+  });
+  for (let i = 0; i < 100; i++) {
+    const m = await service.control.describeIndex("docs");
+    if (m.status.ready) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+});
+
+afterAll(async () => {
+  await service?.close();
+  await local?.stop();
+});
+
+function seeded(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+describe("runUpsert on the local service", () => {
+  it("1,000 records of dimension 1536 land exactly as 32-bit floats", async () => {
+    const rnd = seeded(42);
+    const records: UpsertRecord[] = Array.from({ length: 1000 }, (_, i) => ({
+      id: `doc-${i}`,
+      values: Array.from({ length: 1536 }, () => rnd() * 2 - 1),
+      metadata: { n: i, tags: ["a", `t${i % 5}`] },
+    }));
+    const progress: number[] = [];
+    const out = await runUpsert({ service, index: "docs", namespace: "ns", records, concurrency: 8, onProgress: (d) => progress.push(d) });
+    expect(out).toMatchObject({ records: 1000, batches: 10, upserted: 1000, failedIds: [], aborted: false, resumeAt: 1000 });
+    expect(Math.max(...progress)).toBe(1000);
+
+    const base = service.data.dataUrl(out.host);
+    const stats = await service.http.request<{ namespaces: Record<string, { vectorCount: number }> }>({
+      url: `${base}/describe_index_stats`,
+      method: "POST",
+      body: {},
+    });
+    expect(stats.namespaces.ns.vectorCount).toBe(1000);
+
+    for (let start = 0; start < 1000; start += 100) {
+      const ids = records.slice(start, start + 100).map((r) => r.id);
+      const q = new URLSearchParams([...ids.map((id) => ["ids", id]), ["namespace", "ns"]]);
+      const got = await service.http.request<{ vectors: Record<string, { id: string; values: number[]; metadata?: unknown }> }>({
+        url: `${base}/vectors/fetch?${q.toString()}`,
+        method: "GET",
+      });
+      for (const r of records.slice(start, start + 100)) {
+        const v = got.vectors[r.id];
+        expect(v.values).toEqual(r.values!.map((x) => Math.fround(x)));
+        expect(v.metadata).toEqual(r.metadata);
+      }
+    }
+  });
+
+  it("ten runs against one index cost one control-plane call", async () => {
+    // A counting pass-through in front of the control plane.
+    const target = new URL(local.controlUrl);
+    const seen: string[] = [];
+    const proxy = createServer((req, res) => {
+      seen.push(`${req.method} ${req.url}`);
+      const fwd = httpRequest(
+        { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
+        (up) => {
+          res.writeHead(up.statusCode ?? 502, up.headers);
+          up.pipe(res);
+        },
+      );
+      req.pipe(fwd);
+    });
+    await new Promise<void>((r) => proxy.listen(0, "127.0.0.1", r));
+    const proxied = createService({
+      apiKey: local.apiKey,
+      apiVersion: "2026-04",
+      timeoutMs: 30_000,
+      retries: 3,
+      controllerUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+    });
+    try {
+      for (let k = 0; k < 10; k++) {
+        const out = await runUpsert({
+          service: proxied,
+          index: "docs",
+          records: [{ id: `again-${k}`, values: new Array(1536).fill(k / 10) }],
+          concurrency: 2,
+        });
+        expect(out.upserted).toBe(1);
+      }
+      expect(seen).toEqual(["GET /indexes/docs"]);
+    } finally {
+      await proxied.close();
+      proxy.closeAllConnections();
+      await new Promise((r) => proxy.close(r));
+    }
+  });
+});
