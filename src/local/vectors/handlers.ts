@@ -2,6 +2,8 @@
 // Every failure is answered in the service's data-plane error shape; nothing escapes as an exception.
 import { DataPlaneError, errorBody, GRPC } from "./errors.js";
 import { deleteVectors } from "./routes/delete.js";
+import { fetchByMetadata } from "./routes/fetch-by-metadata.js";
+import { deleteNamespace, describeNamespace, listNamespaces } from "./routes/namespaces.js";
 import { describeIndexStats } from "./routes/stats.js";
 import { listVectors } from "./routes/list.js";
 import { updateVector } from "./routes/update.js";
@@ -9,7 +11,7 @@ import { fetchVectors } from "./routes/fetch.js";
 import { query } from "./routes/query.js";
 import { upsert } from "./routes/upsert.js";
 import type { VectorStore } from "./store.js";
-import type { DataPlaneIndex, DataPlaneRequest, DataPlaneResponse, Route } from "./types.js";
+import type { DataPlaneIndex, DataPlaneRequest, DataPlaneResponse, Route, RouteContext } from "./types.js";
 
 export type { DataPlaneIndex, DataPlaneRequest, DataPlaneResponse } from "./types.js";
 
@@ -20,12 +22,35 @@ const ROUTES: Record<string, Partial<Record<string, Route>>> = {
   "/vectors/delete": { POST: deleteVectors },
   "/vectors/update": { POST: updateVector },
   "/vectors/list": { GET: listVectors },
+  "/vectors/fetch_by_metadata": { POST: fetchByMetadata },
   "/describe_index_stats": { POST: describeIndexStats, GET: describeIndexStats },
+  "/namespaces": { GET: listNamespaces },
 };
+
+/** Routes of the published API this local service does not implement: 501 UNIMPLEMENTED, not 404. */
+const UNSUPPORTED = [/^\/bulk\/imports(\/|$)/, /^\/records\/namespaces\//];
+
+async function namespaceRoute(ctx: RouteContext, encoded: string): Promise<unknown> {
+  let name: string;
+  try {
+    name = decodeURIComponent(encoded);
+  } catch {
+    throw new DataPlaneError(400, GRPC.INVALID_ARGUMENT, "The namespace in the path is not valid percent-encoding");
+  }
+  const method = ctx.req.method.toUpperCase();
+  if (method === "GET") return describeNamespace(ctx, name);
+  if (method === "DELETE") return deleteNamespace(ctx, name);
+  throw new DataPlaneError(405, GRPC.UNIMPLEMENTED, `Method ${ctx.req.method} is not allowed on /namespaces/{namespace}; use GET or DELETE`);
+}
 
 export async function handleDataPlane(req: DataPlaneRequest, index: DataPlaneIndex, store: VectorStore): Promise<DataPlaneResponse> {
   try {
     const path = req.pathname.length > 1 ? req.pathname.replace(/\/+$/, "") : req.pathname;
+    if (UNSUPPORTED.some((re) => re.test(path)) || (path === "/namespaces" && req.method.toUpperCase() === "POST")) {
+      throw new DataPlaneError(501, GRPC.UNIMPLEMENTED, `${req.method} ${path} is not supported by the local service`);
+    }
+    const ns = /^\/namespaces\/([^/]+)$/.exec(path);
+    if (ns) return { status: 200, body: await namespaceRoute({ req, index, store }, ns[1]) };
     const methods = ROUTES[path];
     if (!methods) {
       throw new DataPlaneError(404, GRPC.NOT_FOUND, `Not found: ${req.method} ${path} is not a data-plane route`);

@@ -145,13 +145,21 @@ export class VectorStore {
 
   /** Every record of a namespace, in id order. `metadata: false` skips reading metadata. */
   *scan(space: string, namespace: string, opts: { metadata?: boolean } = {}): Generator<StoredRecord> {
+    for (const { record } of this.scanFrom(space, namespace, opts)) yield record;
+  }
+
+  /** Like scan, from after an opaque `position` (as yielded with each record, e.g. for pagination). */
+  *scanFrom(space: string, namespace: string, opts: { metadata?: boolean; after?: Buffer } = {}): Generator<{ position: Buffer; record: StoredRecord }> {
     const scope = this.scopeOf(space, namespace);
     if (!scope) return;
     const wantMeta = opts.metadata !== false;
-    for (const { key, value } of this.records.getRange({ start: scopePrefix(scope.spaceNo, scope.nsNo), end: scopeEnd(scope.spaceNo, scope.nsNo) })) {
+    const base = scopePrefix(scope.spaceNo, scope.nsNo);
+    const start = opts.after ? Buffer.concat([base, opts.after]) : base;
+    const range = this.records.getRange({ start, exclusiveStart: opts.after !== undefined, end: scopeEnd(scope.spaceNo, scope.nsNo) });
+    for (const { key, value } of range) {
       const d = decodeRecord(value, wantMeta);
       const id = idFromKey(key) ?? d.longId ?? "";
-      yield { id, values: d.values, norm: d.norm, sparse: d.sparse, metadataJson: d.metadataJson };
+      yield { position: Buffer.from(key.subarray(KEY_HEADER)), record: { id, values: d.values, norm: d.norm, sparse: d.sparse, metadataJson: d.metadataJson } };
     }
   }
 
