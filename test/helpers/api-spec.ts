@@ -88,6 +88,13 @@ export function schemaValidator(file: SpecFile, schemaName: string): ValidateFun
   return v;
 }
 
+/** Whether the spec lists this status for the operation. */
+export function hasResponse(file: SpecFile, pathTemplate: string, method: string, status: number): boolean {
+  const op = (load(file).doc.paths as Json)?.[pathTemplate] as Json | undefined;
+  const responses = (op?.[method.toLowerCase()] as Json | undefined)?.responses as Json | undefined;
+  return responses?.[String(status)] !== undefined;
+}
+
 /**
  * Validates a response body against the spec's response schema for (path template, method, status).
  * Returns the list of problems (empty when valid).
