@@ -1,5 +1,15 @@
 // The data plane of one index: routes a request that arrived on the index's own port.
 // Every failure is answered in the service's data-plane error shape; nothing escapes as an exception.
+//
+// Semantics where the published API leaves a choice:
+// - Default namespace: "" and "__default__" name the same namespace. Responses and describe_index_stats call
+//   it "" (as the spec's examples do); the namespace API (/namespaces) calls it "__default__".
+// - Scores: cosine and dotproduct, higher first; euclidean is the SQUARED distance, lower first (as the service
+//   documents). Ties go by id. Stored values are 32-bit floats; fetch returns exactly Math.fround(input).
+// - Update of an id that does not exist: 404, code 5 NOT_FOUND (nothing is created).
+// - List: ids in byte order of UTF-8 (bitwise "C" collation), limit 1-100, default 100.
+// - Delete or update in a namespace that does not exist is a no-op (delete) / 404 (update by id).
+// - Unknown route: 404 code 5; wrong method: 405 code 12; a route of the API not implemented here: 501 code 12.
 import { DataPlaneError, errorBody, GRPC } from "./errors.js";
 import { deleteVectors } from "./routes/delete.js";
 import { fetchByMetadata } from "./routes/fetch-by-metadata.js";

@@ -40,4 +40,37 @@ describe("upsert, fetch, query, stats", () => {
     const s = await api.post("/describe_index_stats", {});
     expect(s.body).toEqual({ namespaces: { "": { vectorCount: 3 } }, dimension: 3, indexFullness: 0, totalVectorCount: 3, metric: "cosine", vectorType: "dense" });
   });
+
+  it("a later record with the same id in one upsert wins; the count counts records sent", async () => {
+    const up = await api.post("/vectors/upsert", { vectors: [{ id: "d", values: [1, 1, 1], metadata: { v: 1 } }, { id: "d", values: [2, 2, 2] }] });
+    expect(up.body).toEqual({ upsertedCount: 2 });
+    expect((await api.get("/vectors/fetch", { ids: "d" })).body.vectors.d).toEqual({ id: "d", values: [2, 2, 2] });
+    expect((await api.post("/describe_index_stats", {})).body.totalVectorCount).toBe(1);
+  });
+
+  it("an upsert replaces the whole record (metadata is not merged)", async () => {
+    await api.post("/vectors/upsert", { vectors: [{ id: "r", values: [1, 1, 1], metadata: { a: 1 } }] });
+    await api.post("/vectors/upsert", { vectors: [{ id: "r", values: [1, 1, 1], metadata: { b: 2 } }] });
+    expect((await api.get("/vectors/fetch", { ids: "r" })).body.vectors.r.metadata).toEqual({ b: 2 });
+  });
+
+  it("concurrent upserts and deletes keep counts exact", async () => {
+    await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        api.post("/vectors/upsert", { namespace: `ns${i % 3}`, vectors: Array.from({ length: 10 }, (_, j) => ({ id: `id${i}-${j}`, values: [i, j, 1] })) }),
+      ),
+    );
+    let stats = await api.post("/describe_index_stats", {});
+    expect(stats.body.namespaces).toEqual({ ns0: { vectorCount: 100 }, ns1: { vectorCount: 100 }, ns2: { vectorCount: 100 } });
+    await Promise.all([
+      api.post("/vectors/delete", { namespace: "ns0", deleteAll: true }),
+      api.post("/vectors/upsert", { namespace: "ns0", vectors: [{ id: "after", values: [1, 1, 1] }] }),
+      api.post("/vectors/delete", { namespace: "ns1", ids: ["id1-0", "id1-1", "id4-0"] }),
+      api.post("/vectors/upsert", { namespace: "ns2", vectors: [{ id: "id2-0", values: [0, 0, 1] }, { id: "new", values: [0, 0, 1] }] }),
+    ]);
+    stats = await api.post("/describe_index_stats", {});
+    expect(stats.body.namespaces).toEqual({ ns0: { vectorCount: 1 }, ns1: { vectorCount: 97 }, ns2: { vectorCount: 101 } });
+    expect(stats.body.totalVectorCount).toBe(199);
+    expect(Object.keys((await api.get("/vectors/fetch", { ids: ["after", "id0-0"], namespace: "ns0" })).body.vectors)).toEqual(["after"]);
+  });
 });
