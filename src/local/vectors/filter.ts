@@ -12,10 +12,13 @@ type Scalar = string | number | boolean;
 
 export function compileFilter(filter: Json | undefined): Predicate | undefined {
   if (filter === undefined || filter === null) return undefined;
-  return compileObject(filter, "filter");
+  return compileObject(filter, "filter", 0);
 }
 
-function compileObject(filter: Json, path: string): Predicate {
+const MAX_DEPTH = 32;
+
+function compileObject(filter: Json, path: string, depth: number): Predicate {
+  if (depth > MAX_DEPTH) throw invalid(`Invalid filter: $and / $or nested more than ${MAX_DEPTH} levels deep`);
   if (typeof filter !== "object" || filter === null || Array.isArray(filter)) {
     throw invalid(`Invalid filter: ${path} must be an object, got ${describe(filter)}`);
   }
@@ -25,7 +28,7 @@ function compileObject(filter: Json, path: string): Predicate {
       if (!Array.isArray(value) || value.length === 0) {
         throw invalid(`Invalid filter: ${key} needs a non-empty list of filters, got ${describe(value)}`);
       }
-      const subs = value.map((v, i) => compileObject(v, `${path}.${key}[${i}]`));
+      const subs = value.map((v, i) => compileObject(v, `${path}.${key}[${i}]`, depth + 1));
       parts.push(key === "$and" ? (m) => subs.every((p) => p(m)) : (m) => subs.some((p) => p(m)));
     } else if (key.startsWith("$")) {
       throw invalid(`Invalid filter: unknown operator ${quote(key)} at ${path}; supported: $and, $or`);

@@ -72,6 +72,13 @@ describe("metadata filters", () => {
     expect(res).toEqual({ status: 400, body: err(3, message) });
   });
 
+  it("refuses a filter nested thousands of levels deep without overflowing the stack", async () => {
+    const depth = 5000;
+    const filter = '{"$and":['.repeat(depth) + '{"genre":"drama"}' + "]}".repeat(depth);
+    const res = await api.call("POST", "/query", Buffer.from(`{"topK":1,"vector":[1,0,0],"filter":${filter}}`));
+    expect(res).toEqual({ status: 400, body: err(3, "Invalid filter: $and / $or nested more than 32 levels deep") });
+  });
+
   it("describe_index_stats counts only matching records per namespace, total stays whole", async () => {
     const res = await api.post("/describe_index_stats", { filter: { genre: "drama" } });
     expect(res.body).toEqual({ namespaces: { "": { vectorCount: 2 } }, dimension: 3, indexFullness: 0, totalVectorCount: 5, metric: "cosine", vectorType: "dense" });
