@@ -1,6 +1,6 @@
 // The catalog of indexes and collections, kept in one lmdb sub-database of the root env and mirrored in
 // memory. Only one process uses a data dir (see lock.ts), so the in-memory maps are the truth between
-// commits; every mutation resolves only once lmdb has committed it.
+// commits; every mutation resolves only once lmdb has committed it and flushed it to disk.
 import type { Database, RootDatabase } from "lmdb";
 
 export type Metric = "cosine" | "euclidean" | "dotproduct";
@@ -75,11 +75,13 @@ export class Catalog {
   async putIndex(index: StoredIndex): Promise<void> {
     this.indexes.set(index.name, index);
     await this.db.put(INDEX + index.name, index);
+    await this.db.flushed;
   }
 
   async putCollection(collection: StoredCollection): Promise<void> {
     this.collections.set(collection.name, collection);
     await this.db.put(COLLECTION + collection.name, collection);
+    await this.db.flushed;
   }
 
   /** Removes the record and, in the same commit, notes its space as to be dropped (finished by clearDrop). */
@@ -89,6 +91,7 @@ export class Catalog {
       this.db.removeSync(INDEX + index.name);
       this.db.putSync(DROP + index.space, true);
     });
+    await this.db.flushed;
   }
 
   async removeCollection(collection: StoredCollection): Promise<void> {
@@ -97,6 +100,7 @@ export class Catalog {
       this.db.removeSync(COLLECTION + collection.name);
       this.db.putSync(DROP + collection.space, true);
     });
+    await this.db.flushed;
   }
 
   /** Spaces whose record is gone but whose drop may not have finished (e.g. a crash in between). */

@@ -43,7 +43,8 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
   let root: RootDatabase | undefined;
   try {
     const apiKey = resolveApiKey(dataDir, options.apiKey);
-    // Writes resolve once committed and flushed (no separateFlushed), so an answer means durable.
+    // With lmdb's default overlappingSync a write resolves at commit; whoever must answer "durable" also
+    // awaits `flushed` (the catalog does, and so does the vector store).
     root = open({ path: join(dataDir, DATABASE_FILE), maxDbs: 64, compression: false });
     const catalog = new Catalog(root);
     const store = new VectorStore(root);

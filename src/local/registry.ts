@@ -191,6 +191,14 @@ export class Registry {
   deleteCollection(name: string): Promise<void> {
     return this.serial.run(async () => {
       const collection = this.getCollection(name);
+      const restoring = [...this.catalog.indexes.values()].filter((i) => i.state === "Initializing" && i.copyFrom === collection.space);
+      if (restoring.length > 0) {
+        throw new ControlError(
+          412,
+          "FAILED_PRECONDITION",
+          `Unable to delete a collection. There are indexes being created from this collection: [${restoring.map((i) => `'${i.name}'`).join(", ")}]`,
+        );
+      }
       await this.catalog.removeCollection(collection);
       this.dropLater(collection.space);
     });

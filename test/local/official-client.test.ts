@@ -161,7 +161,7 @@ describe("official client against the local service", () => {
     await source.upsert({ records: [{ id: "k1", values: [0.1, 0.2, 0.3], metadata: { kept: "yes" } }], namespace: "keep" });
 
     const created = await pc.createCollection({ name: "snap", source: "pods" });
-    expect(created).toMatchObject({ name: "snap", environment: "us-east1-gcp" });
+    expect(created).toMatchObject({ name: "snap", status: "Initializing", environment: "us-east1-gcp" });
     const ready = await waitForCollection("snap");
     expect(ready).toMatchObject({ name: "snap", status: "Ready", environment: "us-east1-gcp", dimension: 3, vectorCount: 2 });
     expect(ready.size).toBeGreaterThan(0);
