@@ -68,14 +68,24 @@ describe("VectorStore", () => {
     for (let b = 0; b < 20; b++) {
       await s.put("i:big", `ns${b % 3}`, Array.from({ length: 1000 }, (_, i) => rec(`r${b}-${i}`, Array.from({ length: dim }, (_, j) => i + j))), dim);
     }
+    const before = s.spaceStats("i:big");
     let ticks = 0;
     const timer = setInterval(() => ticks++, 1);
     const started = Date.now();
-    const stats = await s.copySpace("i:big", "c:big");
+    const copying = s.copySpace("i:big", "c:big");
+    // writes to the source while the copy runs do not reach the copy: it reads one snapshot
+    await new Promise((r) => setTimeout(r, 5));
+    await s.put("i:big", "late", [rec("late", Array.from({ length: dim }, () => 1))], dim);
+    await s.deleteAll("i:big", "ns0");
+    const stats = await copying;
     clearInterval(timer);
     const elapsed = Date.now() - started;
+    process.stderr.write(`copy of 20000 x ${dim}: ${elapsed} ms, ${ticks} timer ticks\n`);
     expect(stats.totalVectorCount).toBe(20000);
-    expect(stats).toEqual(s.spaceStats("i:big"));
+    expect(stats).toEqual(before);
+    expect(s.get("c:big", "late", "late")).toBeUndefined();
+    expect(s.get("c:big", "ns0", "r0-0")).toBeDefined();
+    expect([...s.scan("c:big", "ns0")].length).toBe(7000);
     // 20 chunks at least; timers ran between them
     expect(ticks).toBeGreaterThanOrEqual(10);
     expect(elapsed).toBeLessThan(30000);
