@@ -122,6 +122,35 @@ describe("index and collection names in paths", () => {
     expect((await api("GET", "/indexes/guarded")).status).toBe(404);
   });
 
+  it("refuses (412) to delete an index with a pending collection, or a collection an index is being created from", async () => {
+    // 10,000 records make each copy take many commits, so the DELETE sent right after the 201 arrives mid-copy.
+    const created = await api("POST", "/indexes", { name: "busy", dimension: 8, spec: podSpec });
+    const host = (created.body as { host: string }).host;
+    for (let b = 0; b < 10; b++) {
+      const vectors = Array.from({ length: 1000 }, (_, i) => ({ id: `r${b}-${i}`, values: Array.from({ length: 8 }, (_, k) => (i + k) / 7) }));
+      expect((await call(`http://${host}/vectors/upsert`, { method: "POST", apiKey: svc.apiKey, body: { vectors } })).status).toBe(200);
+    }
+    expect((await api("POST", "/collections", { name: "busy-snap", source: "busy" })).status).toBe(201);
+    // (The copy's progress changes the records meanwhile, so "nothing changed" is checked by name here.)
+    const deleteIndex = await api("DELETE", "/indexes/busy");
+    expect({ status: deleteIndex.status, body: deleteIndex.body }).toEqual({
+      status: 412,
+      body: controlError(412, "FAILED_PRECONDITION", "Unable to delete an index. There are pending collections for this index: ['busy-snap']"),
+    });
+    expect((await api("GET", "/indexes/busy")).status).toBe(200);
+    expect((await waitReady(api, "/collections/busy-snap")).vector_count).toBe(10000);
+
+    expect((await api("POST", "/indexes", { name: "busy-copy", dimension: 8, spec: { pod: { ...podSpec.pod, source_collection: "busy-snap" } } })).status).toBe(201);
+    const deleteCollection = await api("DELETE", "/collections/busy-snap");
+    expect({ status: deleteCollection.status, body: deleteCollection.body }).toEqual({
+      status: 412,
+      body: controlError(412, "FAILED_PRECONDITION", "Unable to delete a collection. There are indexes being created from this collection: ['busy-copy']"),
+    });
+    expect((await api("GET", "/collections/busy-snap")).status).toBe(200);
+    await waitReady(api, "/indexes/busy-copy");
+    for (const path of ["/indexes/busy-copy", "/collections/busy-snap", "/indexes/busy"]) expect((await api("DELETE", path)).status).toBe(202);
+  });
+
   it("refuses pod settings on a serverless index", async () => {
     await refused("PATCH", "/indexes/sl", { spec: { pod: { replicas: 2 } } }, 400, "INVALID_ARGUMENT", "spec.pod cannot be configured: index sl is serverless.");
   });
