@@ -140,7 +140,14 @@ describe("index and collection names in paths", () => {
     expect((await api("GET", "/indexes/busy")).status).toBe(200);
     expect((await waitReady(api, "/collections/busy-snap")).vector_count).toBe(10000);
 
-    expect((await api("POST", "/indexes", { name: "busy-copy", dimension: 8, spec: { pod: { ...podSpec.pod, source_collection: "busy-snap" } } })).status).toBe(201);
+    const restoring = await api("POST", "/indexes", { name: "busy-copy", dimension: 8, spec: { pod: { ...podSpec.pod, source_collection: "busy-snap" } } });
+    expect(restoring.status).toBe(201);
+    expect(restoring.body).toMatchObject({ status: { ready: false, state: "Initializing" } });
+    const early = await call(`http://${(restoring.body as { host: string }).host}/describe_index_stats`, { method: "POST", apiKey: svc.apiKey, body: {} });
+    expect({ status: early.status, body: early.body }).toEqual({
+      status: 503,
+      body: { code: 14, message: "Index busy-copy is not ready yet (state Initializing); retry shortly.", details: [] },
+    });
     const deleteCollection = await api("DELETE", "/collections/busy-snap");
     expect({ status: deleteCollection.status, body: deleteCollection.body }).toEqual({
       status: 412,
