@@ -1,0 +1,124 @@
+// Shared pieces of the benchmarks: a local service per run, seeded data, the reference loop, an MCP client.
+import { spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { Pinecone } from "@pinecone-database/pinecone";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { startServiceProcess, type RunningService } from "../test/helpers/local-service.js";
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+export const serverBin = path.join(repoRoot, "dist", "src", "cli.js");
+
+export interface BenchRecord { id: string; values: number[]; metadata: Record<string, string | number> }
+
+/** Deterministic records (mulberry32), so both contenders send the same data. */
+export function makeRecords(count: number, dimension: number, seed = 42, prefix = "rec"): BenchRecord[] {
+  let state = seed >>> 0;
+  const random = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const records: BenchRecord[] = [];
+  for (let i = 0; i < count; i++) {
+    const values = new Array<number>(dimension);
+    for (let d = 0; d < dimension; d++) values[d] = random() * 2 - 1;
+    records.push({ id: `${prefix}-${i}`, values, metadata: { n: i, source: "bench" } });
+  }
+  return records;
+}
+
+export async function withService<T>(run: (service: RunningService) => Promise<T>): Promise<T> {
+  const service = await startServiceProcess();
+  try {
+    return await run(service);
+  } finally {
+    await service.stop();
+    await rm(service.dataDir, { recursive: true, force: true });
+  }
+}
+
+export async function createIndex(service: RunningService, name: string, dimension: number): Promise<string> {
+  const pc = new Pinecone({ apiKey: service.apiKey, controllerHostUrl: service.controlUrl });
+  await pc.createIndex({
+    name,
+    dimension,
+    metric: "cosine",
+    spec: { serverless: { cloud: "aws", region: "us-east-1" } },
+    waitUntilReady: true,
+  });
+  const described = await pc.describeIndex(name);
+  return described.host;
+}
+
+/** The reference: the official client's best hand-written loop — chunks of 100, 8 requests at a time. */
+export async function officialClientLoop(
+  service: RunningService,
+  index: string,
+  host: string,
+  records: Iterable<BenchRecord> | AsyncIterable<BenchRecord>,
+  chunkSize = 100,
+  concurrency = 8,
+): Promise<number> {
+  const pc = new Pinecone({ apiKey: service.apiKey, controllerHostUrl: service.controlUrl });
+  const target = pc.index(index, `http://${host}`);
+  const inFlight = new Set<Promise<void>>();
+  let chunk: BenchRecord[] = [];
+  let sent = 0;
+  const send = async (batch: BenchRecord[]) => {
+    const p: Promise<void> = target.upsert(batch).then(() => {
+      sent += batch.length;
+      inFlight.delete(p);
+    });
+    inFlight.add(p);
+    if (inFlight.size >= concurrency) await Promise.race(inFlight);
+  };
+  for await (const record of records) {
+    chunk.push(record);
+    if (chunk.length === chunkSize) {
+      await send(chunk);
+      chunk = [];
+    }
+  }
+  if (chunk.length > 0) await send(chunk);
+  await Promise.all(inFlight);
+  return sent;
+}
+
+export async function connectServer(
+  service: RunningService,
+  extraEnv: Record<string, string> = {},
+  args: string[] = [],
+): Promise<{ client: Client; close: () => Promise<void> }> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [serverBin, ...args],
+    env: {
+      PATH: process.env.PATH ?? "",
+      PINECONE_API_KEY: service.apiKey,
+      PINECONE_CONTROLLER_HOST: service.controlUrl,
+      ...extraEnv,
+    },
+    stderr: "ignore",
+  });
+  const client = new Client({ name: "vecdb-bench", version: "0.0.0" });
+  await client.connect(transport);
+  return { client, close: () => client.close() };
+}
+
+export async function tempDir(prefix: string): Promise<string> {
+  return mkdtemp(path.join(tmpdir(), prefix));
+}
+
+export function spawnNode(args: string[], env: Record<string, string>) {
+  return spawn(process.execPath, args, { env: { PATH: process.env.PATH ?? "", ...env }, stdio: ["pipe", "pipe", "pipe"] });
+}
+
+export function ratioLine(label: string, ours: number, reference: number, unit: string, target: string): string {
+  return `${label}: vecdb-mcp ${ours.toFixed(0)} ${unit}, reference ${reference.toFixed(0)} ${unit}, ratio ${(ours / reference).toFixed(2)}× (target ${target})`;
+}

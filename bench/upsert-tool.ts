@@ -1,0 +1,41 @@
+// 10,000 records of dimension 768: upsert_vectors through the MCP server (stdio parse included) against the
+// official client's hand-written loop, on the same local service in the same run.
+import { performance } from "node:perf_hooks";
+import { connectServer, createIndex, makeRecords, officialClientLoop, ratioLine, withService } from "./lib.js";
+
+const COUNT = Number(process.env.BENCH_COUNT ?? 10_000);
+const DIMENSION = 768;
+const ROUNDS = 2;
+
+export async function benchUpsertTool(): Promise<{ ours: number; reference: number }> {
+  const records = makeRecords(COUNT, DIMENSION);
+  return withService(async (service) => {
+    let best = { ours: 0, reference: 0 };
+    const { client, close } = await connectServer(service);
+    try {
+      for (let round = 0; round < ROUNDS; round++) {
+        const refIndex = `ref-${round}`;
+        const refHost = await createIndex(service, refIndex, DIMENSION);
+        let start = performance.now();
+        await officialClientLoop(service, refIndex, refHost, records);
+        const reference = COUNT / ((performance.now() - start) / 1000);
+
+        const ourIndex = `ours-${round}`;
+        await createIndex(service, ourIndex, DIMENSION);
+        start = performance.now();
+        const result = await client.callTool(
+          { name: "upsert_vectors", arguments: { index: ourIndex, vectors: records } },
+          undefined,
+          { timeout: 600_000 },
+        );
+        const ours = COUNT / ((performance.now() - start) / 1000);
+        if (result.isError) throw new Error(`upsert_vectors failed: ${JSON.stringify(result.content)}`);
+        best = { ours: Math.max(best.ours, ours), reference: Math.max(best.reference, reference) };
+      }
+    } finally {
+      await close();
+    }
+    process.stdout.write(`${ratioLine(`upsert_vectors ${COUNT}×${DIMENSION}`, best.ours, best.reference, "vectors/s", "≥ 1.0×")}\n`);
+    return best;
+  });
+}
