@@ -7,8 +7,12 @@ export const LOCK_FILE = "service.lock";
 
 export class DataDirInUseError extends Error {}
 
+const heldHere = new Set<string>(); // lock files this process holds
+
+
 function alive(pid: number): boolean {
-  if (pid === process.pid) return false; // our own pid left behind by an earlier life (e.g. a container's pid 1)
+  // Our own pid in a lock we do not hold (see heldHere) was left by an earlier life, e.g. a container's pid 1.
+  if (pid === process.pid) return false;
   try {
     process.kill(pid, 0);
     return true;
@@ -20,15 +24,23 @@ function alive(pid: number): boolean {
 /** Takes the lock or throws DataDirInUseError; returns the release function. */
 export function acquireDataDirLock(dataDir: string): () => void {
   const path = join(dataDir, LOCK_FILE);
+  if (heldHere.has(path)) {
+    throw new DataDirInUseError(
+      `The data dir ${dataDir} is in use by another local service in this same process (pid ${process.pid}). ` +
+        `Close that one first or choose another data dir.`,
+    );
+  }
   for (let attempt = 0; attempt < 5; attempt++) {
     try {
       const fd = openSync(path, "wx", 0o600);
       writeSync(fd, `${process.pid}\n`);
       closeSync(fd);
+      heldHere.add(path);
       let released = false;
       return () => {
         if (released) return;
         released = true;
+        heldHere.delete(path);
         try {
           if (readFileSync(path, "utf8").trim() === String(process.pid)) unlinkSync(path);
         } catch {

@@ -105,6 +105,17 @@ describe("API key", () => {
     await other.close();
   });
 
+  it("refuses a second in-process service on the same data dir until the first is closed", async () => {
+    const dataDir = dir();
+    const first = await startLocalService({ dataDir, apiKey: "k", log: () => undefined });
+    await expect(startLocalService({ dataDir, apiKey: "k", log: () => undefined })).rejects.toThrow(
+      `The data dir ${dataDir} is in use by another local service in this same process (pid ${process.pid}).`,
+    );
+    await first.close();
+    const again = await startLocalService({ dataDir, apiKey: "k", log: () => undefined });
+    await again.close();
+  });
+
   it("accepts only the configured key when one is given", async () => {
     const svc = await startLocalService({ dataDir: dir(), apiKey: "given-key", log: () => undefined });
     expect(svc.apiKey).toBe("given-key");
