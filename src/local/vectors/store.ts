@@ -65,7 +65,7 @@ export class VectorStore {
         const chunk: { key: Buffer; value: Buffer }[] = [];
         let bytes = 0;
         for (const entry of this.records.getRange({ start, end, exclusiveStart: exclusive, transaction: snapshot })) {
-          chunk.push({ key: entry.key, value: Buffer.from(entry.value) });
+          chunk.push({ key: Buffer.from(entry.key), value: Buffer.from(entry.value) });
           bytes += entry.value.length;
           if (chunk.length >= COPY_CHUNK_RECORDS || bytes >= COPY_CHUNK_BYTES) break;
         }
@@ -100,7 +100,8 @@ export class VectorStore {
     if (!entry) return;
     await this.commit(() => {
       this.spaces.removeSync(space);
-      for (const key of this.nsDb.getKeys({ start: scopePrefix(entry.no), end: scopeEnd(entry.no) })) this.nsDb.removeSync(key);
+      const keys = [...this.nsDb.getKeys({ start: scopePrefix(entry.no), end: scopeEnd(entry.no) })].map((k) => Buffer.from(k));
+      for (const key of keys) this.nsDb.removeSync(key);
     });
     await this.removeScope(scopePrefix(entry.no), scopeEnd(entry.no));
   }
@@ -170,12 +171,6 @@ export class VectorStore {
     for (const { key, value } of this.records.getRange({ start: scopePrefix(scope.spaceNo, scope.nsNo), end: scopeEnd(scope.spaceNo, scope.nsNo) })) {
       yield { id: idFromKey(key) ?? decodeLongId(value) ?? "", metadataJson: decodeMetadataJson(value) };
     }
-  }
-
-  /** Namespace names of a space (default namespace is ""). */
-  namespaceNames(space: string): string[] {
-    const entry = this.spaces.get(space);
-    return entry ? this.namespacesOf(entry.no).map((n) => n.name) : [];
   }
 
   /** Removes the ids that exist; returns how many did. */
