@@ -73,10 +73,13 @@ describe("crash and restart", () => {
     await Promise.all(workers);
     expect(acknowledged.length).toBeGreaterThanOrEqual(1000);
 
-    // A collection created just before a crash is finished (or its copy resumed) at restart.
+    // A collection, and an index from a collection, created just before a crash are finished (or their
+    // copies resumed) at restart.
     const second = await start(dataDir, apiKey);
     api = controlClient(second.controlUrl, apiKey);
     expect((await api("POST", "/collections", { name: "late", source: "crash" })).status).toBe(201);
+    const restoring = await api("POST", "/indexes", { name: "restored", dimension: 4, spec: { pod: { ...spec.pod, source_collection: "snap" } } });
+    expect(restoring.status).toBe(201);
     await second.kill();
 
     const third = await start(dataDir, apiKey);
@@ -88,6 +91,10 @@ describe("crash and restart", () => {
     const late = await waitReady(api, "/collections/late");
     expect(late).toMatchObject({ name: "late", status: "Ready", dimension: 4, environment: "us-east1-gcp" });
     expect(late.vector_count).toBeGreaterThanOrEqual(2 + 1000);
+    const restored = await waitReady(api, "/indexes/restored");
+    expect(restored.host).toBe((restoring.body as { host: string }).host);
+    const restoredStats = await call(`http://${restored.host as string}/describe_index_stats`, { method: "POST", apiKey, body: {} });
+    expect((restoredStats.body as { totalVectorCount: number }).totalVectorCount).toBe(snap.vector_count);
 
     for (let i = 0; i < acknowledged.length; i += 200) {
       const slice = acknowledged.slice(i, i + 200);
