@@ -181,6 +181,13 @@ describe("official client against the local service", () => {
     expect(f.records.k1.values.map((v) => Math.round(v * 1e6) / 1e6)).toEqual([0.1, 0.2, 0.3]);
     expect((await idx.describeIndexStats()).totalRecordCount).toBe(2);
 
+    // A serverless index can be made from a (pod-made) collection too.
+    await pc.createIndex({ name: "restored-sl", dimension: 3, spec: { serverless: { ...serverless, sourceCollection: "snap" } } });
+    const restoredSl = await waitForIndex("restored-sl");
+    expect(restoredSl.spec.serverless).toMatchObject({ cloud: "aws", region: "us-east-1", sourceCollection: "snap" });
+    expect((await handle(restoredSl.host, "restored-sl").describeIndexStats()).totalRecordCount).toBe(2);
+    await pc.deleteIndex("restored-sl");
+
     await pc.deleteCollection("snap");
     expect((await pc.listCollections()).collections).toEqual([]);
     await pc.deleteIndex("restored");
