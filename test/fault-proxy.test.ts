@@ -183,3 +183,54 @@ describe("fault proxy", () => {
     expect(p.stats).toMatchObject({ forwarded: 2, faults: { reset: 1 } });
   });
 });
+
+describe("fault proxy with the client's ingest path", () => {
+  it("a streamed JSONL import through every fault lands every record exactly once with its values", async () => {
+    const { writeFile } = await import("node:fs/promises");
+    const { startLocalService } = await import("../src/local/index.js");
+    const { createService } = await import("../src/api/service.js");
+    const { runUpsert } = await import("../src/ingest/upsert.js");
+    const { openJsonl } = await import("../src/ingest/sources/index.js");
+    const dataDir = await mkdtemp(join(tmpdir(), "vecdb-proxy-"));
+    const service = await startLocalService({ dataDir, apiKey: "k", log: () => {} });
+    cleanups.push(async () => { await service.close(); await rm(dataDir, { recursive: true, force: true }); });
+    const headers = { "Api-Key": "k", "X-Pinecone-API-Version": "2025-04", "content-type": "application/json" };
+    const created = await call(`${service.controlUrl}/indexes`, {
+      method: "POST", headers,
+      body: JSON.stringify({ name: "faulty", dimension: 4, metric: "euclidean", spec: { serverless: { cloud: "aws", region: "us-east-1" } } }),
+    });
+    const directHost: string = JSON.parse(created.body!).host;
+
+    const N = 3000;
+    const values = (i: number) => [i / 7, -(i + 1) / 3, 0.1 * i, 1 / (i + 1)];
+    const file = join(dataDir, "in.jsonl");
+    await writeFile(file, Array.from({ length: N }, (_, i) => JSON.stringify({ id: `r${i}`, values: values(i) })).join("\n") + "\n");
+
+    const p = await proxy({
+      target: service.controlUrl, seed: 2024, rewriteHosts: true, trickleDelayMs: 5,
+      faults: { rate429: 0.07, rate429RetryAfter: 0.07, rate500: 0.07, rate503: 0.07, rateReset: 0.07, rateStall: 0.07, stallMs: 1500, rateTrickle: 0.07 },
+      retryAfterSeconds: 0,
+    });
+    const client = createService({ controllerUrl: p.url, apiKey: "k", apiVersion: "2025-04", timeoutMs: 400, retries: 12, backoffBaseMs: 5, backoffMaxMs: 50 });
+    cleanups.push(() => client.close());
+    const source = await openJsonl(file);
+    const records = (async function* () {
+      for await (const item of source.records()) {
+        if (!item.record) throw new Error(item.error);
+        yield item.record;
+      }
+    })();
+    const outcome = await runUpsert({ service: client, index: "faulty", records, concurrency: 4 });
+    expect(outcome).toMatchObject({ records: N, failedIds: [] });
+    process.stderr.write(`import through faults: ${JSON.stringify(p.stats.faults)}, ${p.stats.requests} requests\n`);
+    for (const kind of FAULT_KINDS) expect(p.stats.faults[kind], kind).toBeGreaterThan(0);
+
+    for (let start = 0; start < N; start += 500) {
+      const ids = Array.from({ length: Math.min(500, N - start) }, (_, k) => `ids=r${start + k}`).join("&");
+      const got = JSON.parse((await call(`http://${directHost}/vectors/fetch?${ids}`, { headers })).body!).vectors;
+      for (let i = start; i < Math.min(N, start + 500); i++) expect(got[`r${i}`]?.values, `r${i}`).toEqual(values(i).map(Math.fround));
+    }
+    const stats = JSON.parse((await call(`http://${directHost}/describe_index_stats`, { method: "POST", headers, body: "{}" })).body!);
+    expect(stats.totalVectorCount).toBe(N);
+  });
+});

@@ -1,10 +1,7 @@
-// Same shape as UpsertRecord in src/ingest/check.ts (C1); kept here so the sources build on their own.
-export interface SourceRecord {
-  id: string;
-  values?: number[];
-  sparseValues?: { indices: number[]; values: number[] };
-  metadata?: Record<string, unknown>;
-}
+import type { UpsertRecord } from "../check.js";
+
+/** What a source yields is exactly what runUpsert takes. */
+export type SourceRecord = UpsertRecord;
 
 /** One line (JSONL) or row (Parquet): either a record or the reason it is not one. */
 export interface SourceItem {
