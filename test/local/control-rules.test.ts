@@ -123,11 +123,11 @@ describe("index and collection names in paths", () => {
   });
 
   it("refuses (412) to delete an index with a pending collection, or a collection an index is being created from", async () => {
-    // 10,000 records make each copy take many commits, so the DELETE sent right after the 201 arrives mid-copy.
-    const created = await api("POST", "/indexes", { name: "busy", dimension: 8, spec: podSpec });
+    // 20,000 records make each copy take many commits, so the DELETE sent right after the 201 arrives mid-copy.
+    const created = await api("POST", "/indexes", { name: "busy", dimension: 16, spec: podSpec });
     const host = (created.body as { host: string }).host;
-    for (let b = 0; b < 10; b++) {
-      const vectors = Array.from({ length: 1000 }, (_, i) => ({ id: `r${b}-${i}`, values: Array.from({ length: 8 }, (_, k) => (i + k) / 7) }));
+    for (let b = 0; b < 20; b++) {
+      const vectors = Array.from({ length: 1000 }, (_, i) => ({ id: `r${b}-${i}`, values: Array.from({ length: 16 }, (_, k) => (i + k) / 7) }));
       expect((await call(`http://${host}/vectors/upsert`, { method: "POST", apiKey: svc.apiKey, body: { vectors } })).status).toBe(200);
     }
     expect((await api("POST", "/collections", { name: "busy-snap", source: "busy" })).status).toBe(201);
@@ -138,9 +138,9 @@ describe("index and collection names in paths", () => {
       body: controlError(412, "FAILED_PRECONDITION", "Unable to delete an index. There are pending collections for this index: ['busy-snap']"),
     });
     expect((await api("GET", "/indexes/busy")).status).toBe(200);
-    expect((await waitReady(api, "/collections/busy-snap")).vector_count).toBe(10000);
+    expect((await waitReady(api, "/collections/busy-snap")).vector_count).toBe(20000);
 
-    const restoring = await api("POST", "/indexes", { name: "busy-copy", dimension: 8, spec: { pod: { ...podSpec.pod, source_collection: "busy-snap" } } });
+    const restoring = await api("POST", "/indexes", { name: "busy-copy", dimension: 16, spec: { pod: { ...podSpec.pod, source_collection: "busy-snap" } } });
     expect(restoring.status).toBe(201);
     expect(restoring.body).toMatchObject({ status: { ready: false, state: "Initializing" } });
     const early = await call(`http://${(restoring.body as { host: string }).host}/describe_index_stats`, { method: "POST", apiKey: svc.apiKey, body: {} });
