@@ -1,6 +1,7 @@
 // Durability: SIGKILL mid-stream of upserts loses nothing acknowledged; indexes, hosts (same ports) and
 // collections survive a restart; one process per data dir.
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { createServer, type Server } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
 import { newDataDir, startServiceProcess, type RunningService } from "../helpers/local-service.js";
@@ -148,6 +149,7 @@ describe("one process per data dir", () => {
     // The first one is unharmed.
     expect((await call(`${first.controlUrl}/indexes`, { apiKey: "k" })).status).toBe(200);
     await first.kill(); // leaves its lock file behind
+    expect(readFileSync(join(dataDir, "service.lock"), "utf8").trim()).toBe(String(first.child.pid));
     const second = await start(dataDir, "k");
     expect((await call(`${second.controlUrl}/indexes`, { apiKey: "k" })).status).toBe(200);
     await second.stop();
