@@ -91,6 +91,10 @@ describe("resolveAllowedFile", () => {
       ok: false,
       message: `Refused: /etc/passwd is outside the allowed directories. Allowed directories: ${data}, ${join(base, "data2")}.`,
     });
+    expect(await resolveAllowedFile(join(data, "a.jsonl"), [join(base, "gone")])).toEqual({
+      ok: false,
+      message: `None of the allowed directories exists: ${join(base, "gone")}. Create one or allow another with --allow-dir DIR.`,
+    });
     expect(await resolveAllowedFile("", [data])).toEqual({ ok: false, message: `The path is empty. Give a file path under an allowed directory. ${allowed}` });
   });
 });

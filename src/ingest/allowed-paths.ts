@@ -47,6 +47,9 @@ export async function resolveAllowedFile(requested: string, roots: string[]): Pr
   }
   const named = declared.join(", ");
   const allowedText = `Allowed directories: ${named}.`;
+  if (real.length === 0) {
+    return { ok: false, message: `None of the allowed directories exists: ${named}. Create one or allow another with --allow-dir DIR.` };
+  }
   if (requested.trim() === "") return { ok: false, message: `The path is empty. Give a file path under an allowed directory. ${allowedText}` };
   if (requested.includes("\0")) return { ok: false, message: `The path contains a NUL character. ${allowedText}` };
 

@@ -17,7 +17,7 @@ export interface ParquetRow {
 
 // The import layout as the hosted service documents it: id string, values list<float>,
 // sparse_values struct {indices list<uint32>, values list<float>}, metadata JSON string.
-const LAYOUT_SCHEMA = [
+export const LAYOUT_SCHEMA = [
   { name: "root", num_children: 4 },
   { name: "id", type: "BYTE_ARRAY", converted_type: "UTF8", repetition_type: "OPTIONAL" },
   { name: "values", repetition_type: "OPTIONAL", converted_type: "LIST", num_children: 1 },
@@ -42,8 +42,12 @@ function columns(rows: ParquetRow[], opts: { offsetIndex?: boolean }) {
   ];
 }
 
-export function writeParquet(filename: string, rows: ParquetRow[], opts: { rowGroupSize?: number; offsetIndex?: boolean } = {}): void {
-  parquetWriteFile({ filename, schema: LAYOUT_SCHEMA as never, rowGroupSize: opts.rowGroupSize ?? 1000, columnData: columns(rows, opts) });
+export function writeParquet(
+  filename: string,
+  rows: ParquetRow[],
+  opts: { rowGroupSize?: number; offsetIndex?: boolean; schema?: readonly object[] } = {},
+): void {
+  parquetWriteFile({ filename, schema: (opts.schema ?? LAYOUT_SCHEMA) as never, rowGroupSize: opts.rowGroupSize ?? 1000, columnData: columns(rows, opts) });
 }
 
 /** Writes `total` rows made by `row(i)`, `batch` rows at a time, without holding them all. */

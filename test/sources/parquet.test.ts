@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { parquetWriteFile } from "hyparquet-writer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openParquet, openSource } from "../../src/ingest/sources/index.js";
-import { collect, tempDir, vector, writeParquet, type ParquetRow } from "./fixtures.js";
+import { collect, LAYOUT_SCHEMA, tempDir, vector, writeParquet, type ParquetRow } from "./fixtures.js";
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -32,6 +32,22 @@ describe("openParquet", () => {
     } finally {
       await src.close();
     }
+  });
+
+  it("accepts the wider types other writers use: list<double> values, int64 indices, a JSON-typed metadata column", async () => {
+    const p = join(dir, "wide.parquet");
+    const schema = LAYOUT_SCHEMA.map((e) => {
+      if (e.name === "element" && e.type === "FLOAT") return { ...e, type: "DOUBLE" };
+      if (e.name === "element" && e.type === "INT32") return { name: "element", type: "INT64", repetition_type: "REQUIRED" };
+      if (e.name === "metadata") return { ...e, converted_type: "JSON" };
+      return e;
+    });
+    writeParquet(p, [{ id: "w", values: [0.1, 0.7], sparse_values: { indices: [3n, 4294967295n] as never, values: [0.5, 0.25] }, metadata: '{"k":"v"}' }], { schema });
+    const src = await openParquet(p);
+    expect(await collect(src.records())).toEqual([
+      { position: 1, record: { id: "w", values: [0.1, 0.7], sparseValues: { indices: [3, 4294967295], values: [0.5, 0.25] }, metadata: { k: "v" } } },
+    ]);
+    await src.close();
   });
 
   it("reports bad rows by row number and keeps reading", async () => {
