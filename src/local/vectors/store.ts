@@ -1,8 +1,7 @@
 // Durable storage of vector records in lmdb sub-databases of the service's root environment.
 //
-//   vectors.spaces      space name → { no, dimension? }          (space numbers are never reused)
-//   vectors.namespaces  [u32 space no][u32 ns no] → { name, count, bytes }; [ff ff ff ff] → { next space no }
-//   vectors.records     [u32 space no][u32 ns no][id bytes] → encoded record (see codec.ts)
+//   vectors.records  [u32 space no][u32 ns no][id bytes] → encoded record (see keys.ts, codec.ts)
+//   (spaces and namespaces: see spaces.ts)
 //
 // Every write is one lmdb transaction; nothing in a transaction callback throws (lmdb-js commits what was
 // written even if the callback throws), so callers validate first. A write resolves after the commit is
@@ -10,6 +9,7 @@
 import type { Database, RootDatabase } from "lmdb";
 import { decodeLongId, decodeMetadataJson, decodeRecord, encodeRecord, type SparseVector } from "./codec.js";
 import { idFromKey, KEY_HEADER, recordKey, scopeEnd, scopePrefix } from "./keys.js";
+import { SpaceCatalog, type NsHolder } from "./spaces.js";
 
 export interface SparseValues { indices: number[]; values: number[] }
 export interface VectorRecord { id: string; values: number[]; sparseValues?: SparseValues; metadata?: Record<string, unknown> }
@@ -20,24 +20,18 @@ export interface WriteRecord { id: string; values: Float32Array; sparse?: Sparse
 /** A record as read back. */
 export interface StoredRecord extends WriteRecord { norm: number }
 
-interface SpaceEntry { no: number; dimension?: number; nextNs?: number } // namespace numbers are never reused either
-interface NsEntry { name: string; count: number; bytes: number }
-
-const COUNTER_KEY = Buffer.from([0xff, 0xff, 0xff, 0xff]);
 const COPY_CHUNK_RECORDS = 1000;
 const COPY_CHUNK_BYTES = 8 * 1024 * 1024;
 const DELETE_CHUNK = 5000;
 
 export class VectorStore {
   private readonly root: RootDatabase;
-  private readonly spaces: Database<SpaceEntry, string>;
-  private readonly nsDb: Database<NsEntry | { next: number }, Buffer>;
+  private readonly catalog: SpaceCatalog;
   private readonly records: Database<Buffer, Buffer>;
 
   constructor(root: RootDatabase) {
     this.root = root;
-    this.spaces = root.openDB<SpaceEntry, string>({ name: "vectors.spaces", encoding: "json" });
-    this.nsDb = root.openDB<NsEntry | { next: number }, Buffer>({ name: "vectors.namespaces", encoding: "json", keyEncoding: "binary" });
+    this.catalog = new SpaceCatalog(root);
     this.records = root.openDB<Buffer, Buffer>({ name: "vectors.records", encoding: "binary", keyEncoding: "binary" });
   }
 
@@ -48,14 +42,16 @@ export class VectorStore {
     await this.dropSpace(to);
     const snapshot = this.root.useReadTransaction();
     try {
-      const source = this.spaces.get(from, { transaction: snapshot });
+      const source = this.catalog.space(from, snapshot);
       if (!source) {
-        await this.commit(() => this.spaces.putSync(to, { no: this.allocSpaceNo() }));
+        await this.commit(() => this.catalog.ensureSpace(to, undefined));
         return this.spaceStats(to);
       }
-      const namespaces = [...this.nsDb.getRange({ start: scopePrefix(source.no), end: scopeEnd(source.no), transaction: snapshot })];
+      const namespaces = this.catalog.namespaces(source.no, snapshot);
       let targetNo = 0;
-      await this.commit(() => { targetNo = this.allocSpaceNo(); });
+      await this.commit(() => {
+        targetNo = this.catalog.allocSpaceNo();
+      });
       // Records go under a space number nobody can see until the last transaction registers it, so a crash
       // mid-copy leaves only unreachable records (sweepOrphans removes them), never a half-filled space.
       let start: Buffer = scopePrefix(source.no);
@@ -80,15 +76,7 @@ export class VectorStore {
         start = chunk[chunk.length - 1].key;
         exclusive = true;
       }
-      await this.commit(() => {
-        for (const { key, value } of namespaces) {
-          if (key.length !== 8) continue;
-          const k = Buffer.from(key);
-          k.writeUInt32BE(targetNo, 0);
-          this.nsDb.putSync(k, value);
-        }
-        this.spaces.putSync(to, { ...source, no: targetNo });
-      });
+      await this.commit(() => this.catalog.registerCopy(to, source, targetNo, namespaces));
     } finally {
       snapshot.done();
     }
@@ -96,22 +84,18 @@ export class VectorStore {
   }
 
   async dropSpace(space: string): Promise<void> {
-    const entry = this.spaces.get(space);
+    const entry = this.catalog.space(space);
     if (!entry) return;
-    await this.commit(() => {
-      this.spaces.removeSync(space);
-      const keys = [...this.nsDb.getKeys({ start: scopePrefix(entry.no), end: scopeEnd(entry.no) })].map((k) => Buffer.from(k));
-      for (const key of keys) this.nsDb.removeSync(key);
-    });
-    await this.removeScope(scopePrefix(entry.no), scopeEnd(entry.no));
+    await this.commit(() => this.catalog.removeSpace(space, entry.no));
+    await this.removeRange(scopePrefix(entry.no), scopeEnd(entry.no));
   }
 
   spaceStats(space: string): SpaceStats {
-    const entry = this.spaces.get(space);
+    const entry = this.catalog.space(space);
     const stats: SpaceStats = { namespaces: {}, totalVectorCount: 0, bytes: 0 };
     if (!entry) return stats;
     if (entry.dimension !== undefined) stats.dimension = entry.dimension;
-    for (const ns of this.namespacesOf(entry.no)) {
+    for (const { entry: ns } of this.catalog.namespaces(entry.no)) {
       stats.namespaces[ns.name] = { vectorCount: ns.count };
       stats.totalVectorCount += ns.count;
       stats.bytes += ns.bytes;
@@ -124,10 +108,10 @@ export class VectorStore {
   /** Writes all records in one transaction (later duplicates of an id win). */
   async upsert(space: string, namespace: string, records: WriteRecord[], dimension?: number): Promise<void> {
     await this.commit(() => {
-      const sp = this.ensureSpace(space, dimension);
-      const ns = this.ensureNamespace(space, sp, namespace);
+      const sp = this.catalog.ensureSpace(space, dimension);
+      const ns = this.catalog.ensureNamespace(space, sp, namespace);
       for (const r of records) this.putRecord(sp.no, ns, r);
-      this.nsDb.putSync(scopePrefix(sp.no, ns.no), ns.entry);
+      this.catalog.saveNamespace(sp.no, ns);
     });
   }
 
@@ -137,11 +121,10 @@ export class VectorStore {
   }
 
   get(space: string, namespace: string, id: string): StoredRecord | undefined {
-    const scope = this.scopeOf(space, namespace);
+    const scope = this.catalog.scopeOf(space, namespace);
     if (!scope) return undefined;
     const value = this.records.getBinary(recordKey(scope.spaceNo, scope.nsNo, id).key);
-    if (!value) return undefined;
-    return toStored(id, value);
+    return value ? toStored(id, value) : undefined;
   }
 
   /** Every record of a namespace, in id order. `metadata: false` skips reading metadata. */
@@ -151,7 +134,7 @@ export class VectorStore {
 
   /** Like scan, from after an opaque `position` (as yielded with each record, e.g. for pagination). */
   *scanFrom(space: string, namespace: string, opts: { metadata?: boolean; after?: Buffer } = {}): Generator<{ position: Buffer; record: StoredRecord }> {
-    const scope = this.scopeOf(space, namespace);
+    const scope = this.catalog.scopeOf(space, namespace);
     if (!scope) return;
     const wantMeta = opts.metadata !== false;
     const base = scopePrefix(scope.spaceNo, scope.nsNo);
@@ -166,7 +149,7 @@ export class VectorStore {
 
   /** Metadata JSON of every record, without decoding vectors: for filters on stats and deletes. */
   *scanMetadata(space: string, namespace: string): Generator<{ id: string; metadataJson: string | undefined }> {
-    const scope = this.scopeOf(space, namespace);
+    const scope = this.catalog.scopeOf(space, namespace);
     if (!scope) return;
     for (const { key, value } of this.records.getRange({ start: scopePrefix(scope.spaceNo, scope.nsNo), end: scopeEnd(scope.spaceNo, scope.nsNo) })) {
       yield { id: idFromKey(key) ?? decodeLongId(value) ?? "", metadataJson: decodeMetadataJson(value) };
@@ -177,28 +160,29 @@ export class VectorStore {
   async deleteIds(space: string, namespace: string, ids: string[]): Promise<number> {
     let removed = 0;
     await this.commit(() => {
-      const scope = this.scopeOf(space, namespace);
+      const scope = this.catalog.scopeOf(space, namespace);
       if (!scope) return;
-      const ns = this.nsDb.get(scopePrefix(scope.spaceNo, scope.nsNo)) as NsEntry;
+      const ns = this.catalog.holder(scope);
       for (const id of ids) {
         const { key } = recordKey(scope.spaceNo, scope.nsNo, id);
         const old = this.records.getBinaryFast(key);
         if (!old) continue;
-        ns.bytes -= old.length + key.length;
-        ns.count--;
+        ns.entry.bytes -= old.length + key.length;
+        ns.entry.count--;
         this.records.removeSync(key);
         removed++;
       }
-      this.saveNs(scope.spaceNo, scope.nsNo, ns);
+      this.catalog.saveNamespace(scope.spaceNo, ns);
     });
     return removed;
   }
 
   async deleteAll(space: string, namespace: string): Promise<void> {
-    const scope = this.scopeOf(space, namespace);
+    const scope = this.catalog.scopeOf(space, namespace);
     if (!scope) return;
-    await this.commit(() => this.nsDb.removeSync(scopePrefix(scope.spaceNo, scope.nsNo)));
-    await this.removeScope(scopePrefix(scope.spaceNo, scope.nsNo), scopeEnd(scope.spaceNo, scope.nsNo));
+    // The namespace goes first (a new write to the same name gets a new number), then its records in chunks.
+    await this.commit(() => this.catalog.removeNamespace(scope));
+    await this.removeRange(scopePrefix(scope.spaceNo, scope.nsNo), scopeEnd(scope.spaceNo, scope.nsNo));
   }
 
   /**
@@ -208,17 +192,16 @@ export class VectorStore {
   async update(space: string, namespace: string, id: string, change: (r: StoredRecord) => WriteRecord | undefined): Promise<boolean> {
     let found = false;
     await this.commit(() => {
-      const scope = this.scopeOf(space, namespace);
+      const scope = this.catalog.scopeOf(space, namespace);
       if (!scope) return;
       const value = this.records.getBinary(recordKey(scope.spaceNo, scope.nsNo, id).key);
       if (!value) return;
       found = true;
       const next = change(toStored(id, value));
       if (!next) return;
-      const ns = this.nsDb.get(scopePrefix(scope.spaceNo, scope.nsNo)) as NsEntry;
-      const holder = { no: scope.nsNo, entry: ns };
-      this.putRecord(scope.spaceNo, holder, next);
-      this.saveNs(scope.spaceNo, scope.nsNo, ns);
+      const ns = this.catalog.holder(scope);
+      this.putRecord(scope.spaceNo, ns, next);
+      this.catalog.saveNamespace(scope.spaceNo, ns);
     });
     return found;
   }
@@ -235,10 +218,8 @@ export class VectorStore {
   ): Promise<number> {
     let matched = 0;
     await this.commit(() => {
-      const scope = this.scopeOf(space, namespace);
+      const scope = this.catalog.scopeOf(space, namespace);
       if (!scope) return;
-      const ns = this.nsDb.get(scopePrefix(scope.spaceNo, scope.nsNo)) as NsEntry;
-      const holder = { no: scope.nsNo, entry: ns };
       const next: WriteRecord[] = [];
       for (const r of this.scan(space, namespace)) {
         const w = change(r);
@@ -246,8 +227,9 @@ export class VectorStore {
       }
       matched = next.length;
       if (next.length === 0 || !write(next)) return;
-      for (const w of next) this.putRecord(scope.spaceNo, holder, w);
-      this.saveNs(scope.spaceNo, scope.nsNo, ns);
+      const ns = this.catalog.holder(scope);
+      for (const w of next) this.putRecord(scope.spaceNo, ns, w);
+      this.catalog.saveNamespace(scope.spaceNo, ns);
     });
     return matched;
   }
@@ -256,30 +238,31 @@ export class VectorStore {
   async deleteWhere(space: string, namespace: string, select: (metadataJson: string | undefined) => boolean): Promise<number> {
     let removed = 0;
     await this.commit(() => {
-      const scope = this.scopeOf(space, namespace);
+      const scope = this.catalog.scopeOf(space, namespace);
       if (!scope) return;
-      const ns = this.nsDb.get(scopePrefix(scope.spaceNo, scope.nsNo)) as NsEntry;
+      const ns = this.catalog.holder(scope);
       const doomed: Buffer[] = [];
       for (const { key, value } of this.records.getRange({ start: scopePrefix(scope.spaceNo, scope.nsNo), end: scopeEnd(scope.spaceNo, scope.nsNo) })) {
         if (select(decodeMetadataJson(value))) {
           doomed.push(Buffer.from(key));
-          ns.bytes -= key.length + value.length;
+          ns.entry.bytes -= key.length + value.length;
         }
       }
       for (const key of doomed) this.records.removeSync(key);
-      ns.count -= doomed.length;
+      ns.entry.count -= doomed.length;
       removed = doomed.length;
-      this.saveNs(scope.spaceNo, scope.nsNo, ns);
+      this.catalog.saveNamespace(scope.spaceNo, ns);
     });
     return removed;
   }
 
   /** Ids in a namespace, in byte order, starting with `prefix`, after the key position `after`. */
   listIds(space: string, namespace: string, opts: { prefix?: string; after?: Buffer; limit: number }): { ids: string[]; next?: Buffer } {
-    const scope = this.scopeOf(space, namespace);
+    const scope = this.catalog.scopeOf(space, namespace);
     if (!scope) return { ids: [] };
     const base = scopePrefix(scope.spaceNo, scope.nsNo);
     const prefix = opts.prefix ?? "";
+    // Keys of very long ids hold only a prefix of the id (keys.ts); longer prefixes are checked on the id.
     const prefixKey = Buffer.concat([base, Buffer.from(prefix, "utf8").subarray(0, 1800)]);
     let start = prefixKey;
     let exclusive = false;
@@ -298,8 +281,8 @@ export class VectorStore {
       if (id === undefined) {
         const value = this.records.getBinary(key);
         id = value ? decodeLongId(value) ?? "" : "";
-        if (!id.startsWith(prefix)) continue;
       }
+      if (!id.startsWith(prefix)) continue;
       if (ids.length === opts.limit) return { ids, next: lastKey?.subarray(KEY_HEADER) };
       ids.push(id);
       lastKey = Buffer.from(key);
@@ -309,8 +292,7 @@ export class VectorStore {
 
   /** Removes records of space numbers no space names any more (left by a crash during copy or drop). */
   async sweepOrphans(): Promise<number> {
-    const live = new Set<number>();
-    for (const { value } of this.spaces.getRange({})) live.add(value.no);
+    const live = this.catalog.liveSpaceNos();
     let swept = 0;
     let no = 0;
     for (;;) {
@@ -318,10 +300,10 @@ export class VectorStore {
       if (!first) break;
       no = first.readUInt32BE(0);
       if (!live.has(no)) {
-        await this.removeScope(scopePrefix(no), scopeEnd(no));
+        await this.removeRange(scopePrefix(no), scopeEnd(no));
         swept++;
       }
-      if (no === 0xfffffffe) break;
+      if (no >= 0xfffffffe) break;
       no++;
     }
     return swept;
@@ -334,7 +316,8 @@ export class VectorStore {
     await this.root.flushed;
   }
 
-  private async removeScope(start: Buffer, end: Buffer): Promise<void> {
+  /** Removes the records in [start, end) in chunks, so a big space does not hold one huge transaction. */
+  private async removeRange(start: Buffer, end: Buffer): Promise<void> {
     for (;;) {
       const keys = [...this.records.getKeys({ start, end, limit: DELETE_CHUNK })].map((k) => Buffer.from(k));
       if (keys.length === 0) break;
@@ -345,56 +328,7 @@ export class VectorStore {
     await this.root.flushed;
   }
 
-  private allocSpaceNo(): number {
-    const counter = this.nsDb.get(COUNTER_KEY) as { next: number } | undefined;
-    const no = counter?.next ?? 1;
-    this.nsDb.putSync(COUNTER_KEY, { next: no + 1 });
-    return no;
-  }
-
-  private ensureSpace(space: string, dimension: number | undefined): SpaceEntry {
-    let entry = this.spaces.get(space);
-    if (!entry) {
-      entry = { no: this.allocSpaceNo() };
-      if (dimension !== undefined) entry.dimension = dimension;
-      this.spaces.putSync(space, entry);
-    } else if (dimension !== undefined && entry.dimension === undefined) {
-      entry = { ...entry, dimension };
-      this.spaces.putSync(space, entry);
-    }
-    return entry;
-  }
-
-  private ensureNamespace(space: string, sp: SpaceEntry, name: string): { no: number; entry: NsEntry } {
-    let max = 0;
-    for (const { key, value } of this.nsDb.getRange({ start: scopePrefix(sp.no), end: scopeEnd(sp.no) })) {
-      const no = key.readUInt32BE(4);
-      if ((value as NsEntry).name === name) return { no, entry: { ...(value as NsEntry) } };
-      max = Math.max(max, no);
-    }
-    const no = Math.max(sp.nextNs ?? 1, max + 1);
-    this.spaces.putSync(space, { ...sp, nextNs: no + 1 });
-    return { no, entry: { name, count: 0, bytes: 0 } };
-  }
-
-  private namespacesOf(spaceNo: number): NsEntry[] {
-    const out: NsEntry[] = [];
-    for (const { key, value } of this.nsDb.getRange({ start: scopePrefix(spaceNo), end: scopeEnd(spaceNo) })) {
-      if (key.length === 8) out.push(value as NsEntry);
-    }
-    return out;
-  }
-
-  private scopeOf(space: string, namespace: string): { spaceNo: number; nsNo: number } | undefined {
-    const entry = this.spaces.get(space);
-    if (!entry) return undefined;
-    for (const { key, value } of this.nsDb.getRange({ start: scopePrefix(entry.no), end: scopeEnd(entry.no) })) {
-      if ((value as NsEntry).name === namespace) return { spaceNo: entry.no, nsNo: key.readUInt32BE(4) };
-    }
-    return undefined;
-  }
-
-  private putRecord(spaceNo: number, ns: { no: number; entry: NsEntry }, r: WriteRecord): void {
+  private putRecord(spaceNo: number, ns: NsHolder, r: WriteRecord): void {
     const { key, long } = recordKey(spaceNo, ns.no, r.id);
     const value = encodeRecord({ values: r.values, sparse: r.sparse, metadataJson: r.metadataJson, longId: long ? r.id : undefined });
     const old = this.records.getBinaryFast(key);
@@ -403,13 +337,8 @@ export class VectorStore {
     ns.entry.bytes += value.length + key.length;
     this.records.putSync(key, value);
   }
-
-  private saveNs(spaceNo: number, nsNo: number, ns: NsEntry): void {
-    const key = scopePrefix(spaceNo, nsNo);
-    if (ns.count <= 0) this.nsDb.removeSync(key);
-    else this.nsDb.putSync(key, ns);
-  }
 }
+
 
 function toStored(id: string, value: Buffer): StoredRecord {
   const d = decodeRecord(value);
