@@ -45,15 +45,13 @@ export async function withService<T>(run: (service: RunningService) => Promise<T
 
 export async function createIndex(service: RunningService, name: string, dimension: number): Promise<string> {
   const pc = new Pinecone({ apiKey: service.apiKey, controllerHostUrl: service.controlUrl });
-  await pc.createIndex({
-    name,
-    dimension,
-    metric: "cosine",
-    spec: { serverless: { cloud: "aws", region: "us-east-1" } },
-    waitUntilReady: true,
-  });
-  const described = await pc.describeIndex(name);
-  return described.host;
+  await pc.createIndex({ name, dimension, metric: "cosine", spec: { serverless: { cloud: "aws", region: "us-east-1" } } });
+  // The client's own waitUntilReady polls every 5 s; poll faster.
+  for (;;) {
+    const described = await pc.describeIndex(name);
+    if (described.status?.ready) return described.host;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 /** The reference: the official client's best hand-written loop — chunks of 100, 8 requests at a time. */
@@ -66,7 +64,7 @@ export async function officialClientLoop(
   concurrency = 8,
 ): Promise<number> {
   const pc = new Pinecone({ apiKey: service.apiKey, controllerHostUrl: service.controlUrl });
-  const target = pc.index(index, `http://${host}`);
+  const target = pc.index({ name: index, host: `http://${host}` });
   const inFlight = new Set<Promise<void>>();
   let chunk: BenchRecord[] = [];
   let sent = 0;
