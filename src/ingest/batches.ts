@@ -1,10 +1,11 @@
 // Streaming batch planner: records → request bodies of ≤ 100 records AND ≤ MAX_BODY_BYTES.
 //
-// Bodies are written by hand rather than with JSON.stringify: every vector value goes out as the shortest decimal
-// that reads back as the same 32-bit float (float32.ts), which JSON.stringify cannot do without a replacer that
-// turns each number into a string (and then quotes it). Ids, namespace and metadata still go through JSON.stringify,
-// so their escaping is the standard one.
-import { float32ToString } from "./float32.js";
+// Bodies are written by hand, byte by byte into one reused buffer, rather than with JSON.stringify: every vector
+// value goes out as the shortest decimal that reads back as the same 32-bit float (float32.ts), which JSON.stringify
+// cannot do (a replacer could only turn numbers into quoted strings), and writing digits straight into the buffer
+// avoids a string per value. Ids, namespace and metadata still go through JSON.stringify, so their escaping is the
+// standard one.
+import { writeFloat32 } from "./float32.js";
 import { RecordCheckError, type UpsertRecord } from "./check.js";
 
 export const MAX_BATCH_RECORDS = 100;
@@ -26,92 +27,160 @@ export interface PlanOptions {
   maxBytes?: number;
 }
 
-/** Serialises one record as the JSON the service reads (values as shortest 32-bit decimals). */
-export function encodeRecord(record: UpsertRecord): string {
-  let s = `{"id":${JSON.stringify(record.id)},"values":[`;
-  const values = record.values;
-  if (values) s += encodeNumbers(values);
-  s += "]";
-  const sv = record.sparseValues;
-  if (sv) {
-    s += `,"sparseValues":{"indices":[${sv.indices.join(",")}],"values":[${encodeNumbers(sv.values)}]}`;
+const HEAD = Buffer.from('{"vectors":[');
+const MAX_UINT32 = 4294967295;
+
+/** A value the encoder cannot write; the planner turns it into a RecordCheckError naming the record. */
+class EncodeProblem extends Error {
+  constructor(
+    readonly field: string,
+    readonly rule: string,
+  ) {
+    super(`${field} ${rule}`);
   }
-  if (record.metadata !== undefined && record.metadata !== null) s += `,"metadata":${JSON.stringify(record.metadata)}`;
-  return `${s}}`;
 }
 
-function encodeNumbers(values: number[]): string {
+/** Bytes a record can take at most once encoded (exact for id and metadata; a value takes at most 22 bytes and a comma). */
+function bound(record: UpsertRecord, idJson: string, metadataJson: string | undefined): number {
+  let n = 64 + Buffer.byteLength(idJson) + (metadataJson === undefined ? 0 : Buffer.byteLength(metadataJson));
+  n += 24 * (record.values?.length ?? 0);
+  const sv = record.sparseValues;
+  if (sv) n += 24 * (sv.values?.length ?? 0) + 11 * (sv.indices?.length ?? 0);
+  return n;
+}
+
+/** Writes the record's JSON at pos (the caller ensured `bound` bytes are free); returns the end. */
+function writeRecord(buf: Buffer, pos: number, record: UpsertRecord, idJson: string, metadataJson: string | undefined): number {
+  pos += buf.write('{"id":', pos, "latin1");
+  pos += buf.write(idJson, pos, "utf8");
+  pos += buf.write(',"values":[', pos, "latin1");
+  if (record.values) pos = writeNumbers(buf, pos, record.values, "values");
+  buf[pos++] = 0x5d; // "]"
+  const sv = record.sparseValues;
+  if (sv) {
+    pos += buf.write(',"sparseValues":{"indices":[', pos, "latin1");
+    const indices = sv.indices ?? [];
+    for (let i = 0; i < indices.length; i++) {
+      const n = indices[i];
+      if (typeof n !== "number" || !Number.isInteger(n) || n < 0 || n > MAX_UINT32) {
+        throw new EncodeProblem(`sparseValues.indices[${i}]`, `is ${String(n)}; indices must be whole numbers from 0 to ${MAX_UINT32}`);
+      }
+      if (i > 0) buf[pos++] = 0x2c;
+      pos += buf.write(String(n), pos, "latin1");
+    }
+    pos += buf.write('],"values":[', pos, "latin1");
+    pos = writeNumbers(buf, pos, sv.values ?? [], "sparseValues.values");
+    pos += buf.write("]}", pos, "latin1");
+  }
+  if (metadataJson !== undefined) {
+    pos += buf.write(',"metadata":', pos, "latin1");
+    pos += buf.write(metadataJson, pos, "utf8");
+  }
+  buf[pos++] = 0x7d; // "}"
+  return pos;
+}
+
+function writeNumbers(buf: Buffer, pos: number, values: ArrayLike<number>, field: string): number {
   const n = values.length;
-  if (n === 0) return "";
-  let s = float32ToString(values[0]);
-  for (let i = 1; i < n; i++) s += "," + float32ToString(values[i]);
-  return s;
+  for (let i = 0; i < n; i++) {
+    const v = values[i];
+    if (typeof v !== "number" || !Number.isFinite(v) || !Number.isFinite(Math.fround(v))) {
+      throw new EncodeProblem(`${field}[${i}]`, `is ${String(v)}; every value must be a finite 32-bit number`);
+    }
+    if (i > 0) buf[pos++] = 0x2c;
+    pos = writeFloat32(buf, pos, v);
+  }
+  return pos;
+}
+
+function metadataJsonOf(record: UpsertRecord): string | undefined {
+  return record.metadata === undefined || record.metadata === null ? undefined : JSON.stringify(record.metadata);
+}
+
+/** Serialises one record as the JSON the service reads (values as shortest 32-bit decimals). */
+export function encodeRecord(record: UpsertRecord): string {
+  const idJson = JSON.stringify(record.id);
+  const metadataJson = metadataJsonOf(record);
+  const buf = Buffer.allocUnsafe(bound(record, idJson, metadataJson));
+  return buf.toString("utf8", 0, writeRecord(buf, 0, record, idJson, metadataJson));
 }
 
 /** Collects encoded records; emits a body when the next record would break a limit. */
 export class BatchPlanner {
-  private readonly head = '{"vectors":[';
-  private readonly tail: string;
+  private readonly tail: Buffer;
   private readonly maxRecords: number;
   private readonly maxBytes: number;
-  private parts: string[] = [];
+  private buf: Buffer;
+  private len = HEAD.length; // bytes of the batch being filled (HEAD and records)
   private ids: string[] = [];
-  private bytes = 0; // bytes of the parts joined with commas
   private first = 0;
 
   constructor(options: PlanOptions = {}) {
-    this.tail = options.namespace === undefined ? "]}" : `],"namespace":${JSON.stringify(options.namespace)}}`;
+    this.tail = Buffer.from(options.namespace === undefined ? "]}" : `],"namespace":${JSON.stringify(options.namespace)}}`);
     this.maxRecords = options.maxRecords ?? MAX_BATCH_RECORDS;
     this.maxBytes = options.maxBytes ?? MAX_BODY_BYTES;
+    this.buf = Buffer.allocUnsafe(Math.min(this.maxBytes, 1 << 20) + 1024);
+    HEAD.copy(this.buf, 0);
   }
 
   /** Adds the record at `position`; returns the batch that it closed, if the record did not fit in it. */
   add(record: UpsertRecord, position: number): PlannedBatch | undefined {
-    let encoded: string;
+    const id = record.id;
+    const idJson = JSON.stringify(id) ?? "null";
+    const metadataJson = metadataJsonOf(record);
+    const start = this.len;
+    this.ensure(start + 1 + bound(record, idJson, metadataJson));
+    let pos = start;
+    if (this.ids.length > 0) this.buf[pos++] = 0x2c; // ","
+    const recordStart = pos;
     try {
-      encoded = encodeRecord(record);
+      pos = writeRecord(this.buf, pos, record, idJson, metadataJson);
     } catch (err) {
-      throw new RecordCheckError([
-        { position, id: String(record.id), field: "values", rule: err instanceof Error ? err.message : String(err) },
-      ]);
+      const field = err instanceof EncodeProblem ? err.field : "record";
+      const rule = err instanceof EncodeProblem ? err.rule : String(err);
+      throw new RecordCheckError([{ position, id: String(id), field, rule }]);
     }
-    const size = Buffer.byteLength(encoded, "utf8");
-    const envelope = this.head.length + Buffer.byteLength(this.tail, "utf8");
-    if (envelope + size > this.maxBytes) {
+    const size = pos - recordStart;
+    if (HEAD.length + size + this.tail.length > this.maxBytes) {
       throw new RecordCheckError([
-        {
-          position,
-          id: record.id,
-          field: "record",
-          rule: `is ${size} bytes as JSON; one request body may hold at most ${this.maxBytes} bytes`,
-        },
+        { position, id: String(id), field: "record", rule: `is ${size} bytes as JSON; one request body may hold at most ${this.maxBytes} bytes` },
       ]);
     }
     let closed: PlannedBatch | undefined;
-    const withComma = this.parts.length === 0 ? size : this.bytes + 1 + size;
-    if (this.parts.length >= this.maxRecords || (this.parts.length > 0 && envelope + withComma > this.maxBytes)) {
-      closed = this.flush();
+    if (this.ids.length > 0 && (this.ids.length >= this.maxRecords || pos + this.tail.length > this.maxBytes)) {
+      // The record does not fit: close the batch before it and move the record to the start of the next one.
+      closed = this.body(start);
+      this.buf.copy(this.buf, HEAD.length, recordStart, pos);
+      pos = HEAD.length + size;
     }
-    if (this.parts.length === 0) {
-      this.first = position;
-      this.bytes = size;
-    } else {
-      this.bytes += 1 + size;
-    }
-    this.parts.push(encoded);
-    this.ids.push(record.id);
+    if (this.ids.length === 0) this.first = position;
+    this.ids.push(id);
+    this.len = pos;
     return closed;
   }
 
   /** The batch being filled, if any records are in it. */
   flush(): PlannedBatch | undefined {
-    if (this.parts.length === 0) return undefined;
-    const body = Buffer.from(this.head + this.parts.join(",") + this.tail, "utf8");
+    if (this.ids.length === 0) return undefined;
+    return this.body(this.len);
+  }
+
+  /** Copies out the body of the current batch's first `end` bytes and starts an empty batch. */
+  private body(end: number): PlannedBatch {
+    const body = Buffer.allocUnsafe(end + this.tail.length);
+    this.buf.copy(body, 0, 0, end);
+    this.tail.copy(body, end);
     const batch = { body, ids: this.ids, firstPosition: this.first };
-    this.parts = [];
     this.ids = [];
-    this.bytes = 0;
+    this.len = HEAD.length;
     return batch;
+  }
+
+  private ensure(size: number): void {
+    if (size <= this.buf.length) return;
+    const bigger = Buffer.allocUnsafe(Math.max(size, this.buf.length * 2));
+    this.buf.copy(bigger, 0, 0, this.len);
+    this.buf = bigger;
   }
 }
 

@@ -1,65 +1,154 @@
-// The shortest decimal string that reads back as the same 32-bit float: Math.fround(Number(s)) === Math.fround(x).
+// The shortest decimal that reads back as the same 32-bit float: Math.fround(Number(s)) === Math.fround(x).
 //
 // Fast path (no string parsing): for p digits, m = round(|x| / 10^q) with q = e - p + 1, and the check
 // fround(m · 10^q) === x uses one multiplication or division of exact doubles (m < 2^53, 10^|q| ≤ 10^22 exact),
 // which is exactly how Number(s) reads such a string (Clinger's fast path). So the check is the round-trip itself.
-// Exponents outside that range (|q| > 22: values below ~1e-14 or above ~1e30) take the slow path via toPrecision.
+// Exponents outside that range (values below ~1e-14 or above ~1e22) and exact powers of two (whose rounding interval
+// is lopsided, so "p digits fail" does not imply "fewer digits fail") take the slow path via toPrecision.
+// writeFloat32 writes the digits straight into a Buffer: no string per value on the hot path of batch encoding.
 
-const POW10: number[] = Array.from({ length: 23 }, (_, i) => Number(`1e${i}`));
+const POW10 = Float64Array.from({ length: 23 }, (_, i) => Number(`1e${i}`));
+const F32 = new Float32Array(1);
+const U32 = new Uint32Array(F32.buffer);
+// For each biased binary exponent b of a normal float32 in [2^(b-127), 2^(b-126)): floor(log10) of the lower end, and
+// the next power of ten; the decimal exponent is E10[b], or one more when the value reaches NEXT10[b].
+const E10 = Int16Array.from({ length: 256 }, (_, b) => Math.floor(Math.log10(2 ** (b - 127))));
+const NEXT10 = Float64Array.from(E10, (e) => Number(`1e${e + 1}`));
 
-/** Shortest round-tripping decimal for Math.fround(x). Throws a RangeError for NaN and ±Infinity. */
-export function float32ToString(value: number): string {
-  const x = Math.fround(value);
-  if (x === 0) return "0"; // -0 too: JSON "-0" would read back as -0, but both are the same float for ===
-  if (!Number.isFinite(x)) throw new RangeError(`${value} is not a finite 32-bit float`);
-  const a = x < 0 ? -x : x;
-  // At a power of two the float's rounding interval is lopsided, so "p digits fail" no longer implies "fewer fail":
-  // those few values take the exhaustive slow path.
-  if (Number.isInteger(Math.log2(a))) return slowPath(x);
-  let e = Math.floor(Math.log10(a));
-  if (e + 1 < -13 || e > 22) return slowPath(x);
-  // Most 32-bit floats need 8 or 9 digits: start at 8, walk down while it still round-trips, else take 9.
-  let best = digitsAt(a, e, 8);
-  if (best < 0) {
-    // log10 can be off by one right below a power of ten
-    if (best === TOO_MANY) e++;
-    else if (best === TOO_FEW) e--;
-    best = digitsAt(a, e, 8);
+const FAILS = -1;
+const TOO_MANY = -2;
+const TOO_FEW = -3;
+const SLOW = -4;
+
+/** Decimal exponent of the last shortest() result: the value is m × 10^shortestExp. */
+let shortestExp = 0;
+
+/**
+ * For a positive finite float32 a: the fewest significant digits m (trailing zeros removed, an int32) with
+ * m × 10^shortestExp reading back as a; SLOW when the fast path does not apply.
+ */
+function shortest(a: number): number {
+  F32[0] = a;
+  const bits = U32[0];
+  const b = bits >>> 23;
+  if ((bits & 0x7fffff) === 0 || b === 0) return SLOW; // a power of two, or subnormal
+  let e = E10[b];
+  if (a >= NEXT10[b]) e++;
+  if (e < -13 || e > 21) return SLOW;
+  // 7 digits suffice for ~40% of floats, 8 for almost all others. Start at 7: if it round-trips, walk down while
+  // fewer still do; if not, fewer cannot either (the float's rounding interval is symmetric), so try 8, then 9.
+  let p = 7;
+  let best = digitsAt(a, e, 7);
+  if (best === TOO_MANY || best === TOO_FEW) {
+    e += best === TOO_MANY ? 1 : -1; // safety net: the exponent table was off by one
+    best = digitsAt(a, e, 7);
   }
-  let p = 8;
   if (best >= 0) {
-    for (let next = p - 1; next >= 1; next--) {
+    for (let next = 6; next >= 1; next--) {
       const m = digitsAt(a, e, next);
       if (m < 0) break;
       best = m;
       p = next;
     }
   } else {
-    p = 9;
-    best = digitsAt(a, e, 9);
-    if (best < 0) return slowPath(x);
+    p = 8;
+    best = digitsAt(a, e, 8);
+    if (best < 0) {
+      p = 9;
+      best = digitsAt(a, e, 9);
+      if (best < 0) return SLOW;
+    }
   }
-  let m = best;
   let exp = e - p + 1;
+  let m = best | 0;
   while (m % 10 === 0) {
-    m /= 10;
+    m = (m / 10) | 0;
     exp++;
   }
-  return (x < 0 ? "-" : "") + formatDecimal(String(m), exp);
+  shortestExp = exp;
+  return m;
 }
-
-const FAILS = -1;
-const TOO_MANY = -2;
-const TOO_FEW = -3;
 
 /** The p-digit integer m with m·10^(e-p+1) nearest to a, if it reads back as a; else a negative reason. */
 function digitsAt(a: number, e: number, p: number): number {
   const q = e - p + 1;
-  const m = q >= 0 ? Math.round(a / POW10[q]) : Math.round(a * POW10[-q]);
+  let m: number;
+  let back: number;
+  if (q >= 0) {
+    if (q > 22) return FAILS;
+    m = Math.round(a / POW10[q]);
+    back = m * POW10[q];
+  } else {
+    if (q < -22) return FAILS;
+    m = Math.round(a * POW10[-q]);
+    back = m / POW10[-q];
+  }
   if (m >= POW10[p]) return TOO_MANY;
   if (m < POW10[p - 1]) return TOO_FEW;
-  const back = q >= 0 ? m * POW10[q] : m / POW10[-q];
   return Math.fround(back) === a ? m : FAILS;
+}
+
+/** Shortest round-tripping decimal for Math.fround(x). Throws a RangeError for NaN and ±Infinity. */
+export function float32ToString(value: number): string {
+  const x = Math.fround(value);
+  if (x === 0) return "0"; // -0 too: JSON "-0" would read back as -0, but both are the same float for ===
+  if (!Number.isFinite(x)) throw new RangeError(`${value} is not a finite 32-bit float`);
+  const m = shortest(x < 0 ? -x : x);
+  if (m === SLOW) return slowPath(x);
+  return (x < 0 ? "-" : "") + formatDecimal(String(m), shortestExp);
+}
+
+const DIGITS = new Uint8Array(10);
+
+/**
+ * Writes float32ToString(value) as ASCII into buf at pos and returns the position after it. The caller makes sure
+ * 24 bytes are free (the longest form is "-100000000000000000000", 22 bytes). Throws a RangeError for NaN and ±Infinity.
+ */
+export function writeFloat32(buf: Buffer, pos: number, value: number): number {
+  const x = Math.fround(value);
+  if (x === 0) {
+    buf[pos] = 0x30;
+    return pos + 1;
+  }
+  if (!Number.isFinite(x)) throw new RangeError(`${value} is not a finite 32-bit float`);
+  let m = shortest(x < 0 ? -x : x);
+  if (m === SLOW) return pos + buf.write(slowPath(x), pos, "latin1");
+  if (x < 0) buf[pos++] = 0x2d; // "-"
+  let k = 0;
+  while (m > 0) {
+    const next = (m / 10) | 0;
+    DIGITS[k++] = 0x30 + m - next * 10;
+    m = next;
+  }
+  // DIGITS holds the k digits in reverse order; the value is 0.d1…dk × 10^n
+  const exp = shortestExp;
+  const n = k + exp;
+  if (k <= n && n <= 21) {
+    for (let i = k - 1; i >= 0; i--) buf[pos++] = DIGITS[i];
+    for (let i = 0; i < exp; i++) buf[pos++] = 0x30;
+  } else if (0 < n && n <= 21) {
+    for (let i = k - 1; i >= k - n; i--) buf[pos++] = DIGITS[i];
+    buf[pos++] = 0x2e;
+    for (let i = k - n - 1; i >= 0; i--) buf[pos++] = DIGITS[i];
+  } else if (-6 < n && n <= 0) {
+    buf[pos++] = 0x30;
+    buf[pos++] = 0x2e;
+    for (let i = 0; i < -n; i++) buf[pos++] = 0x30;
+    for (let i = k - 1; i >= 0; i--) buf[pos++] = DIGITS[i];
+  } else {
+    buf[pos++] = DIGITS[k - 1];
+    if (k > 1) {
+      buf[pos++] = 0x2e;
+      for (let i = k - 2; i >= 0; i--) buf[pos++] = DIGITS[i];
+    }
+    buf[pos++] = 0x65; // "e"
+    let e = n - 1;
+    buf[pos++] = e < 0 ? 0x2d : 0x2b;
+    if (e < 0) e = -e;
+    if (e >= 10) buf[pos++] = 0x30 + Math.floor(e / 10);
+    buf[pos++] = 0x30 + (e % 10);
+  }
+  return pos;
 }
 
 /** digits × 10^exp written the way JavaScript writes numbers (plain between 1e-7 and 1e21, else exponent form). */

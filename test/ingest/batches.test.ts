@@ -90,6 +90,17 @@ describe("planBatches", () => {
     for (const b of batches.slice(0, -1)) expect(b.body.length).toBeGreaterThan(MAX_BODY_BYTES - 40_000);
   });
 
+  it("values of the longest written forms still make valid bodies under the limit", async () => {
+    const input = Array.from({ length: 300 }, (_, i) => ({
+      id: `big-${i}`,
+      values: Array.from({ length: 1000 }, (_, j) => (j % 2 ? -1e20 : -1.2345678e-38)),
+      metadata: { text: "é".repeat(1000) },
+    }));
+    const batches = await collect(input);
+    expect(batches.length).toBeGreaterThan(3);
+    checkPlan(batches, input);
+  });
+
   it("reads an async stream lazily and plans it the same way", async () => {
     const input = records(230, 4);
     let pulled = 0;

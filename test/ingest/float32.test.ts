@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { float32ToString, float32ToStringReference } from "../../src/ingest/float32.js";
+import { float32ToString, float32ToStringReference, writeFloat32 } from "../../src/ingest/float32.js";
 
 /** Significant digits of a decimal string: "-0.000123e5" → 3. */
 function digits(s: string): number {
@@ -79,5 +79,32 @@ describe("float32ToString", () => {
         expect(shorterExists(x, s)).toBe(false);
       }
     }
+  });
+});
+
+describe("writeFloat32", () => {
+  it("writes the same ASCII as float32ToString, and says where it ended", () => {
+    const buf = Buffer.alloc(50, 0x20);
+    fc.assert(
+      fc.property(fc.oneof(anyFloat32, fc.double({ min: -2, max: 2, noNaN: true })), fc.nat(20), (x, at) => {
+        const end = writeFloat32(buf, at, x);
+        expect(buf.toString("latin1", at, end)).toBe(float32ToString(x));
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it("refuses NaN", () => {
+    expect(() => writeFloat32(Buffer.alloc(16), 0, Number.NaN)).toThrow(RangeError);
+  });
+});
+
+describe("longest forms", () => {
+  it("no value takes more than 22 bytes", () => {
+    const buf = Buffer.alloc(64);
+    for (const x of [-1e20, -9.99e20, -1.2345678e-38, -1.1754942e-38, -1e-6, -1.234567e-6, -3.4028235e38, -1.4e-45]) {
+      expect(writeFloat32(buf, 0, x)).toBeLessThanOrEqual(22);
+    }
+    fc.assert(fc.property(anyFloat32, (x) => float32ToString(x).length <= 22));
   });
 });
