@@ -27,7 +27,7 @@ export function parseRecord(raw: Json, position: number, index: DataPlaneIndex):
     values = denseValues(rawValues, where, index.dimension);
   }
   const record: WriteRecord = { id, values };
-  if (rawSparse !== undefined && rawSparse !== null) {
+  if (rawSparse !== undefined && rawSparse !== null && !isEmptySparse(rawSparse)) {
     checkSparseAllowed(index, where);
     record.sparse = sparseValues(rawSparse, where);
   }
@@ -39,4 +39,9 @@ export function checkSparseAllowed(index: DataPlaneIndex, where: string): void {
   if (index.metric !== "dotproduct") {
     throw invalid(`${where}: sparse values are supported only by indexes with the dotproduct metric; this index uses ${index.metric}`);
   }
+}
+
+/** {indices: [], values: []} carries nothing; any index accepts it as "no sparse values". */
+function isEmptySparse(v: Json): boolean {
+  return typeof v === "object" && v !== null && !Array.isArray(v) && Array.isArray(v.indices) && v.indices.length === 0 && Array.isArray(v.values) && v.values.length === 0;
 }

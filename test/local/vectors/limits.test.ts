@@ -93,6 +93,10 @@ describe("upsert limits", () => {
     const res = await cos.post("/vectors/upsert", { vectors: [ok("good"), { ...ok("bad"), sparseValues: { indices: [1], values: [1] } }] });
     expect(res).toEqual({ status: 400, body: err(3, "Vector at position 1 (id 'bad'): sparse values are supported only by indexes with the dotproduct metric; this index uses cosine") });
     expect((await cos.post("/describe_index_stats", {})).body.totalVectorCount).toBe(0);
+    // empty sparse values carry nothing and are accepted anywhere
+    const empty = await cos.post("/vectors/upsert", { vectors: [{ ...ok("e"), sparseValues: { indices: [], values: [] } }] });
+    expect(empty).toEqual({ status: 200, body: { upsertedCount: 1 } });
+    expect((await cos.get("/vectors/fetch", { ids: "e" })).body.vectors.e).toEqual({ id: "e", values: [0.1, 0.2, 0.3, 0.4].map(Math.fround) });
   });
 
   it.each([
