@@ -25,6 +25,7 @@ export const SETTINGS = {
   timeoutMs: "--timeout-ms / VECDB_TIMEOUT_MS",
   concurrency: "--concurrency / VECDB_CONCURRENCY",
   retries: "--retries / VECDB_RETRIES",
+  logLevel: "--log-level / VECDB_LOG_LEVEL",
 } as const;
 
 export const configSchema = z.object({
@@ -50,6 +51,14 @@ export const configSchema = z.object({
   concurrency: int(SETTINGS.concurrency, 1, 64, 8),
   retries: int(SETTINGS.retries, 0, 10, 4),
 
+  // ── Logging ──────────────────────────────────────────────────────────────────────────────────
+  /** Lowest level written to stderr (MCP clients choose their own level with logging/setLevel). */
+  logLevel: z
+    .enum(["debug", "info", "warning", "error"], {
+      error: () => `${SETTINGS.logLevel} must be one of debug, info, warning, error`,
+    })
+    .default("info"),
+
   // ── Embedded local service (used when mode is "local") ───────────────────────────────────────
   dataDir: z.string().min(1, { error: () => `${SETTINGS.dataDir} must not be empty` }),
 
@@ -70,6 +79,7 @@ Options (environment variable in brackets):
   --timeout-ms N          per-request timeout, 100–600000 (default 30000) [VECDB_TIMEOUT_MS]
   --concurrency N         upsert requests in flight, 1–64 (default 8) [VECDB_CONCURRENCY]
   --retries N             retries of 429 / 5xx / dropped connections, 0–10 (default 4) [VECDB_RETRIES]
+  --log-level LEVEL       lowest level logged on stderr: debug, info, warning, error (default info) [VECDB_LOG_LEVEL]
   --help                  show this text
 
 Environment:
@@ -102,11 +112,12 @@ export function loadConfig(argv: string[], env: Env = process.env): { help: true
         "timeout-ms": { type: "string" },
         concurrency: { type: "string" },
         retries: { type: "string" },
+        "log-level": { type: "string" },
       },
     }));
   } catch (err) {
     const detail = err instanceof Error ? err.message.split("\n")[0] : String(err);
-    throw new ConfigError(`${detail.replace(/\.$/, "")}; allowed: --local, --data-dir, --timeout-ms, --concurrency, --retries, --help`);
+    throw new ConfigError(`${detail.replace(/\.$/, "")}; allowed: --local, --data-dir, --timeout-ms, --concurrency, --retries, --log-level, --help`);
   }
   if (values.help) return { help: true };
 
@@ -120,6 +131,7 @@ export function loadConfig(argv: string[], env: Env = process.env): { help: true
     timeoutMs: values["timeout-ms"] ?? blank(env.VECDB_TIMEOUT_MS),
     concurrency: values.concurrency ?? blank(env.VECDB_CONCURRENCY),
     retries: values.retries ?? blank(env.VECDB_RETRIES),
+    logLevel: values["log-level"] ?? blank(env.VECDB_LOG_LEVEL),
     dataDir: values["data-dir"] ?? blank(env.VECDB_DATA_DIR) ?? defaultDataDir(env),
   };
   const parsed = configSchema.safeParse(raw);

@@ -1,9 +1,9 @@
 // `vecdb-mcp [options]`: configuration → (embedded local service) → Service → MCP server on stdio.
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { createService } from "./api/service.js";
 import { ConfigError, loadConfig, USAGE, type Config } from "./config.js";
 import { createLogger } from "./log.js";
 import { createServer } from "./server.js";
+import { LineStdioTransport } from "./stdio-transport.js";
 
 export async function runMcpCommand(argv: string[]): Promise<void> {
   let loaded: ReturnType<typeof loadConfig>;
@@ -21,7 +21,7 @@ export async function runMcpCommand(argv: string[]): Promise<void> {
   }
 
   let config: Config = loaded.config;
-  const log = createLogger({ secrets: () => [config.apiKey] });
+  const log = createLogger({ secrets: () => [config.apiKey], stderrLevel: config.logLevel });
   let local: { controlUrl: string; apiKey: string; close(): Promise<void> } | undefined;
   if (config.mode === "local") {
     // Loaded only here, so the remote path never loads the local service's storage (lmdb).
@@ -39,18 +39,20 @@ export async function runMcpCommand(argv: string[]): Promise<void> {
     controllerUrl: config.controllerUrl,
   });
   const server = createServer(config, service, { log });
-  const transport = new StdioServerTransport();
+  const transport = new LineStdioTransport();
 
-  let closing: Promise<void> | undefined;
-  const shutdown = (why: string) =>
-    (closing ??= (async () => {
-      log.debug(`shutting down (${why})`);
-      await server.close().catch(() => {});
-      await service.close().catch(() => {});
-      await local?.close().catch(() => {});
-      process.exit(0);
-    })());
+  let closing = false;
+  const shutdown = async (why: string) => {
+    if (closing) return;
+    closing = true;
+    log.debug(`shutting down (${why})`);
+    await server.close().catch(() => {});
+    await service.close().catch(() => {});
+    await local?.close().catch(() => {});
+    process.exit(0);
+  };
   process.stdin.on("end", () => void shutdown("stdin closed"));
+  server.server.onclose = () => void shutdown("transport closed");
   process.on("SIGINT", () => void shutdown("SIGINT"));
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
 

@@ -76,6 +76,8 @@ export function createServer(config: Config, service: Service, options: CreateSe
     { capabilities: { logging: {}, tools: {} }, instructions: INSTRUCTIONS },
   );
 
+  server.server.onerror = (err) => base.error(`protocol: ${err.message}`);
+
   // MCP log notifications only once the client has chosen a level (logging/setLevel).
   let clientLevel: LogLevel | undefined;
   server.server.setRequestHandler(SetLevelRequestSchema, async (request) => {
