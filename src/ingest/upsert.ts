@@ -31,6 +31,7 @@ export interface UpsertOutcome {
   aborted: boolean; // the caller's signal stopped the run
   landed: LandedRange[]; // positions that landed, merged, ascending
   resumeAt: number; // first position that did not land (= records when all landed): where a resume starts
+  inputError?: string; // reading or encoding the input failed at some record: the run stopped there
 }
 
 export interface UpsertArgs {
@@ -49,9 +50,10 @@ export interface UpsertArgs {
 
 /**
  * Sends the records. Throws (before writing anything) IndexNotReadyError, a ServiceError from resolving the index,
- * or a RecordCheckError when an array fails the checks. Once sending started it does not throw: batch failures and
- * cancellation are in the outcome. After a batch finally fails no new batches are started (the service is most
- * likely down or refusing); the records not sent are listed in failedIds like the failed ones.
+ * or a RecordCheckError when an array fails the checks. Once sending started it does not throw: batch failures,
+ * cancellation and an input that fails mid-way (inputError) are in the outcome. After a batch finally fails no new
+ * batches are started (the service is most likely down or refusing); the records of an array that were not sent are
+ * listed in failedIds like the failed ones. For a stream, records after the last sent batch are covered by resumeAt.
  */
 export async function runUpsert(args: UpsertArgs): Promise<UpsertOutcome> {
   const started = performance.now();
@@ -108,7 +110,15 @@ export async function runUpsert(args: UpsertArgs): Promise<UpsertOutcome> {
         host = model.host;
         return host;
       })();
-      const fresh = await reresolve;
+      let fresh: string;
+      try {
+        fresh = await reresolve;
+      } catch (resolveError) {
+        // An answer from the control plane (e.g. 404: the index was deleted) says more than the dead host did.
+        if (resolveError instanceof ServiceError && resolveError.status !== undefined) throw resolveError;
+        if (resolveError instanceof IndexNotReadyError) throw resolveError;
+        throw err;
+      }
       return (await sendOnce(batch, fresh)).upsertedCount;
     }
   };
@@ -141,10 +151,9 @@ export async function runUpsert(args: UpsertArgs): Promise<UpsertOutcome> {
 
   await Promise.all(Array.from({ length: concurrency }, worker));
   await batches.return(undefined);
-  if (readError instanceof RecordCheckError) throw readError; // an unsendable streamed record: the caller's bug
-  if (readError !== undefined) throw readError;
 
   return account({
+    inputError: readError === undefined ? undefined : messageOf(readError),
     args,
     reports,
     sentBatches: sent,
@@ -168,6 +177,7 @@ function messageOf(err: unknown): string {
 }
 
 function account(a: {
+  inputError: string | undefined;
   args: UpsertArgs;
   reports: BatchReport[];
   sentBatches: number;
@@ -200,7 +210,12 @@ function account(a: {
     if (read < input.length) {
       const unsent = input.slice(read).map((r) => r.id);
       for (const id of unsent) failedIds.push(id);
-      failures.push({ ids: unsent, message: a.aborted ? "not sent: the call was cancelled" : "not sent: stopped after a failed batch" });
+      const why = a.aborted
+        ? "not sent: the call was cancelled"
+        : a.inputError !== undefined
+          ? `not sent: ${a.inputError}`
+          : "not sent: stopped after a failed batch";
+      failures.push({ ids: unsent, message: why });
     }
   }
   const resumeAt = landed.length > 0 && landed[0].start === 0 ? landed[0].end : 0;
@@ -214,6 +229,7 @@ function account(a: {
     host: a.host,
     aborted: a.aborted,
     landed,
-    resumeAt: landed.length === 0 && records === 0 ? 0 : resumeAt,
+    resumeAt,
+    ...(a.inputError === undefined ? {} : { inputError: a.inputError }),
   };
 }

@@ -21,7 +21,9 @@ const ok: DataHandler = (_req, res, _n, body) => {
   json(res, 200, { upsertedCount: (JSON.parse(body) as { vectors: unknown[] }).vectors.length });
 };
 
-async function cluster(opts: { data?: DataHandler[]; state?: () => { ready: boolean; state: string }; dim?: number } = {}) {
+async function cluster(
+  opts: { data?: DataHandler[]; state?: () => { ready: boolean; state: string }; dim?: number; gone?: () => boolean } = {},
+) {
   const hosts: FakeServer[] = [];
   for (const h of opts.data ?? [ok]) {
     const s = await startFakeServer(h);
@@ -30,7 +32,7 @@ async function cluster(opts: { data?: DataHandler[]; state?: () => { ready: bool
   }
   let current = 0;
   const control = await startFakeServer((req, res) => {
-    if (req.url === "/indexes/docs") {
+    if (req.url === "/indexes/docs" && !opts.gone?.()) {
       json(res, 200, {
         name: "docs",
         dimension: opts.dim ?? 2,
@@ -225,6 +227,44 @@ describe("runUpsert", () => {
       { position: 5, id: "bad", field: "values", rule: "has 3 values but index 'docs' has dimension 2" },
     ]);
     expect(hosts[0].received).toHaveLength(0);
+  });
+
+  it("a stream that fails mid-way stops there and still accounts for what landed", async () => {
+    const { service } = await cluster();
+    async function* stream() {
+      for (const r of recs(250)) {
+        if (r.id === "id-230") throw new Error("line 231: not JSON");
+        yield r;
+      }
+    }
+    const out = await runUpsert({ service, index: "docs", records: stream(), concurrency: 1 });
+    expect(out).toMatchObject({ upserted: 200, landed: [{ start: 0, end: 200 }], resumeAt: 200, inputError: "line 231: not JSON" });
+    expect(out.failedIds).toEqual([]);
+  });
+
+  it("a record the encoder cannot write stops a stream with a check message", async () => {
+    const { service } = await cluster();
+    async function* stream() {
+      yield* recs(120);
+      yield { id: "nan", values: [Number.NaN, 1] };
+    }
+    const out = await runUpsert({ service, index: "docs", records: stream(), concurrency: 2 });
+    expect(out.upserted).toBe(100);
+    expect(out.resumeAt).toBe(100);
+    expect(out.inputError).toBe('Record at position 120 (id "nan"): values[0] is NaN; every value must be a finite 32-bit number');
+  });
+
+  it("when the index is gone, the control plane's answer is the failure message", async () => {
+    const gone: DataHandler = (_req, res) => json(res, 404, { code: 5, message: "Not found", details: [] });
+    let deleted = false;
+    const { service, control } = await cluster({ data: [gone], gone: () => deleted });
+    await service.hosts.resolve("docs");
+    deleted = true;
+    const out = await runUpsert({ service, index: "docs", records: recs(10), concurrency: 1 });
+    expect(out.upserted).toBe(0);
+    expect(out.failedIds).toHaveLength(10);
+    expect(out.failures.map((f) => f.message)).toEqual([`HTTP 404 NOT_FOUND: Index /indexes/docs not found. (GET ${control.url}/indexes/docs)`]);
+    expect(control.received.map((r) => r.url)).toEqual(["/indexes/docs", "/indexes/docs"]);
   });
 
   it("streams an AsyncIterable with bounded read-ahead", async () => {
