@@ -84,7 +84,8 @@ export async function runUpsert(args: UpsertArgs): Promise<UpsertOutcome> {
   const next = async (): Promise<PlannedBatch | undefined> => {
     if (stop || signal?.aborted) return undefined;
     try {
-      const r = await batches.next();
+      // A slow source must not hold up a cancel: stop waiting for it when the signal fires.
+      const r = await untilAborted(batches.next(), signal);
       // A batch fetched after a failure or a cancel is not sent (its records count as not sent).
       return r.done || stop || signal?.aborted ? undefined : r.value;
     } catch (err) {
@@ -97,9 +98,8 @@ export async function runUpsert(args: UpsertArgs): Promise<UpsertOutcome> {
   const sendOnce = (batch: PlannedBatch, to: string) => service.data.upsert(to, batch.body, signal);
 
   const send = async (batch: PlannedBatch): Promise<number> => {
-    const usedHost = host;
     try {
-      return (await sendOnce(batch, usedHost)).upsertedCount;
+      return (await sendOnce(batch, host)).upsertedCount;
     } catch (err) {
       if (signal?.aborted || !hostGone(err)) throw err;
       // The host moved or vanished: drop it, ask the control plane once per run, and try the new host.
@@ -150,7 +150,9 @@ export async function runUpsert(args: UpsertArgs): Promise<UpsertOutcome> {
   };
 
   await Promise.all(Array.from({ length: concurrency }, worker));
-  await batches.return(undefined);
+  // Closes the source (e.g. a file stream). Not awaited after a cancel: a read may still be pending in it.
+  const closing = batches.return(undefined).catch(() => undefined);
+  if (!signal?.aborted) await closing;
 
   return account({
     inputError: readError === undefined ? undefined : messageOf(readError),
@@ -165,6 +167,26 @@ export async function runUpsert(args: UpsertArgs): Promise<UpsertOutcome> {
 }
 
 const EMPTY = Buffer.alloc(0);
+const ABORTED = { done: true, value: undefined } as const;
+
+function untilAborted<T>(promise: Promise<IteratorResult<T>>, signal: AbortSignal | undefined): Promise<IteratorResult<T>> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.resolve(ABORTED);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => resolve(ABORTED);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (v) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(e);
+      },
+    );
+  });
+}
 
 function hostGone(err: unknown): boolean {
   if (!(err instanceof ServiceError)) return false;

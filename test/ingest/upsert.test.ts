@@ -201,6 +201,21 @@ describe("runUpsert", () => {
     expect(hosts[0].received).toHaveLength(3);
   });
 
+  it("cancelling while the source is slow to yield stops at once", async () => {
+    const { service } = await cluster();
+    const ac = new AbortController();
+    async function* stream() {
+      yield* recs(150);
+      setTimeout(() => ac.abort(), 20);
+      await new Promise((r) => setTimeout(r, 10_000));
+      yield* recs(10);
+    }
+    const started = Date.now();
+    const out = await runUpsert({ service, index: "docs", records: stream(), concurrency: 2, signal: ac.signal });
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(out).toMatchObject({ aborted: true, upserted: 100, landed: [{ start: 0, end: 100 }], resumeAt: 100 });
+  });
+
   it("an index that is not ready is a typed error, and nothing is sent", async () => {
     const { service, hosts } = await cluster({ state: () => ({ ready: false, state: "Initializing" }) });
     const err = await runUpsert({ service, index: "docs", records: recs(3), concurrency: 1 }).catch((e: unknown) => e);
