@@ -7,10 +7,10 @@
 // to cut a backoff sleep short. A dozen lines of loop are easier to read than a configured handler.
 import { STATUS_CODES } from "node:http";
 import { Agent, request, type Dispatcher } from "undici";
-import { ServiceError, UntrustedHostError } from "./errors.js";
+import { ResponseShapeError, ServiceError, UntrustedHostError } from "./errors.js";
 import { USER_AGENT } from "./version.js";
 
-export { ServiceError, UntrustedHostError } from "./errors.js";
+export { ResponseShapeError, ServiceError, UntrustedHostError } from "./errors.js";
 
 export interface HttpSettings {
   apiKey: string;
@@ -158,13 +158,7 @@ export class HttpClient {
       try {
         return { kind: "ok", value: JSON.parse(text) };
       } catch {
-        return {
-          kind: "http",
-          status,
-          retriable: false,
-          code: undefined,
-          message: `the service answered ${status} with a body that is not JSON: ${truncate(text)}`,
-        };
+        throw new ResponseShapeError(this.redact(url), `HTTP ${status} with a body that is not JSON: ${this.redact(truncate(text))}`);
       }
     }
     const parsed = parseErrorBody(status, text);

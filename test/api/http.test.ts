@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { HttpClient, ServiceError, UntrustedHostError, parseRetryAfter, type HttpSettings } from "../../src/api/http.js";
+import { HttpClient, ResponseShapeError, ServiceError, UntrustedHostError, parseRetryAfter, type HttpSettings } from "../../src/api/http.js";
 import { PACKAGE_VERSION } from "../../src/api/version.js";
 import { readFileSync } from "node:fs";
 import { closedPort, json, startFakeServer, type FakeServer } from "./fake-server.js";
@@ -318,14 +318,17 @@ describe("error bodies", () => {
     expect(err.serviceMessage).toBe("bad key: [redacted]");
   });
 
-  it("a 2xx answer that is not JSON is an error, not a crash", async () => {
+  it("a 2xx answer that is not JSON is a ResponseShapeError, not a crash", async () => {
     const s = await server((_req, res) => {
       res.writeHead(200, { "Content-Type": "text/html" });
-      res.end("<html>proxy login</html>");
+      res.end(`<html>proxy login ${KEY}</html>`);
     });
-    const err = await failure(client(s.url).request({ url: `${s.url}/indexes`, method: "GET" }));
-    expect(err.status).toBe(200);
-    expect(err.serviceMessage).toBe("the service answered 200 with a body that is not JSON: <html>proxy login</html>");
+    const err = await client(s.url).request({ url: `${s.url}/indexes`, method: "GET" }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ResponseShapeError);
+    expect((err as Error).message).toBe(
+      `Unexpected answer from ${s.url}/indexes: HTTP 200 with a body that is not JSON: <html>proxy login [redacted]</html>`,
+    );
+    expect(s.received).toHaveLength(1);
   });
 });
 
