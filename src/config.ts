@@ -116,8 +116,8 @@ export function loadConfig(argv: string[], env: Env = process.env): { help: true
       },
     }));
   } catch (err) {
-    const detail = err instanceof Error ? err.message.split("\n")[0] : String(err);
-    throw new ConfigError(`${detail.replace(/\.$/, "")}; allowed: --local, --data-dir, --timeout-ms, --concurrency, --retries, --log-level, --help`);
+    const detail = (err instanceof Error ? err.message : String(err)).split(/\.\s|\n/)[0].replace(/\.$/, "");
+    throw new ConfigError(`${detail}; the options are --local, --data-dir, --timeout-ms, --concurrency, --retries, --log-level, --help`);
   }
   if (values.help) return { help: true };
 

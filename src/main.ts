@@ -28,7 +28,8 @@ export async function runMcpCommand(argv: string[]): Promise<void> {
     const { startLocalService } = await import("./local/index.js");
     local = await startLocalService({ dataDir: config.dataDir, port: 0, host: "127.0.0.1", log: (line) => log.debug(line) });
     config = { ...config, apiKey: local.apiKey, controllerUrl: local.controlUrl };
-    log.info(`PINECONE_API_KEY is not set (or --local was given): using the embedded local service at ${local.controlUrl} (data dir ${config.dataDir})`);
+    const why = argv.includes("--local") ? "--local given" : "PINECONE_API_KEY is not set";
+    log.info(`${why}: using the embedded local service at ${local.controlUrl} (data dir ${config.dataDir})`);
   }
 
   const service = createService({

@@ -1,0 +1,129 @@
+// Configuration as a user meets it: a bad setting stops the server with one line on stderr; no key runs the
+// embedded local service (durable in its data dir); --help.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import { CLI, serverEnv, startMcp } from "../helpers/mcp-client.js";
+import { api, createIndex, fetchVectors, serverless } from "./support.js";
+
+const run = (args: string[], env: Record<string, string> = {}) =>
+  spawnSync(process.execPath, [CLI, ...args], { env: serverEnv(env), encoding: "utf8", input: "", timeout: 20_000 });
+
+const OPTIONS = "the options are --local, --data-dir, --timeout-ms, --concurrency, --retries, --log-level, --help";
+
+describe("a bad setting: one line on stderr naming it and what is allowed, exit code 2", () => {
+  const cases: [string, string[], Record<string, string>, string][] = [
+    ["a timeout that is not a number", ["--timeout-ms", "abc"], {}, '--timeout-ms / VECDB_TIMEOUT_MS must be an integer from 100 to 600000 (got "abc")'],
+    ["a timeout below the bound", [], { VECDB_TIMEOUT_MS: "5" }, '--timeout-ms / VECDB_TIMEOUT_MS must be an integer from 100 to 600000 (got "5")'],
+    ["zero concurrency", [], { VECDB_CONCURRENCY: "0" }, '--concurrency / VECDB_CONCURRENCY must be an integer from 1 to 64 (got "0")'],
+    ["too many retries", ["--retries", "11"], {}, '--retries / VECDB_RETRIES must be an integer from 0 to 10 (got "11")'],
+    ["a controller URL that is not http(s)", [], { PINECONE_CONTROLLER_HOST: "ftp://example.com" }, 'PINECONE_CONTROLLER_HOST must be an http:// or https:// URL with no path, e.g. https://api.pinecone.io (got "ftp://example.com")'],
+    ["an API version of the wrong form", [], { PINECONE_API_VERSION: "latest" }, 'PINECONE_API_VERSION must look like 2026-04 (YYYY-MM) or be "unstable" (got "latest")'],
+    ["an unknown log level", ["--log-level", "loud"], {}, '--log-level / VECDB_LOG_LEVEL must be one of debug, info, warning, error (got "loud")'],
+    ["an unknown option", ["--read-write"], {}, `Unknown option '--read-write'; ${OPTIONS}`],
+    ["an option without its value", ["--concurrency"], {}, `Option '--concurrency <value>' argument missing; ${OPTIONS}`],
+  ];
+  test.each(cases)("%s", (_name, args, env, message) => {
+    const key = "secret-key-that-must-not-show-0123";
+    const r = run(args, { PINECONE_API_KEY: key, ...env });
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toBe(`vecdb-mcp: ${message}\n`);
+  });
+});
+
+test("--help prints the usage and exits 0", () => {
+  const r = run(["--help"]);
+  expect(r.status).toBe(0);
+  expect(r.stdout).toMatch(/^Usage: vecdb-mcp \[options\]/);
+  for (const setting of ["PINECONE_API_KEY", "PINECONE_CONTROLLER_HOST", "PINECONE_API_VERSION", "VECDB_DATA_DIR", "VECDB_TIMEOUT_MS", "VECDB_CONCURRENCY", "VECDB_RETRIES", "VECDB_LOG_LEVEL", "--local"]) {
+    expect(r.stdout).toContain(setting);
+  }
+});
+
+describe("no API key: the embedded local service", () => {
+  const dataDir = mkdtempSync(join(tmpdir(), "vecdb-mcp-embedded-"));
+  const embedded = (stderr: string) => {
+    const m = /using the embedded local service at (http:\/\/127\.0\.0\.1:\d+) \(data dir (.+)\)/.exec(stderr);
+    if (!m) throw new Error(`no embedded-service line in stderr:\n${stderr}`);
+    return { controlUrl: m[1], dataDir: m[2], apiKey: readFileSync(join(m[2], "api-key"), "utf8").trim() };
+  };
+
+  test("says so in one stderr line, serves the tools, and keeps the data in the data dir", async () => {
+    const mcp = await startMcp({ env: { VECDB_DATA_DIR: dataDir } });
+    let host = "";
+    try {
+      expect(mcp.stderr()).toMatch(/^vecdb-mcp info: PINECONE_API_KEY is not set: using the embedded local service at http:\/\/127\.0\.0\.1:\d+ \(data dir .+\)\n$/);
+      const local = embedded(mcp.stderr());
+      expect(local.dataDir).toBe(dataDir);
+      expect((await mcp.call("list_indexes")).structured).toEqual({ indexes: [] });
+      host = (await createIndex({ ...local } as never, { name: "notes", dimension: 3, spec: serverless })).host;
+      const r = await mcp.call("upsert_vectors", { index: "notes", vectors: [{ id: "n1", values: [1, 2, 3], metadata: { topic: "a" } }] });
+      expect(r.structured).toMatchObject({ upserted: 1, failed: 0 });
+      expect(mcp.transcript()).not.toContain(local.apiKey);
+      expect(mcp.stderr()).not.toContain(local.apiKey);
+    } finally {
+      await mcp.close();
+    }
+
+    // The server closed cleanly (the data dir is free again) and the record is still there.
+    const again = await startMcp({ env: { VECDB_DATA_DIR: dataDir } });
+    try {
+      const local = embedded(again.stderr());
+      const listed = (await again.call("list_indexes")).structured as { indexes: { name: string; host: string }[] };
+      expect(listed.indexes.map((i) => i.name)).toEqual(["notes"]);
+      const got = await fetchVectors(local as never, listed.indexes[0].host, ["n1"]);
+      expect(got.n1).toMatchObject({ id: "n1", values: [1, 2, 3], metadata: { topic: "a" } });
+      expect(host).not.toBe("");
+    } finally {
+      await again.close();
+    }
+  });
+
+  test("--local uses it even when a key is set, and the key is not sent anywhere", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "vecdb-mcp-local-"));
+    const mcp = await startMcp({ env: { PINECONE_API_KEY: "remote-key-not-for-local-0123", VECDB_DATA_DIR: dir }, args: ["--local"] });
+    try {
+      expect(mcp.stderr()).toMatch(/^vecdb-mcp info: --local given: using the embedded local service at http:\/\/127\.0\.0\.1:\d+ \(data dir .+\)\n$/);
+      const r = await mcp.call("list_collections");
+      expect(r.isError).toBe(false);
+      const local = embedded(mcp.stderr());
+      expect((await api(local, "GET", "/indexes")).status).toBe(200);
+    } finally {
+      await mcp.close();
+    }
+  });
+});
+
+describe("defaults", () => {
+  test("the user data directory per platform", async () => {
+    const { defaultDataDir } = await import("../../src/config.js");
+    expect(defaultDataDir({}, "linux", "/home/ann")).toBe("/home/ann/.local/share/vecdb-mcp");
+    expect(defaultDataDir({ XDG_DATA_HOME: "/xdg" }, "linux", "/home/ann")).toBe("/xdg/vecdb-mcp");
+    expect(defaultDataDir({}, "darwin", "/Users/ann")).toBe("/Users/ann/Library/Application Support/vecdb-mcp");
+    expect(defaultDataDir({ LOCALAPPDATA: "C:\\Users\\ann\\AppData\\Local" }, "win32", "C:\\Users\\ann")).toMatch(/AppData.Local.vecdb-mcp$/);
+  });
+
+  test("every default, from one schema", async () => {
+    const { loadConfig } = await import("../../src/config.js");
+    const loaded = loadConfig([], { PINECONE_API_KEY: "k", HOME: "/home/ann" });
+    expect(loaded).toEqual({
+      help: false,
+      config: {
+        mode: "remote",
+        apiKey: "k",
+        controllerUrl: "https://api.pinecone.io",
+        apiVersion: "2026-04",
+        timeoutMs: 30000,
+        concurrency: 8,
+        retries: 4,
+        logLevel: "info",
+        dataDir: expect.stringMatching(/vecdb-mcp$/),
+      },
+    });
+    const flags = loadConfig(["--local", "--data-dir", "/d", "--timeout-ms", "500", "--concurrency", "2", "--retries", "0"], { PINECONE_API_KEY: "k", PINECONE_CONTROLLER_HOST: "http://127.0.0.1:5/" });
+    expect(flags).toMatchObject({ config: { mode: "local", apiKey: undefined, dataDir: "/d", timeoutMs: 500, concurrency: 2, retries: 0, controllerUrl: "http://127.0.0.1:5" } });
+  });
+});
