@@ -2,6 +2,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { HttpClient, ResponseShapeError, ServiceError, UntrustedHostError, parseRetryAfter, type HttpSettings } from "../../src/api/http.js";
 import { PACKAGE_VERSION } from "../../src/api/version.js";
 import { readFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { closedPort, json, startFakeServer, type FakeServer } from "./fake-server.js";
 
 const KEY = "pc-test-key-0123456789abcdef";
@@ -217,6 +219,65 @@ describe("retries", () => {
     expect(err.code).toBe("ECONNREFUSED");
     expect(err.serviceMessage).toBe("connection refused");
     expect(err.attempts).toBe(4);
+  });
+});
+
+describe("connections", () => {
+  it("re-sends a large body whose upload was cut by a reset", async () => {
+    let n = 0;
+    const bodies: number[] = [];
+    const raw = createServer((req, res) => {
+      n++;
+      if (n === 1) {
+        req.once("data", () => req.socket.destroy());
+        return;
+      }
+      let size = 0;
+      req.on("data", (c: Buffer) => (size += c.length));
+      req.on("end", () => {
+        bodies.push(size);
+        res.writeHead(200, { "Content-Type": "application/json" });
+        res.end('{"upsertedCount":100}');
+      });
+    });
+    await new Promise<void>((r) => raw.listen(0, "127.0.0.1", r));
+    const url = `http://127.0.0.1:${(raw.address() as AddressInfo).port}`;
+    try {
+      const big = Buffer.alloc(1_900_000, 0x20);
+      const c = client(url);
+      expect(await c.request({ url: `${url}/vectors/upsert`, method: "POST", body: big })).toEqual({ upsertedCount: 100 });
+      expect(bodies).toEqual([1_900_000]);
+    } finally {
+      raw.closeAllConnections();
+      await new Promise((r) => raw.close(r));
+    }
+  });
+
+  it("runs 16 requests at once over the one agent", async () => {
+    let inFlight = 0;
+    let peak = 0;
+    const s = await server((_req, res) => {
+      inFlight++;
+      peak = Math.max(peak, inFlight);
+      setTimeout(() => {
+        inFlight--;
+        json(res, 200, {});
+      }, 100);
+    });
+    const c = client(s.url);
+    await Promise.all(Array.from({ length: 16 }, () => c.request({ url: `${s.url}/x`, method: "POST", body: Buffer.from("{}") })));
+    expect(peak).toBe(16);
+  });
+
+  it("does not follow a redirect (the key would go along)", async () => {
+    const other = await server((_req, res) => json(res, 200, {}));
+    const s = await server((_req, res) => {
+      res.writeHead(307, { Location: `${other.url}/stolen` });
+      res.end();
+    });
+    const err = await failure(client(s.url).request({ url: `${s.url}/indexes`, method: "GET" }));
+    expect(err.status).toBe(307);
+    expect(other.received).toHaveLength(0);
   });
 });
 
