@@ -121,6 +121,9 @@ function checkOne(
         add("sparseValues", `has ${indices.length} non-zero values; at most ${MAX_SPARSE_VALUES} are allowed`);
       }
       if (sparseIndex && indices.length === 0) add("sparseValues", "is empty; a sparse index needs at least one value");
+      if (indices.length > 0 && index.metric !== "dotproduct") {
+        add("sparseValues", `are given but index '${index.name}' uses the ${index.metric} metric; sparse values need the dotproduct metric`);
+      }
       const used = new Set<number>();
       for (let i = 0; i < indices.length; i++) {
         const n = indices[i];

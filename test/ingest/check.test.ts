@@ -19,11 +19,16 @@ const rules = (records: unknown[], index = dense) =>
 
 describe("checkRecords", () => {
   it("accepts good dense, hybrid and sparse records", () => {
+    const hybrid = { ...dense, metric: "dotproduct" };
     expect(
-      rules([
-        { id: "a", values: v() },
-        { id: "b", values: v(), sparseValues: { indices: [1, 4294967295], values: [0.5, 1] }, metadata: { genre: "x", n: 1, ok: true, tags: ["a"] } },
-      ]),
+      rules(
+        [
+          { id: "a", values: v() },
+          { id: "b", values: v(), sparseValues: { indices: [1, 4294967295], values: [0.5, 1] }, metadata: { genre: "x", n: 1, ok: true, tags: ["a"] } },
+          { id: "c", values: v(), sparseValues: { indices: [], values: [] } },
+        ],
+        hybrid,
+      ),
     ).toEqual([]);
     expect(rules([{ id: "s", sparseValues: { indices: [7], values: [1] } }, { id: "t", values: [], sparseValues: { indices: [1], values: [2] } }], sparse)).toEqual([]);
   });
@@ -65,6 +70,7 @@ describe("checkRecords", () => {
       '3 str values[2]: is the string "1"; every value must be a finite number',
       "4 big values[3]: is 1e+39, outside the 32-bit float range (±3.4e38)",
       "5 sparse-only values: is missing; index 'docs' is dense and needs 4 values per record",
+      "5 sparse-only sparseValues: are given but index 'docs' uses the cosine metric; sparse values need the dotproduct metric",
     ]);
   });
 
@@ -96,6 +102,12 @@ describe("checkRecords", () => {
       "6 dense sparseValues: is missing; index 'kw' is sparse and needs sparseValues {indices, values}",
       "7 empty sparseValues: is empty; a sparse index needs at least one value",
       "8 inf sparseValues.values[0]: is -Infinity; every value must be a finite number",
+    ]);
+  });
+
+  it("sparse values on a dense index need the dotproduct metric", () => {
+    expect(rules([{ id: "h", values: v(), sparseValues: { indices: [1], values: [1] } }, { id: "e", values: v(), sparseValues: { indices: [], values: [] } }])).toEqual([
+      "0 h sparseValues: are given but index 'docs' uses the cosine metric; sparse values need the dotproduct metric",
     ]);
   });
 
