@@ -84,6 +84,13 @@ const Outcome = {
     .describe("One entry per distinct failure."),
 };
 
+/** Failed batches grouped by message: "250 records: HTTP 503 …" rather than one line per batch. */
+function distinctFailures(failures: { ids: string[]; message: string }[]): { records: number; message: string }[] {
+  const byMessage = new Map<string, number>();
+  for (const f of failures) byMessage.set(f.message, (byMessage.get(f.message) ?? 0) + f.ids.length);
+  return [...byMessage].map(([message, records]) => ({ records, message }));
+}
+
 const MAX_PROBLEMS_SHOWN = 50;
 
 function problemsText(problems: RecordProblem[], index: string): string {
@@ -157,21 +164,23 @@ export default defineTool({
       failed: outcome.failedIds.length,
       seconds: Math.round(outcome.seconds * 100) / 100,
       failedIds: outcome.failedIds,
-      failures: outcome.failures.map((f) => ({ records: f.ids.length, message: f.message })),
+      failures: distinctFailures(outcome.failures),
     };
     const table = markdownTable(
       ["index", "namespace", "host", "records", "batches", "upserted", "failed", "seconds"],
       [[index, namespace || "(default)", outcome.host, outcome.records, outcome.batches, outcome.upserted, structured.failed, structured.seconds.toFixed(2)]],
     );
-    if (structured.failed === 0) return { structured, table };
+    if (structured.failed === 0 && !outcome.inputError) return { structured, table };
 
-    const reasons = structured.failures.map((f) => `- ${f.records} records: ${f.message}`).join("\n");
+    const reasons = structured.failures.map((f) => `- ${f.records} records: ${f.message}`);
+    if (outcome.inputError) reasons.push(`- reading the records: ${outcome.inputError}`);
+    if (outcome.aborted) reasons.push("- the call was cancelled");
     return {
       structured,
       isError: true,
       table:
         `${structured.failed} of ${outcome.records} records were NOT written (${outcome.upserted} were).\n\n${table}\n\n` +
-        `Why:\n${reasons}\n\nIds not written: ${outcome.failedIds.join(", ")}\n\n` +
+        `Why:\n${reasons.join("\n")}\n\nIds not written: ${outcome.failedIds.join(", ")}\n\n` +
         "Next step: call upsert_vectors again with just those records (upserts are idempotent).",
     };
   },
