@@ -95,3 +95,25 @@ test("some batches land and some do not: the accounting is exact", async () => {
     await run.close();
   }
 });
+
+test("cancelling the call aborts the requests in flight", async () => {
+  const run = await throughFaults(() => "stall");
+  try {
+    const controller = new AbortController();
+    const call = run.mcp.client.callTool({ name: "upsert_vectors", arguments: { index: "flaky", namespace: "cancel", vectors: records(250, "c-") } }, undefined, {
+      signal: controller.signal,
+    });
+    const rejected = expect(call).rejects.toThrow();
+    for (let i = 0; i < 100 && run.data.requests.filter((q) => q.status === "stalled").length < 3; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(run.data.requests.filter((q) => q.status === "stalled").length).toBe(3);
+    controller.abort("the user changed their mind");
+    await rejected;
+    for (let i = 0; i < 100 && run.data.requests.some((q) => q.status === "stalled"); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(run.data.requests.map((q) => q.status)).toEqual(["closed by client", "closed by client", "closed by client"]);
+    expect((await indexStats(svc, realHost)).namespaces.cancel).toBeUndefined();
+    // The server is still fine afterwards.
+    expect((await run.mcp.call("list_indexes")).isError).toBe(false);
+  } finally {
+    await run.close();
+  }
+});

@@ -83,13 +83,13 @@ export function randomVector(dim: number, seed: number): number[] {
   return v;
 }
 
-export type Fault = "pass" | "drop" | { status: number; headers?: Record<string, string>; body?: string };
+export type Fault = "pass" | "drop" | "stall" | { status: number; headers?: Record<string, string>; body?: string };
 
 export interface Proxy {
   url: string;
   /** "127.0.0.1:PORT", as an index host. */
   host: string;
-  requests: { method: string; path: string; status: number | "dropped" }[];
+  requests: { method: string; path: string; status: number | "dropped" | "stalled" | "closed by client" }[];
   close(): Promise<void>;
 }
 
@@ -110,11 +110,16 @@ export async function startProxy(opts: {
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       const fate = opts.fault?.(req, n++) ?? "pass";
-      const entry = { method: req.method ?? "", path: req.url ?? "", status: 0 as number | "dropped" };
+      const entry: Proxy["requests"][number] = { method: req.method ?? "", path: req.url ?? "", status: 0 };
       requests.push(entry);
       if (fate === "drop") {
         entry.status = "dropped";
         req.socket.destroy();
+        return;
+      }
+      if (fate === "stall") {
+        entry.status = "stalled";
+        res.on("close", () => (entry.status = "closed by client"));
         return;
       }
       if (fate !== "pass") {
