@@ -1,7 +1,7 @@
 // Data-plane calls, given an index's host (as the control plane names it).
 import { ResponseShapeError } from "./errors.js";
 import type { HttpClient } from "./http.js";
-import { UpsertResponseSchema } from "./records.js";
+import { FetchResponseSchema, IndexStatsSchema, UpsertResponseSchema, type FetchedRecord, type IndexStats } from "./records.js";
 
 /**
  * The base URL of an index host. A loopback host (127.0.0.0/8, ::1, localhost; any port) is called over http when
@@ -53,5 +53,23 @@ export class DataPlane {
     const parsed = UpsertResponseSchema.safeParse(answer ?? {});
     if (!parsed.success) throw new ResponseShapeError(url, "upsertedCount is not a non-negative integer");
     return { upsertedCount: parsed.data.upsertedCount ?? 0 };
+  }
+
+  /** POST {host}/describe_index_stats: record counts per namespace. */
+  async describeIndexStats(host: string, signal?: AbortSignal): Promise<IndexStats> {
+    const url = `${this.dataUrl(host)}/describe_index_stats`;
+    const parsed = IndexStatsSchema.safeParse(await this.http.request<unknown>({ url, method: "POST", body: {}, signal }));
+    if (!parsed.success) throw new ResponseShapeError(url, "not an index stats record");
+    return parsed.data;
+  }
+
+  /** GET {host}/vectors/fetch: the records with these ids (≤ 1000) that exist, by id. */
+  async fetch(host: string, ids: string[], namespace?: string, signal?: AbortSignal): Promise<Record<string, FetchedRecord>> {
+    const query = new URLSearchParams(ids.map((id): [string, string] => ["ids", id]));
+    if (namespace !== undefined) query.set("namespace", namespace);
+    const url = `${this.dataUrl(host)}/vectors/fetch?${query.toString()}`;
+    const parsed = FetchResponseSchema.safeParse(await this.http.request<unknown>({ url, method: "GET", signal }));
+    if (!parsed.success) throw new ResponseShapeError(url.split("?")[0], "not a fetch answer");
+    return parsed.data.vectors ?? {};
   }
 }

@@ -49,3 +49,19 @@ export const UpsertResponseSchema = z.looseObject({ upsertedCount: z.number().in
 export function isSparseIndex(index: IndexModel): boolean {
   return index.vector_type === "sparse";
 }
+
+export const IndexStatsSchema = z.looseObject({
+  namespaces: z.record(z.string(), z.looseObject({ vectorCount: z.number().optional() })).optional(),
+  dimension: z.number().nullish(),
+  totalVectorCount: z.number().optional(),
+});
+export type IndexStats = z.infer<typeof IndexStatsSchema>;
+
+export const FetchedRecordSchema = z.looseObject({
+  id: z.string(),
+  values: z.array(z.number()).optional(),
+  sparseValues: z.looseObject({ indices: z.array(z.number()), values: z.array(z.number()) }).optional(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+});
+export type FetchedRecord = z.infer<typeof FetchedRecordSchema>;
+export const FetchResponseSchema = z.looseObject({ vectors: z.record(z.string(), FetchedRecordSchema).optional() });

@@ -51,23 +51,14 @@ describe("runUpsert on the local service", () => {
     expect(out).toMatchObject({ records: 1000, batches: 10, upserted: 1000, failedIds: [], aborted: false, resumeAt: 1000 });
     expect(Math.max(...progress)).toBe(1000);
 
-    const base = service.data.dataUrl(out.host);
-    const stats = await service.http.request<{ namespaces: Record<string, { vectorCount: number }> }>({
-      url: `${base}/describe_index_stats`,
-      method: "POST",
-      body: {},
-    });
-    expect(stats.namespaces.ns.vectorCount).toBe(1000);
+    const stats = await service.data.describeIndexStats(out.host);
+    expect(stats.namespaces?.ns.vectorCount).toBe(1000);
 
     for (let start = 0; start < 1000; start += 100) {
-      const ids = records.slice(start, start + 100).map((r) => r.id);
-      const q = new URLSearchParams([...ids.map((id) => ["ids", id]), ["namespace", "ns"]]);
-      const got = await service.http.request<{ vectors: Record<string, { id: string; values: number[]; metadata?: unknown }> }>({
-        url: `${base}/vectors/fetch?${q.toString()}`,
-        method: "GET",
-      });
-      for (const r of records.slice(start, start + 100)) {
-        const v = got.vectors[r.id];
+      const slice = records.slice(start, start + 100);
+      const got = await service.data.fetch(out.host, slice.map((r) => r.id), "ns");
+      for (const r of slice) {
+        const v = got[r.id];
         expect(v.values).toEqual(r.values!.map((x) => Math.fround(x)));
         expect(v.metadata).toEqual(r.metadata);
       }
