@@ -30,3 +30,5 @@ export async function openParquet(path: string, opts: { sliceBytes?: number } = 
   const mod = await import("./parquet.js");
   return mod.openParquet(path, opts);
 }
+
+export { PositionMap, recordsWithPositions } from "./positions.js";
