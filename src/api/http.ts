@@ -15,8 +15,8 @@ export { ResponseShapeError, ServiceError, UntrustedHostError } from "./errors.j
 export interface HttpSettings {
   apiKey: string;
   apiVersion: string;
-  timeoutMs: number;
-  retries: number;
+  timeoutMs: number; // per attempt, from sending to the last byte of the answer
+  retries: number; // retries after the first attempt (connection refused: at most 3)
   /** Backoff base (first retry waits up to this long); default 250 ms. */
   backoffBaseMs?: number;
   /** Upper bound of one backoff sleep; default 8000 ms. */
@@ -73,7 +73,8 @@ export class HttpClient {
       connect: { timeout: Math.min(t, 10_000) },
     });
     const key = settings.apiKey;
-    this.redactions = key.length === 0 ? [] : [...new Set([key, encodeURIComponent(key)])];
+    // A key of a character or three cannot be told apart from ordinary text; redacting it would garble messages.
+    this.redactions = key.length < 4 ? [] : [...new Set([key, encodeURIComponent(key)])];
   }
 
   /** Allows the API key to be sent to this URL's origin (the controller, and each host the control plane named). */
@@ -121,8 +122,14 @@ export class HttpClient {
     }
   }
 
-  async close(): Promise<void> {
-    await this.agent.close();
+  /** Closes the agent: waits a moment for requests in flight, then drops the connections. */
+  async close(graceMs = 1000): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const closed = this.agent.close().then(() => true);
+    const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), graceMs)));
+    const inTime = await Promise.race([closed, late]).catch(() => false);
+    clearTimeout(timer);
+    if (!inTime) await this.agent.destroy().catch(() => undefined);
   }
 
   private async attempt(

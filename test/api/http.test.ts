@@ -393,6 +393,20 @@ describe("error bodies", () => {
   });
 });
 
+describe("close", () => {
+  it("does not wait for a stalled request past the grace time", async () => {
+    const s = await server(() => {});
+    const c = new HttpClient({ apiKey: KEY, apiVersion: "2026-04", timeoutMs: 30_000, retries: 0 });
+    c.trustOrigin(s.url);
+    const pending = c.request({ url: `${s.url}/x`, method: "GET" }).catch((e: unknown) => e);
+    await new Promise((r) => setTimeout(r, 50));
+    const started = Date.now();
+    await c.close(100);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(await pending).toBeInstanceOf(Error);
+  });
+});
+
 describe("where the key may go", () => {
   it("refuses an origin that was never trusted, sending nothing", async () => {
     const s = await server((_req, res) => json(res, 200, {}));
