@@ -57,6 +57,7 @@ describe("openJsonl", () => {
       ].join("\r\n"),
     );
     const items = await collect((await openJsonl(p)).records());
+    expect(items.filter((i) => i.error).map((i) => i.id)).toEqual([undefined, undefined, undefined, undefined, "v", "w", "m", "s", "t", undefined]);
     expect(items.map((i) => [i.position, i.record?.id ?? i.error])).toEqual([
       [1, "ok1"],
       [2, expect.stringMatching(/^not valid JSON: /)],

@@ -62,6 +62,7 @@ describe("openParquet", () => {
     const src = await openParquet(p);
     const items = await collect(src.records());
     await src.close();
+    expect(items.filter((i) => i.error).map((i) => i.id)).toEqual([undefined, "m1", "m2"]);
     expect(items.map((i) => [i.position, i.record?.id ?? i.error])).toEqual([
       [1, "ok1"],
       [2, 'missing "id"'],

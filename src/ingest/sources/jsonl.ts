@@ -54,7 +54,7 @@ export async function openJsonl(path: string, opts: { maxLineBytes?: number } = 
             continue;
           }
           const shaped = recordFromObject(parsed);
-          yield shaped.error !== undefined ? { position: line.number, error: shaped.error } : { position: line.number, record: shaped.record };
+          yield shaped.error !== undefined ? { position: line.number, error: shaped.error, ...(shaped.id !== undefined && { id: shaped.id }) } : { position: line.number, record: shaped.record };
         }
       })();
     },

@@ -20,6 +20,12 @@ function toNumbers(v: unknown): unknown {
 }
 
 function rowToItem(row: Record<string, unknown>, position: number): SourceItem {
+  const item = rowToItemInner(row, position);
+  if (item.error !== undefined && item.id === undefined && typeof row.id === "string") item.id = row.id;
+  return item;
+}
+
+function rowToItemInner(row: Record<string, unknown>, position: number): SourceItem {
   const candidate: Record<string, unknown> = { id: row.id };
   const values = toNumbers(row.values);
   if (values !== undefined) candidate.values = values;
@@ -44,7 +50,7 @@ function rowToItem(row: Record<string, unknown>, position: number): SourceItem {
   }
   if (row.id === null || row.id === undefined) return { position, error: `missing "id"` };
   const shaped = recordFromObject(candidate);
-  return shaped.error !== undefined ? { position, error: shaped.error } : { position, record: shaped.record };
+  return shaped.error !== undefined ? { position, error: shaped.error, ...(shaped.id !== undefined && { id: shaped.id }) } : { position, record: shaped.record };
 }
 
 function canSlice(group: RowGroup): boolean {

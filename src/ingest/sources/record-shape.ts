@@ -1,6 +1,6 @@
 import type { SourceRecord } from "./types.js";
 
-export type ShapeResult = { record: SourceRecord; error?: undefined } | { record?: undefined; error: string };
+export type ShapeResult = { record: SourceRecord; error?: undefined; id?: undefined } | { record?: undefined; error: string; id?: string };
 
 const KNOWN = new Set(["id", "values", "sparseValues", "sparse_values", "metadata"]);
 
@@ -32,37 +32,39 @@ export function recordFromObject(obj: unknown): ShapeResult {
     return { error: `a record must be a JSON object, got ${describe(obj)}` };
   }
   const o = obj as Record<string, unknown>;
-  for (const key of Object.keys(o)) {
-    if (!KNOWN.has(key)) return { error: `unknown field "${key}" (allowed: id, values, sparseValues, metadata)` };
-  }
   if (typeof o.id !== "string") {
     return { error: o.id === undefined ? `missing "id"` : `"id" must be a string, got ${describe(o.id)}` };
   }
-  const record: SourceRecord = { id: o.id };
+  const id = o.id;
+  const fail = (error: string): ShapeResult => ({ error, id });
+  for (const key of Object.keys(o)) {
+    if (!KNOWN.has(key)) return fail(`unknown field "${key}" (allowed: id, values, sparseValues, metadata)`);
+  }
+  const record: SourceRecord = { id };
   if (o.values !== undefined && o.values !== null) {
     const values = numberList(o.values, "values");
-    if (typeof values === "string") return { error: values };
+    if (typeof values === "string") return fail(values);
     record.values = values;
   }
   if (o.sparseValues !== undefined && o.sparse_values !== undefined) {
-    return { error: `give "sparseValues" or "sparse_values", not both` };
+    return fail(`give "sparseValues" or "sparse_values", not both`);
   }
   const sparseKey = o.sparseValues !== undefined ? "sparseValues" : "sparse_values";
   const sparse = o[sparseKey];
   if (sparse !== undefined && sparse !== null) {
     if (typeof sparse !== "object" || Array.isArray(sparse)) {
-      return { error: `"${sparseKey}" must be an object {indices, values}, got ${describe(sparse)}` };
+      return fail(`"${sparseKey}" must be an object {indices, values}, got ${describe(sparse)}`);
     }
     const s = sparse as Record<string, unknown>;
     const indices = numberList(s.indices, `${sparseKey}.indices`);
-    if (typeof indices === "string") return { error: indices };
+    if (typeof indices === "string") return fail(indices);
     const values = numberList(s.values, `${sparseKey}.values`);
-    if (typeof values === "string") return { error: values };
+    if (typeof values === "string") return fail(values);
     record.sparseValues = { indices, values };
   }
   if (o.metadata !== undefined && o.metadata !== null) {
     if (typeof o.metadata !== "object" || Array.isArray(o.metadata)) {
-      return { error: `"metadata" must be an object, got ${describe(o.metadata)}` };
+      return fail(`"metadata" must be an object, got ${describe(o.metadata)}`);
     }
     record.metadata = o.metadata as Record<string, unknown>;
   }

@@ -8,6 +8,7 @@ export interface SourceItem {
   position: number; // 1-based line or row number
   record?: SourceRecord;
   error?: string;
+  id?: string; // with an error: the record's id when it could be read
 }
 
 export type SourceFormat = "jsonl" | "parquet";
