@@ -75,4 +75,58 @@ describe("runUpsert through faults", () => {
       for (const r of slice) expect(got[r.id]?.values).toEqual(r.values!.map((x) => Math.fround(x)));
     }
   });
+
+  it("a service that goes away mid-run: what is reported landed is on the service, the rest is listed", async () => {
+    const away = await startFaultProxy({ target: local.controlUrl, seed: 1, rewriteHosts: true, faults: {} });
+    const service = createService({
+      apiKey: local.apiKey,
+      apiVersion: "2026-04",
+      timeoutMs: 1000,
+      retries: 2,
+      backoffBaseMs: 10,
+      backoffMaxMs: 50,
+      controllerUrl: away.url,
+    });
+    const records: UpsertRecord[] = Array.from({ length: 5000 }, (_, i) => ({ id: `g-${i}`, values: new Array(8).fill(i / 5000) }));
+    let landedBatches = 0;
+    try {
+      const out = await runUpsert({
+        service,
+        index: "faults",
+        namespace: "away",
+        records,
+        concurrency: 4,
+        onBatch: (b) => {
+          if (b.ok && ++landedBatches === 10) away.setDown(true);
+        },
+      });
+      expect(out.aborted).toBe(false);
+      const landedIds = out.landed.flatMap((r) => records.slice(r.start, r.end).map((x) => x.id));
+      expect(landedIds.length + out.failedIds.length).toBe(5000);
+      expect(new Set([...landedIds, ...out.failedIds]).size).toBe(5000);
+      expect(out.resumeAt).toBe(out.landed[0]?.start === 0 ? out.landed[0].end : 0);
+      expect(out.failures.at(-1)?.message).toBe("not sent: stopped after a failed batch");
+
+      const model = await direct.hosts.resolve("faults");
+      const stats = await direct.data.describeIndexStats(model.host);
+      const onService = stats.namespaces?.away?.vectorCount ?? 0;
+      const got = await fetchAll(model.host, landedIds, "away");
+      expect(got).toBe(landedIds.length); // everything reported landed is there
+      // Batches cut off in flight may have landed without an answer; nothing that was never sent is there.
+      const neverSent = out.failures.at(-1)!.ids;
+      expect(await fetchAll(model.host, neverSent, "away")).toBe(0);
+      expect(onService - landedIds.length).toBeLessThanOrEqual(4 * 100);
+    } finally {
+      await service.close();
+      await away.close();
+    }
+  });
 });
+
+async function fetchAll(host: string, ids: string[], namespace: string): Promise<number> {
+  let n = 0;
+  for (let i = 0; i < ids.length; i += 500) {
+    n += Object.keys(await direct.data.fetch(host, ids.slice(i, i + 500), namespace)).length;
+  }
+  return n;
+}
