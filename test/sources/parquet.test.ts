@@ -1,5 +1,6 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { gzipSync } from "node:zlib";
 import { parquetWriteFile } from "hyparquet-writer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openParquet, openSource } from "../../src/ingest/sources/index.js";
@@ -125,6 +126,30 @@ describe("openParquet", () => {
     });
     await expect(openParquet(p)).rejects.toThrow(
       `Parquet file ${p} has columns [id, score, metadata]; expected the import layout: id (string), values (list<float>), sparse_values (struct {indices: list<uint32>, values: list<float>}, optional), metadata (JSON string, optional)`,
+    );
+  });
+
+  it("reads GZIP-compressed files and names a codec it cannot read", async () => {
+    const p = join(dir, "gzip.parquet");
+    parquetWriteFile({
+      filename: p,
+      codec: "GZIP",
+      compressors: { GZIP: (input: Uint8Array) => new Uint8Array(gzipSync(input)) },
+      columnData: [{ name: "id", data: ["g"], type: "STRING" }, { name: "values", data: [[0.5, 0.25]] }],
+    });
+    const src = await openParquet(p);
+    expect(await collect(src.records())).toEqual([{ position: 1, record: { id: "g", values: [0.5, 0.25] } }]);
+    await src.close();
+
+    const z = join(dir, "zstd.parquet");
+    parquetWriteFile({
+      filename: z,
+      codec: "ZSTD",
+      compressors: { ZSTD: (input: Uint8Array) => input }, // the footer says ZSTD; the reader must refuse before decoding
+      columnData: [{ name: "id", data: ["z"], type: "STRING" }, { name: "values", data: [[1]] }],
+    });
+    await expect(openParquet(z)).rejects.toThrow(
+      `Parquet file ${z} is compressed with ZSTD, which this server cannot read; readable: uncompressed, SNAPPY, GZIP, BROTLI (e.g. pyarrow: pq.write_table(table, path, compression="snappy"))`,
     );
   });
 

@@ -1,5 +1,6 @@
 import { open } from "node:fs/promises";
-import { parquetMetadataAsync, parquetRead, parquetSchema, type FileMetaData, type RowGroup } from "hyparquet";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { parquetMetadataAsync, parquetRead, parquetSchema, type Compressors, type FileMetaData, type RowGroup } from "hyparquet";
 import { fileHandleBuffer } from "./file-buffer.js";
 import { recordFromObject } from "./record-shape.js";
 import type { RecordSource, SourceItem } from "./types.js";
@@ -53,6 +54,19 @@ function rowToItemInner(row: Record<string, unknown>, position: number): SourceI
   return shaped.error !== undefined ? { position, error: shaped.error, ...(shaped.id !== undefined && { id: shaped.id }) } : { position, record: shaped.record };
 }
 
+// hyparquet reads UNCOMPRESSED and SNAPPY itself; node:zlib adds GZIP and BROTLI (Node 20 has no zstd).
+const COMPRESSORS: Compressors = {
+  GZIP: (input) => new Uint8Array(gunzipSync(input)),
+  BROTLI: (input) => new Uint8Array(brotliDecompressSync(input)),
+};
+const READABLE_CODECS = new Set(["UNCOMPRESSED", "SNAPPY", "GZIP", "BROTLI"]);
+
+function unsupportedCodecs(metadata: FileMetaData): string[] {
+  const found = new Set<string>();
+  for (const g of metadata.row_groups) for (const c of g.columns) if (c.meta_data && !READABLE_CODECS.has(c.meta_data.codec)) found.add(c.meta_data.codec);
+  return [...found];
+}
+
 function canSlice(group: RowGroup): boolean {
   return group.columns.every((c) => c.offset_index_offset !== undefined && c.offset_index_length !== undefined);
 }
@@ -88,6 +102,13 @@ export async function openParquet(path: string, opts: { sliceBytes?: number } = 
     if (!names.includes("id") || (!names.includes("values") && !names.includes("sparse_values"))) {
       throw new Error(`Parquet file ${path} has columns [${names.join(", ")}]; expected the import layout: ${LAYOUT}`);
     }
+    const codecs = unsupportedCodecs(metadata);
+    if (codecs.length > 0) {
+      throw new Error(
+        `Parquet file ${path} is compressed with ${codecs.join(", ")}, which this server cannot read; ` +
+          `readable: uncompressed, SNAPPY, GZIP, BROTLI (e.g. pyarrow: pq.write_table(table, path, compression="snappy"))`,
+      );
+    }
     const columns = PARQUET_COLUMNS.filter((c) => names.includes(c));
     const totalRows = Number(metadata.num_rows);
 
@@ -111,7 +132,7 @@ export async function openParquet(path: string, opts: { sliceBytes?: number } = 
                 try {
                   await parquetRead({
                     file, metadata, columns: [...columns], rowStart: from, rowEnd: to, rowFormat: "object",
-                    useOffsetIndex: true, onComplete: (r) => { rows = r; },
+                    useOffsetIndex: true, compressors: COMPRESSORS, onComplete: (r) => { rows = r; },
                   });
                 } catch (e) {
                   throw new Error(`cannot read rows ${from + 1}–${to} of ${path}: ${e instanceof Error ? e.message : String(e)}`);
