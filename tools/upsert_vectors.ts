@@ -5,6 +5,7 @@ import { markdownTable } from "../src/format/table.js";
 import { ToolError } from "../src/errors.js";
 import { checkRecords, type RecordProblem } from "../src/ingest/check.js";
 import { runUpsert } from "../src/ingest/upsert.js";
+import { numberList } from "../src/schema.js";
 import { defineTool } from "../src/tool.js";
 
 const MAX_RECORDS = 10_000;
@@ -38,10 +39,7 @@ const VectorRecord = z.object({
     .min(1, rule("record ids are 1–512 characters"))
     .max(512, rule("record ids are 1–512 characters"))
     .describe("Record id, 1–512 characters, unique within the call. An existing record with this id is overwritten."),
-  values: z
-    .array(z.number())
-    .min(1, rule("dense values hold 1–20000 numbers"))
-    .max(20_000, rule("dense values hold 1–20000 numbers"))
+  values: numberList({ min: 1, max: 20_000, ...rule("dense values are a list of 1–20000 numbers") })
     .optional()
     .describe("Dense vector: exactly the index's dimension numbers. Required for a dense index; omit for a sparse index."),
   sparseValues: z

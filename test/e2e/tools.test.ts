@@ -258,3 +258,15 @@ describe("with indexes", () => {
     expect(mcp.stderr()).not.toContain(svc.apiKey);
   });
 });
+
+describe("upsert_vectors: dense values outside the schema's limits", () => {
+  test.each([
+    ["an empty list", []],
+    ["a string among the numbers", [1, "2", 3, 4]],
+    ["more than 20000 numbers", new Array(20001).fill(0)],
+  ])("%s", async (_name, values) => {
+    const r = await mcp.call("upsert_vectors", { index: "docs", namespace: "bad", vectors: [{ id: "ok", values: [1, 2, 3, 4] }, { id: "v", values }] });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain("record at position 1, values: dense values are a list of 1–20000 numbers. Nothing was written.");
+  });
+});
