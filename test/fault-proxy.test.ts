@@ -53,7 +53,7 @@ async function call(url: string, init?: RequestInit): Promise<Outcome> {
 }
 
 const ALL: FaultRates = {
-  rate429: 0.1, rate429RetryAfter: 0.1, rate500: 0.1, rate503: 0.1, rateReset: 0.1, rateStall: 0.05, stallMs: 60, rateTrickle: 0.1,
+  rate429: 0.1, rate429RetryAfter: 0.1, rate500: 0.1, rate503: 0.1, rateDrop: 0.05, rateReset: 0.1, rateStall: 0.05, stallMs: 60, rateTrickle: 0.1,
 };
 
 describe("fault proxy", () => {
@@ -85,17 +85,19 @@ describe("fault proxy", () => {
         // the target is the control listener, so its errors have the control-plane shape
         expect(JSON.parse(o.body!)).toEqual({ status: Number(fault), error: { code: fault === "500" ? "INTERNAL" : "UNAVAILABLE", message: expect.stringContaining("injected by the fault proxy") } });
       }
-      if (fault === "reset") expect(o.error).toBe("TypeError"); // fetch failed: the body was cut off
+      if (fault === "reset" || fault === "drop") expect(o.error).toBe("TypeError"); // fetch failed: no or a cut-off answer
       if (fault === "stall") expect(o).toMatchObject(ok), expect(o.ms).toBeGreaterThanOrEqual(55);
       if (fault === "trickle") expect(o).toMatchObject(ok), expect(o.ms).toBeGreaterThanOrEqual(60);
     });
     // faults before forwarding never reach the service; a reset one did (the write landed)
-    const reached = a.faults.filter((f) => !["429", "429-retry-after", "500", "503"].includes(f)).length;
+    const reached = a.faults.filter((f) => !["429", "429-retry-after", "500", "503", "drop"].includes(f)).length;
     expect(a.p.stats.forwarded).toBe(reached);
     const resetIndex = a.faults.indexOf("reset");
     expect(up.received).toContain(`POST /vectors/upsert {"n":${resetIndex}}`);
-    const refusedIndex = a.faults.indexOf("500");
-    expect(up.received).not.toContain(`POST /vectors/upsert {"n":${refusedIndex}}`);
+    for (const kind of ["500", "drop"]) {
+      const refusedIndex = a.faults.indexOf(kind);
+      expect(up.received).not.toContain(`POST /vectors/upsert {"n":${refusedIndex}}`);
+    }
   });
 
   it("control-plane faults use the control-plane error shape; planes limits where faults apply", async () => {
@@ -208,7 +210,7 @@ describe("fault proxy with the client's ingest path", () => {
 
     const p = await proxy({
       target: service.controlUrl, seed: 2024, rewriteHosts: true, trickleDelayMs: 5,
-      faults: { rate429: 0.07, rate429RetryAfter: 0.07, rate500: 0.07, rate503: 0.07, rateReset: 0.07, rateStall: 0.07, stallMs: 1500, rateTrickle: 0.07 },
+      faults: { rate429: 0.07, rate429RetryAfter: 0.07, rate500: 0.07, rate503: 0.07, rateDrop: 0.07, rateReset: 0.07, rateStall: 0.07, stallMs: 1500, rateTrickle: 0.07 },
       retryAfterSeconds: 0,
     });
     const client = createService({ controllerUrl: p.url, apiKey: "k", apiVersion: "2025-04", timeoutMs: 400, retries: 12, backoffBaseMs: 5, backoffMaxMs: 50 });

@@ -1,18 +1,19 @@
 // A fault-injecting HTTP proxy for tests, in front of the local service (control and data plane).
 // Every request draws one number from a seeded PRNG, in arrival order, so a seed gives a repeatable fault
-// sequence. Faults before forwarding (429, 500, 503, stall) never reach the service; faults after forwarding
+// sequence. Faults before forwarding (429, 500, 503, drop, stall) never reach the service; faults after forwarding
 // (reset mid-body, trickle) happen once the service has acted — a reset upsert DID land, as in real life.
 import { Agent, createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 
-export type FaultKind = "429" | "429-retry-after" | "500" | "503" | "reset" | "stall" | "trickle";
-export const FAULT_KINDS: readonly FaultKind[] = ["429", "429-retry-after", "500", "503", "reset", "stall", "trickle"];
+export type FaultKind = "429" | "429-retry-after" | "500" | "503" | "drop" | "reset" | "stall" | "trickle";
+export const FAULT_KINDS: readonly FaultKind[] = ["429", "429-retry-after", "500", "503", "drop", "reset", "stall", "trickle"];
 
 export interface FaultRates {
   rate429?: number; // 429 without Retry-After
   rate429RetryAfter?: number; // 429 with Retry-After: retryAfterSeconds
   rate500?: number;
   rate503?: number;
+  rateDrop?: number; // destroy the connection without forwarding: the write did NOT land
   rateReset?: number; // forward, then destroy the socket halfway through the response body
   rateStall?: number; // hold the request stallMs before forwarding (dropped if the client gives up first)
   stallMs?: number; // default 30000
@@ -106,7 +107,7 @@ export async function startFaultProxy(opts: FaultProxyOptions): Promise<FaultPro
   const f = opts.faults;
   const table: [FaultKind, number][] = [
     ["429", f.rate429 ?? 0], ["429-retry-after", f.rate429RetryAfter ?? 0], ["500", f.rate500 ?? 0], ["503", f.rate503 ?? 0],
-    ["reset", f.rateReset ?? 0], ["stall", f.rateStall ?? 0], ["trickle", f.rateTrickle ?? 0],
+    ["drop", f.rateDrop ?? 0], ["reset", f.rateReset ?? 0], ["stall", f.rateStall ?? 0], ["trickle", f.rateTrickle ?? 0],
   ];
   const total = table.reduce((s, [, r]) => s + r, 0);
   if (table.some(([, r]) => r < 0) || total > 1 + 1e-9) throw new Error(`fault rates must be ≥ 0 and sum to ≤ 1 (got ${total})`);
@@ -213,6 +214,10 @@ export async function startFaultProxy(opts: FaultProxyOptions): Promise<FaultPro
       const headers: Record<string, string> = { "content-type": "application/json" };
       if (fault === "429-retry-after") headers["retry-after"] = String(retryAfter);
       res.writeHead(Number(kind), headers).end(errorBody(kind, plane));
+      return;
+    }
+    if (fault === "drop") {
+      req.socket.destroy();
       return;
     }
     if (fault === "stall" && !(await sleep(stallMs, res))) return;
