@@ -61,6 +61,13 @@ function progressOf(extra: Extra): ToolContext["progress"] & { settle(): Promise
   return Object.assign(progress, { settle });
 }
 
+/** The structured result with every secret replaced, should the service have echoed one into a message. */
+function redactDeep(value: Record<string, unknown>, secrets: readonly (string | undefined)[]): Record<string, unknown> {
+  const json = JSON.stringify(value);
+  const clean = redact(json, secrets);
+  return clean === json ? value : (JSON.parse(clean) as Record<string, unknown>);
+}
+
 export interface CreateServerOptions {
   /** Base logger (stderr). Default: a new stderr logger. */
   log?: Logger;
@@ -117,7 +124,7 @@ export function createServer(config: Config, service: Service, options: CreateSe
           log.debug(`${tool.name} done in ${Date.now() - started} ms${result.isError ? " (isError)" : ""}`);
           return {
             content: [{ type: "text", text: redact(result.table, secrets()) }],
-            structuredContent: result.structured as Record<string, unknown>,
+            structuredContent: redactDeep(result.structured as Record<string, unknown>, secrets()),
             ...(result.isError && { isError: true }),
           };
         } catch (err) {

@@ -172,3 +172,27 @@ describe("errors from the service", () => {
     }
   });
 });
+
+describe("an index that is not ready", () => {
+  test("upsert_vectors answers with its state and writes nothing", async () => {
+    const { createIndex, serverless, indexStats } = await import("./support.js");
+    const { host } = await createIndex(svc, { name: "warming", dimension: 2, spec: serverless });
+    const proxy = await startProxy({
+      target: svc.controlUrl,
+      rewrite: (body) => body.replace(/"ready":\s*true/g, '"ready":false').replace(/"state":\s*"Ready"/g, '"state":"Initializing"'),
+    });
+    const cold = await startMcp({ env: { PINECONE_API_KEY: svc.apiKey, PINECONE_CONTROLLER_HOST: proxy.url } });
+    try {
+      const r = await cold.call("upsert_vectors", { index: "warming", vectors: [{ id: "a", values: [1, 2] }] });
+      expect(r.isError).toBe(true);
+      expect(r.text).toBe(
+        'Index "warming" is not ready (state Initializing); nothing was written.\n' +
+          "Next step: wait a little and call again; list_indexes shows when it is Ready.",
+      );
+      expect((await indexStats(svc, host)).totalVectorCount).toBe(0);
+    } finally {
+      await cold.close();
+      await proxy.close();
+    }
+  });
+});
