@@ -94,7 +94,7 @@ describe("fault proxy", () => {
     expect(a.p.stats.forwarded).toBe(reached);
     const resetIndex = a.faults.indexOf("reset");
     expect(up.received).toContain(`POST /vectors/upsert {"n":${resetIndex}}`);
-    for (const kind of ["500", "drop"]) {
+    for (const kind of ["500", "drop"] as const) {
       const refusedIndex = a.faults.indexOf(kind);
       expect(up.received).not.toContain(`POST /vectors/upsert {"n":${refusedIndex}}`);
     }
