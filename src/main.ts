@@ -26,7 +26,14 @@ export async function runMcpCommand(argv: string[]): Promise<void> {
   if (config.mode === "local") {
     // Loaded only here, so the remote path never loads the local service's storage (lmdb).
     const { startLocalService } = await import("./local/index.js");
-    local = await startLocalService({ dataDir: config.dataDir, port: 0, host: "127.0.0.1", log: (line) => log.debug(line) });
+    try {
+      local = await startLocalService({ dataDir: config.dataDir, port: 0, host: "127.0.0.1", log: (line) => log.debug(line) });
+    } catch (err) {
+      const reason = err instanceof Error ? err.message.split("\n")[0] : String(err);
+      process.stderr.write(`vecdb-mcp: the embedded local service could not start in ${config.dataDir}: ${reason}\n`);
+      process.exitCode = 1;
+      return;
+    }
     config = { ...config, apiKey: local.apiKey, controllerUrl: local.controlUrl };
     const why = argv.includes("--local") ? "--local given" : "PINECONE_API_KEY is not set";
     log.info(`${why}: using the embedded local service at ${local.controlUrl} (data dir ${config.dataDir})`);

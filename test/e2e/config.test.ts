@@ -127,3 +127,16 @@ describe("defaults", () => {
     expect(flags).toMatchObject({ config: { mode: "local", apiKey: undefined, dataDir: "/d", timeoutMs: 500, concurrency: 2, retries: 0, controllerUrl: "http://127.0.0.1:5" } });
   });
 });
+
+test("a data dir held by another process: one line, exit code 1", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "vecdb-mcp-busy-"));
+  const first = await startMcp({ env: { VECDB_DATA_DIR: dir } });
+  try {
+    const r = run([], { VECDB_DATA_DIR: dir });
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(new RegExp(`^vecdb-mcp: the embedded local service could not start in ${dir}: .*in use.*\\n$`));
+  } finally {
+    await first.close();
+  }
+});
