@@ -196,3 +196,18 @@ describe("an index that is not ready", () => {
     }
   });
 });
+
+test("--timeout-ms bounds every request: a stalled controller answers in time", async () => {
+  const proxy = await startProxy({ target: svc.controlUrl, fault: () => "stall" });
+  const slow = await startMcp({ env: { PINECONE_API_KEY: svc.apiKey, PINECONE_CONTROLLER_HOST: proxy.url, VECDB_RETRIES: "0" }, args: ["--timeout-ms", "300"] });
+  try {
+    const started = Date.now();
+    const r = await slow.call("list_indexes");
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(r.isError).toBe(true);
+    expect(r.text).toMatch(new RegExp(`^list_indexes failed — got no answer from ${proxy.url}: .*\\nNext step: The service did not answer\\.`));
+  } finally {
+    await slow.close();
+    await proxy.close();
+  }
+});
