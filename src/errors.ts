@@ -31,7 +31,7 @@ function nextStep(err: ServiceError): string {
   if (err.status === 409 || code === "ALREADY_EXISTS") {
     return "The name is taken. Choose another name (list_collections and list_indexes show the names in use).";
   }
-  if (err.status === 412 || code === "FAILED_PRECONDITION") {
+  if (err.status === 412 || code === "FAILED_PRECONDITION" || /not ready/.test(text)) {
     return "The resource is not in a state that allows this yet (e.g. not ready). Wait a little and call again; list_indexes shows each index's state.";
   }
   if (err.status === 429) return "The service is limiting the request rate. Wait a few seconds and call again.";

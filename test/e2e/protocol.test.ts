@@ -229,3 +229,24 @@ test("a name with |, ` and a newline cannot break the table", async () => {
     await proxy.close();
   }
 });
+
+test("a source index that is not ready yet: wait and call again", async () => {
+  const { createIndex, pod } = await import("./support.js");
+  await createIndex(svc, { name: "busy-pod", dimension: 2, spec: pod });
+  const message = "Index busy-pod is not ready yet (state ScalingUp); wait until it is Ready.";
+  const proxy = await startProxy({
+    target: svc.controlUrl,
+    fault: (req) => (req.method === "POST" ? { status: 400, body: JSON.stringify({ status: 400, error: { code: "INVALID_ARGUMENT", message } }) } : "pass"),
+  });
+  const m = await startMcp({ env: { PINECONE_API_KEY: svc.apiKey, PINECONE_CONTROLLER_HOST: proxy.url } });
+  try {
+    const r = await m.call("create_collection", { name: "busy-snap", source: "busy-pod" });
+    expect(r.text).toBe(
+      `create_collection failed — the service answered HTTP 400 INVALID_ARGUMENT: ${message}\n` +
+        "Next step: The resource is not in a state that allows this yet (e.g. not ready). Wait a little and call again; list_indexes shows each index's state.",
+    );
+  } finally {
+    await m.close();
+    await proxy.close();
+  }
+});

@@ -177,8 +177,17 @@ describe("with indexes", () => {
     const r = await mcp.call("create_collection", { name: "pods-snap", source: "pods" });
     expect(r.isError).toBe(false);
     expect(r.structured).toMatchObject({ collection: { name: "pods-snap", status: "Initializing", environment: "us-east1-gcp", source: "pods" } });
-    expect(r.text).toMatch(/^Collection created:\n\n\| name \| status \| environment \| source \| dimension \| vectors \| size \|\n\| --- \| --- \| --- \| --- \| --- \| --- \| --- \|\n\| pods-snap \| Initializing \| us-east1-gcp \| pods \|/);
-    expect(r.text).toContain("becomes Ready when the copy is complete; list_collections shows its status.");
+    expect(r.text).toBe(
+      [
+        "Collection created:",
+        "",
+        "| name | status | environment | source | dimension | vectors | size |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+        "| pods-snap | Initializing | us-east1-gcp | pods | 4 |  |  |",
+        "",
+        "It is Initializing now and becomes Ready when the copy is complete; list_collections shows its status.",
+      ].join("\n"),
+    );
     expect(await collectionNames()).toEqual(["pods-snap"]);
   });
 
