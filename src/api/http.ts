@@ -54,6 +54,7 @@ export class HttpClient {
   private readonly settings: Required<HttpSettings>;
   private readonly trusted = new Set<string>();
   private readonly redactions: string[];
+  private readonly closing = new AbortController();
 
   constructor(settings: HttpSettings) {
     this.settings = {
@@ -122,14 +123,17 @@ export class HttpClient {
     }
   }
 
-  /** Closes the agent: waits a moment for requests in flight, then drops the connections. */
+  /** Closes the agent: waits a moment for requests in flight, then aborts them (they fail, not retried). */
   async close(graceMs = 1000): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     const closed = this.agent.close().then(() => true);
     const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), graceMs)));
     const inTime = await Promise.race([closed, late]).catch(() => false);
     clearTimeout(timer);
-    if (!inTime) await this.agent.destroy().catch(() => undefined);
+    if (!inTime) {
+      this.closing.abort();
+      await this.agent.destroy().catch(() => undefined);
+    }
   }
 
   private async attempt(
@@ -140,7 +144,7 @@ export class HttpClient {
     signal: AbortSignal | undefined,
   ): Promise<Attempt> {
     const timeout = AbortSignal.timeout(this.settings.timeoutMs);
-    const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    const combined = AbortSignal.any(signal ? [signal, timeout, this.closing.signal] : [timeout, this.closing.signal]);
     let res: Dispatcher.ResponseData;
     try {
       res = await request(url, {
@@ -182,6 +186,9 @@ export class HttpClient {
   private failure(err: unknown, caller: AbortSignal | undefined, timeout: AbortSignal): Attempt {
     // The caller's abort wins over everything: no error translation, no retry.
     if (caller?.aborted) throw caller.reason ?? err;
+    if (this.closing.signal.aborted) {
+      return { kind: "failed", code: "CLOSED", message: "the client was closed while waiting for the answer", retriable: false };
+    }
     const code = errorCode(err);
     if (timeout.aborted || code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT") {
       return {

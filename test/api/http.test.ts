@@ -403,7 +403,10 @@ describe("close", () => {
     const started = Date.now();
     await c.close(100);
     expect(Date.now() - started).toBeLessThan(2000);
-    expect(await pending).toBeInstanceOf(Error);
+    const err = (await pending) as ServiceError;
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(err).toBeInstanceOf(ServiceError);
+    expect([err.code, err.serviceMessage]).toEqual(["CLOSED", "the client was closed while waiting for the answer"]);
   });
 });
 
