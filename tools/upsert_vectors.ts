@@ -5,33 +5,13 @@ import { markdownTable } from "../src/format/table.js";
 import { ToolError } from "../src/errors.js";
 import { checkRecords, type RecordProblem } from "../src/ingest/check.js";
 import { runUpsert } from "../src/ingest/upsert.js";
-import { numberList } from "../src/schema.js";
+import { numberList, ruleError } from "../src/schema.js";
 import { defineTool } from "../src/tool.js";
 
 const MAX_RECORDS = 10_000;
 
-/** A zod check option whose message names the record's position, the field, the value given and the rule. */
-const rule = (text: string) => ({
-  error: (issue: { path?: PropertyKey[]; input?: unknown }) => {
-    const path = issue.path ?? [];
-    const inRecord = path[0] === "vectors" && typeof path[1] === "number";
-    const field = (inRecord ? path.slice(2) : path)
-      .map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`))
-      .join("")
-      .replace(/^\./, "");
-    const where = inRecord ? `record at position ${String(path[1])}${field ? `, ${field}` : ""}` : field;
-    const value = issue.input;
-    const got =
-      typeof value === "number"
-        ? ` is ${value}`
-        : typeof value === "string"
-          ? value.length > 40
-            ? ` is ${JSON.stringify(`${value.slice(0, 40)}…`)} (${value.length} characters)`
-            : ` is ${JSON.stringify(value)}`
-          : "";
-    return `${where}${got}: ${text}. Nothing was written.`;
-  },
-});
+/** Messages name the record's position, the field, the value given and the rule. */
+const rule = (text: string) => ruleError(text, { list: "vectors", after: "Nothing was written." });
 
 const VectorRecord = z.object({
   id: z
