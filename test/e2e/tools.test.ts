@@ -262,6 +262,16 @@ describe("with indexes", () => {
     expect((await indexStats(svc, docsHost)).namespaces.ten.vectorCount).toBe(10);
   });
 
+  test("several calls at once on one connection each land completely", async () => {
+    const calls = Array.from({ length: 6 }, (_, n) =>
+      mcp.call("upsert_vectors", { index: "docs", namespace: `par-${n}`, vectors: Array.from({ length: 150 }, (_, i) => ({ id: `x${i}`, values: [n, i, 0, 1] })) }),
+    );
+    const results = await Promise.all(calls);
+    for (const r of results) expect(r.structured).toMatchObject({ records: 150, upserted: 150, failed: 0 });
+    const stats = await indexStats(svc, docsHost);
+    for (let n = 0; n < 6; n++) expect(stats.namespaces[`par-${n}`].vectorCount).toBe(150);
+  });
+
   test("the API key appears in no result and no stderr line", () => {
     expect(mcp.transcript()).not.toContain(svc.apiKey);
     expect(mcp.stderr()).not.toContain(svc.apiKey);
