@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { BatchPlanner, MAX_BATCH_RECORDS, MAX_BODY_BYTES, encodeRecord, planBatches, type PlannedBatch } from "../../src/ingest/batches.js";
 import { RecordCheckError, type UpsertRecord } from "../../src/ingest/check.js";
@@ -166,3 +167,55 @@ describe("planBatches", () => {
     expect(() => planner.add({ id: "n", values: [Number.NaN] }, 4)).toThrow(RecordCheckError);
   });
 });
+
+describe("planner, property-based", () => {
+  const record = fc.record(
+    {
+      id: fc.string({ minLength: 1, maxLength: 20, unit: "grapheme" }),
+      values: fc.array(fc.float({ noNaN: true, noDefaultInfinity: true }), { maxLength: 40 }),
+      sparseValues: fc
+        .uniqueArray(fc.nat({ max: 4294967295 }), { maxLength: 10 })
+        .chain((indices) =>
+          fc.record({ indices: fc.constant(indices), values: fc.array(fc.double({ min: -1e6, max: 1e6, noNaN: true }), { minLength: indices.length, maxLength: indices.length }) }),
+        ),
+      metadata: fc.dictionary(
+        fc.string({ maxLength: 8, unit: "grapheme" }),
+        fc.oneof(fc.string({ unit: "grapheme" }), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.array(fc.string())),
+      ),
+    },
+    { requiredKeys: ["id", "values"] },
+  );
+
+  it("every body parses back to exactly the records (values as 32-bit floats), within both limits", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(record, { maxLength: 60 }), fc.integer({ min: 1, max: 20 }), fc.integer({ min: 2_000, max: 20_000 }), async (input, maxRecords, maxBytes) => {
+        const batches: PlannedBatch[] = [];
+        for await (const b of planBatches(input, { namespace: "ns", maxRecords, maxBytes })) batches.push(b);
+        const back: unknown[] = [];
+        let next = 0;
+        for (const b of batches) {
+          expect(b.body.length).toBeLessThanOrEqual(maxBytes);
+          expect(b.ids.length).toBeLessThanOrEqual(maxRecords);
+          expect(b.firstPosition).toBe(next);
+          next += b.ids.length;
+          back.push(...(JSON.parse(b.body.toString("utf8")) as Body).vectors);
+        }
+        const f32 = (xs: number[]) => xs.map((x) => Math.fround(x) || 0);
+        for (const v of back as { values: number[]; sparseValues?: { values: number[] } }[]) {
+          v.values = f32(v.values); // the service reads each value as a 32-bit float
+          if (v.sparseValues) v.sparseValues.values = f32(v.sparseValues.values);
+        }
+        expect(back).toEqual(
+          input.map((r) => ({
+            id: r.id,
+            values: f32(r.values),
+            ...(r.sparseValues ? { sparseValues: { indices: r.sparseValues.indices, values: f32(r.sparseValues.values) } } : {}),
+            ...(r.metadata ? { metadata: JSON.parse(JSON.stringify(r.metadata)) as unknown } : {}),
+          })),
+        );
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
