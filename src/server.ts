@@ -37,7 +37,7 @@ type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 // The SDK client drops a progress notification that arrives in the same read as the response
 // (modelcontextprotocol/typescript-sdk#2580), so a result waits this long after the last progress notification.
-const PROGRESS_SETTLE_MS = 15;
+const PROGRESS_SETTLE_MS = 25;
 
 function progressOf(extra: Extra): ToolContext["progress"] & { settle(): Promise<void> } {
   const token = extra._meta?.progressToken;
