@@ -48,6 +48,10 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
     root = open({ path: join(dataDir, DATABASE_FILE), maxDbs: 64, compression: false });
     const catalog = new Catalog(root);
     const store = new VectorStore(root);
+    // Before anything writes: records a crash left behind mid-copy or mid-drop belong to no space any more.
+    // Must precede registry.start(), which resumes copies whose target space is not live until they finish.
+    const swept = await store.sweepOrphans();
+    if (swept > 0) log(`vecdb-mcp local service: removed records of ${swept} unfinished copy or drop`);
     let registry: Registry | undefined;
     const servers = new DataServers({
       host,
