@@ -3,6 +3,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { z } from "zod";
+import { isLoopbackHost } from "./http-hosts.js";
 
 /** A bad setting: `message` is the one line printed on stderr before exiting with code 2. */
 export class ConfigError extends Error {
@@ -26,6 +27,11 @@ export const SETTINGS = {
   concurrency: "--concurrency / VECDB_CONCURRENCY",
   retries: "--retries / VECDB_RETRIES",
   logLevel: "--log-level / VECDB_LOG_LEVEL",
+  httpPort: "--port / VECDB_HTTP_PORT",
+  httpHost: "--host / VECDB_HTTP_HOST",
+  httpToken: "VECDB_HTTP_TOKEN",
+  httpAllowedHosts: "--allowed-hosts / VECDB_HTTP_ALLOWED_HOSTS",
+  httpIdleTimeoutS: "--idle-timeout-s / VECDB_HTTP_IDLE_TIMEOUT_S",
 } as const;
 
 export const configSchema = z.object({
@@ -63,7 +69,23 @@ export const configSchema = z.object({
   dataDir: z.string().min(1, { error: () => `${SETTINGS.dataDir} must not be empty` }),
 
   // ── Access (issue 5: --read-only, --indexes a,b, --allow-destructive) — not yet implemented ──
-  // ── Transport (issue 5: --http, --port, --host, VECDB_HTTP_TOKEN) — not yet implemented ──────
+  // ── Transport: stdio, or Streamable HTTP with --http (src/http-server.ts) ────────────────────
+  http: z.boolean().default(false),
+  /** 0 picks a free port. */
+  httpPort: int(SETTINGS.httpPort, 0, 65535, 3333),
+  httpHost: z.string().min(1, { error: () => `${SETTINGS.httpHost} must not be empty` }).default("127.0.0.1"),
+  /** Bearer token every HTTP request must carry; required when httpHost is not loopback. Never logged. */
+  httpToken: z.string().min(16, { error: () => `${SETTINGS.httpToken} must be at least 16 characters` }).optional(),
+  /** More Host / Origin names the server is reached by (DNS name, proxy); "name" (any port) or "name:port". */
+  httpAllowedHosts: z
+    .string()
+    .transform((s) => s.split(",").map((h) => h.trim()).filter(Boolean))
+    .pipe(z.array(z.string().regex(/^(\[[0-9a-fA-F:.]+\]|[^\s:/\[\]@]+)(:\d{1,5})?$/, {
+      error: () => `${SETTINGS.httpAllowedHosts} must be a comma-separated list of host names, each optionally with :port`,
+    })))
+    .default([]),
+  /** An HTTP session with no request for this long is closed. */
+  httpIdleTimeoutS: int(SETTINGS.httpIdleTimeoutS, 1, 86_400, 1800),
   // ── Files (issue 4: --allow-dir) — not yet implemented ──────────────────────────────────────
 });
 
@@ -80,12 +102,18 @@ Options (environment variable in brackets):
   --concurrency N         upsert requests in flight, 1–64 (default 8) [VECDB_CONCURRENCY]
   --retries N             retries of 429 / 5xx / dropped connections, 0–10 (default 4) [VECDB_RETRIES]
   --log-level LEVEL       lowest level logged on stderr: debug, info, warning, error (default info) [VECDB_LOG_LEVEL]
+  --http                  serve MCP over Streamable HTTP at http://HOST:PORT/mcp instead of stdio
+  --port N                HTTP port, 0 picks a free one (default 3333) [VECDB_HTTP_PORT]
+  --host H                HTTP address (default 127.0.0.1); not loopback → VECDB_HTTP_TOKEN required [VECDB_HTTP_HOST]
+  --allowed-hosts A,B     more Host/Origin names the server is reached by, name or name:port [VECDB_HTTP_ALLOWED_HOSTS]
+  --idle-timeout-s N      close an HTTP session idle this long, 1–86400 (default 1800) [VECDB_HTTP_IDLE_TIMEOUT_S]
   --help                  show this text
 
 Environment:
   PINECONE_API_KEY          the service's API key; unset → the embedded local service
   PINECONE_CONTROLLER_HOST  control-plane URL (default https://api.pinecone.io)
   PINECONE_API_VERSION      API version header (default 2026-04)
+  VECDB_HTTP_TOKEN          with --http: the bearer token every request must carry (at least 16 characters)
 `;
 
 type Env = Record<string, string | undefined>;
@@ -113,6 +141,11 @@ export function loadConfig(argv: string[], env: Env = process.env): { help: true
         concurrency: { type: "string" },
         retries: { type: "string" },
         "log-level": { type: "string" },
+        http: { type: "boolean" },
+        port: { type: "string" },
+        host: { type: "string" },
+        "allowed-hosts": { type: "string" },
+        "idle-timeout-s": { type: "string" },
       },
     }));
   } catch (err) {
@@ -133,6 +166,12 @@ export function loadConfig(argv: string[], env: Env = process.env): { help: true
     retries: values.retries ?? blank(env.VECDB_RETRIES),
     logLevel: values["log-level"] ?? blank(env.VECDB_LOG_LEVEL),
     dataDir: values["data-dir"] ?? blank(env.VECDB_DATA_DIR) ?? defaultDataDir(env),
+    http: values.http === true,
+    httpPort: values.port ?? blank(env.VECDB_HTTP_PORT),
+    httpHost: values.host ?? blank(env.VECDB_HTTP_HOST),
+    httpToken: blank(env.VECDB_HTTP_TOKEN),
+    httpAllowedHosts: values["allowed-hosts"] ?? blank(env.VECDB_HTTP_ALLOWED_HOSTS),
+    httpIdleTimeoutS: values["idle-timeout-s"] ?? blank(env.VECDB_HTTP_IDLE_TIMEOUT_S),
   };
   const parsed = configSchema.safeParse(raw);
   if (!parsed.success) {
@@ -140,8 +179,17 @@ export function loadConfig(argv: string[], env: Env = process.env): { help: true
     const key = issue.path[0] as keyof typeof raw;
     const given = raw[key];
     // Never echo a key back.
-    const got = key === "apiKey" || typeof given !== "string" ? "" : ` (got ${JSON.stringify(given)})`;
+    const got = key === "apiKey" || key === "httpToken" || typeof given !== "string" ? "" : ` (got ${JSON.stringify(given)})`;
     throw new ConfigError(`${issue.message}${got}`);
   }
-  return { help: false, config: parsed.data };
+  const config = parsed.data;
+  for (const flag of ["port", "host", "allowed-hosts", "idle-timeout-s"] as const) {
+    if (values[flag] !== undefined && !config.http) throw new ConfigError(`--${flag} needs --http (the HTTP transport)`);
+  }
+  if (config.http && !config.httpToken && !isLoopbackHost(config.httpHost)) {
+    throw new ConfigError(
+      `${SETTINGS.httpToken} must be set to serve HTTP on ${config.httpHost}, which is not a loopback address (or use --host 127.0.0.1)`,
+    );
+  }
+  return { help: false, config };
 }
