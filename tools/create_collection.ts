@@ -4,47 +4,13 @@ import { z } from "zod";
 import { markdownTable } from "../src/format/table.js";
 import { humanBytes } from "../src/format/size.js";
 import { ToolError } from "../src/errors.js";
+import { newNameSchema } from "../src/names.js";
 import { defineTool } from "../src/tool.js";
 
-/** A valid collection name close to `name`. */
-export function suggestName(name: string): string {
-  const s = name
-    .toLowerCase()
-    .replace(/[^a-z0-9-]+/g, "-")
-    .replace(/-+/g, "-")
-    .replace(/^-+/, "")
-    .slice(0, 45)
-    .replace(/-+$/, "");
-  return s || "my-collection";
-}
-
-/** Which of the service's name rules `name` breaks, and how; undefined when it keeps them all. */
-export function brokenNameRule(name: string): { rule: string; what: string } | undefined {
-  if (name.length < 1) return { rule: "1–45 characters", what: "is empty" };
-  if (name.length > 45) return { rule: "1–45 characters", what: `is ${name.length} characters long` };
-  const bad = [...new Set(name.replace(/[a-z0-9-]/g, ""))].join("");
-  if (bad) return { rule: 'only lower-case letters a–z, digits 0–9 and "-"', what: `contains ${JSON.stringify(bad)}` };
-  if (!/^[a-z0-9]/.test(name)) return { rule: "the first and the last character must be a letter or a digit", what: 'starts with "-"' };
-  if (!/[a-z0-9]$/.test(name)) return { rule: "the first and the last character must be a letter or a digit", what: 'ends with "-"' };
-  return undefined;
-}
-
-const nameError = {
-  abort: true,
-  error: (issue: { input?: unknown }) => {
-    const name = typeof issue.input === "string" ? issue.input : "";
-    const broken = brokenNameRule(name) ?? { rule: "1–45 characters", what: "is not valid" };
-    return `Collection name ${JSON.stringify(name)} ${broken.what}. Rule: ${broken.rule}. A valid name would be ${JSON.stringify(suggestName(name))}.`;
-  },
-};
-
-// One pattern (several would make zod emit allOf) for both the character and the first/last-character rules.
-const nameSchema = z
-  .string()
-  .min(1, nameError)
-  .max(45, nameError)
-  .regex(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/, nameError)
-  .describe('Name of the new collection: 1–45 characters, lower-case letters, digits and "-", starting and ending with a letter or digit.');
+const nameSchema = newNameSchema(
+  "Collection",
+  'Name of the new collection: 1–45 characters, lower-case letters, digits and "-", starting and ending with a letter or digit.',
+);
 
 const CollectionRecord = z.object({
   name: z.string().describe("Collection name."),

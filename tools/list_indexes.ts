@@ -1,62 +1,8 @@
 // list_indexes — every index of the project: kind, dimension, metric, state, host and where it runs.
 import { z } from "zod";
-import type { IndexModel } from "../src/api/records.js";
 import { markdownTable } from "../src/format/table.js";
+import { IndexSummary, summarizeIndex, where } from "../src/index-summary.js";
 import { defineTool } from "../src/tool.js";
-
-const IndexSummary = z.object({
-  name: z.string().describe("Index name; pass it as `index` to other tools."),
-  kind: z.enum(["serverless", "pod", "other"]).describe("How the index is deployed."),
-  dimension: z.number().int().optional().describe("Dense vector length; absent for a sparse index."),
-  metric: z.string().describe("cosine, euclidean or dotproduct."),
-  vector_type: z.string().optional().describe("dense or sparse."),
-  state: z.string().describe("Ready, Initializing, ScalingUp, Terminating, …"),
-  ready: z.boolean().describe("Whether the index accepts reads and writes."),
-  host: z.string().describe("The index's own data-plane host."),
-  cloud: z.string().optional().describe("Serverless: cloud provider."),
-  region: z.string().optional().describe("Serverless: region."),
-  environment: z.string().optional().describe("Pod-based: environment."),
-  pod_type: z.string().optional().describe("Pod-based: pod type, e.g. p1.x1."),
-  pods: z.number().int().optional().describe("Pod-based: number of pods."),
-  replicas: z.number().int().optional().describe("Pod-based: replicas."),
-  shards: z.number().int().optional().describe("Pod-based: shards."),
-  deletion_protection: z.string().optional().describe("enabled or disabled."),
-});
-export type IndexSummary = z.infer<typeof IndexSummary>;
-
-export function summarizeIndex(index: IndexModel): IndexSummary {
-  const { serverless, pod } = index.spec;
-  const num = (n: unknown) => (typeof n === "number" && Number.isInteger(n) ? n : undefined);
-  const summary: IndexSummary = {
-    name: index.name,
-    kind: serverless ? "serverless" : pod ? "pod" : "other",
-    dimension: num(index.dimension),
-    metric: index.metric,
-    vector_type: index.vector_type,
-    state: index.status.state,
-    ready: index.status.ready,
-    host: index.host,
-    cloud: serverless?.cloud,
-    region: serverless?.region,
-    environment: pod?.environment,
-    pod_type: pod?.pod_type,
-    pods: num(pod?.pods),
-    replicas: num(pod?.replicas),
-    shards: num(pod?.shards),
-    deletion_protection: index.deletion_protection,
-  };
-  // Drop absent optionals so structuredContent carries no undefined keys.
-  return Object.fromEntries(Object.entries(summary).filter(([, v]) => v !== undefined)) as IndexSummary;
-}
-
-function where(s: IndexSummary): string {
-  if (s.kind === "serverless") return `${s.cloud ?? "?"} ${s.region ?? "?"}`;
-  if (s.kind === "pod") {
-    const counts = [`pods ${s.pods ?? "?"}`, `replicas ${s.replicas ?? "?"}`, `shards ${s.shards ?? "?"}`].join(" / ");
-    return [s.environment, s.pod_type, counts].filter(Boolean).join(" · ");
-  }
-  return "";
-}
 
 export default defineTool({
   name: "list_indexes",
