@@ -4,5 +4,22 @@ import createCollection from "./create_collection.js";
 import listCollections from "./list_collections.js";
 import listIndexes from "./list_indexes.js";
 import upsertVectors from "./upsert_vectors.js";
+import describeIndex from "./describe_index.js";
+import describeIndexStats from "./describe_index_stats.js";
+import queryVectors from "./query_vectors.js";
+import fetchVectors from "./fetch_vectors.js";
+import listVectorIds from "./list_vector_ids.js";
+import describeCollection from "./describe_collection.js";
 
-export const tools: readonly AnyTool[] = [listIndexes, listCollections, createCollection, upsertVectors];
+export const tools: readonly AnyTool[] = [
+  listIndexes,
+  listCollections,
+  createCollection,
+  upsertVectors,
+  describeIndex,
+  describeIndexStats,
+  queryVectors,
+  fetchVectors,
+  listVectorIds,
+  describeCollection,
+];

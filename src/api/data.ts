@@ -1,7 +1,28 @@
 // Data-plane calls, given an index's host (as the control plane names it).
 import { ResponseShapeError } from "./errors.js";
 import type { HttpClient } from "./http.js";
-import { FetchResponseSchema, IndexStatsSchema, UpsertResponseSchema, type FetchedRecord, type IndexStats } from "./records.js";
+import {
+  FetchResponseSchema,
+  IndexStatsSchema,
+  ListResponseSchema,
+  QueryResponseSchema,
+  UpsertResponseSchema,
+  type FetchedRecord,
+  type IndexStats,
+  type QueryMatch,
+} from "./records.js";
+
+/** The body of POST {host}/query: by `vector` and/or `sparseVector`, or by a stored record's `id`. */
+export interface QueryRequest {
+  topK: number;
+  namespace?: string;
+  vector?: number[];
+  sparseVector?: { indices: number[]; values: number[] };
+  id?: string;
+  filter?: Record<string, unknown>;
+  includeValues?: boolean;
+  includeMetadata?: boolean;
+}
 
 /**
  * The base URL of an index host. A loopback host (127.0.0.0/8, ::1, localhost; any port) is called over http when
@@ -55,10 +76,11 @@ export class DataPlane {
     return { upsertedCount: parsed.data.upsertedCount ?? 0 };
   }
 
-  /** POST {host}/describe_index_stats: record counts per namespace. */
-  async describeIndexStats(host: string, signal?: AbortSignal): Promise<IndexStats> {
+  /** POST {host}/describe_index_stats: record counts per namespace (with a filter: of the matching records only). */
+  async describeIndexStats(host: string, signal?: AbortSignal, filter?: Record<string, unknown>): Promise<IndexStats> {
     const url = `${this.dataUrl(host)}/describe_index_stats`;
-    const parsed = IndexStatsSchema.safeParse(await this.http.request<unknown>({ url, method: "POST", body: {}, signal }));
+    const body = filter === undefined ? {} : { filter };
+    const parsed = IndexStatsSchema.safeParse(await this.http.request<unknown>({ url, method: "POST", body, signal }));
     if (!parsed.success) throw new ResponseShapeError(url, "not an index stats record");
     return parsed.data;
   }
@@ -71,5 +93,31 @@ export class DataPlane {
     const parsed = FetchResponseSchema.safeParse(await this.http.request<unknown>({ url, method: "GET", signal }));
     if (!parsed.success) throw new ResponseShapeError(url.split("?")[0], "not a fetch answer");
     return parsed.data.vectors ?? {};
+  }
+
+  /** POST {host}/query: the topK nearest records, best first. */
+  async query(host: string, body: QueryRequest, signal?: AbortSignal): Promise<{ matches: QueryMatch[]; namespace?: string }> {
+    const url = `${this.dataUrl(host)}/query`;
+    const parsed = QueryResponseSchema.safeParse(await this.http.request<unknown>({ url, method: "POST", body, signal }));
+    if (!parsed.success) throw new ResponseShapeError(url, "not a query answer");
+    return { matches: parsed.data.matches ?? [], namespace: parsed.data.namespace };
+  }
+
+  /** GET {host}/vectors/list: one page of record ids (in id order) and the token of the next page, if any. */
+  async listIds(
+    host: string,
+    opts: { namespace?: string; prefix?: string; limit?: number; paginationToken?: string },
+    signal?: AbortSignal,
+  ): Promise<{ ids: string[]; next?: string }> {
+    const query = new URLSearchParams();
+    if (opts.namespace !== undefined) query.set("namespace", opts.namespace);
+    if (opts.prefix !== undefined) query.set("prefix", opts.prefix);
+    if (opts.limit !== undefined) query.set("limit", String(opts.limit));
+    if (opts.paginationToken !== undefined) query.set("paginationToken", opts.paginationToken);
+    const url = `${this.dataUrl(host)}/vectors/list?${query.toString()}`;
+    const parsed = ListResponseSchema.safeParse(await this.http.request<unknown>({ url, method: "GET", signal }));
+    if (!parsed.success) throw new ResponseShapeError(url.split("?")[0], "not a list answer");
+    const next = parsed.data.pagination?.next;
+    return { ids: (parsed.data.vectors ?? []).map((v) => v.id), ...(next ? { next } : {}) };
   }
 }

@@ -53,7 +53,10 @@ export function isSparseIndex(index: IndexModel): boolean {
 export const IndexStatsSchema = z.looseObject({
   namespaces: z.record(z.string(), z.looseObject({ vectorCount: z.number().optional() })).optional(),
   dimension: z.number().nullish(),
+  indexFullness: z.number().nullish(),
   totalVectorCount: z.number().optional(),
+  metric: z.string().optional(),
+  vectorType: z.string().optional(),
 });
 export type IndexStats = z.infer<typeof IndexStatsSchema>;
 
@@ -65,3 +68,19 @@ export const FetchedRecordSchema = z.looseObject({
 });
 export type FetchedRecord = z.infer<typeof FetchedRecordSchema>;
 export const FetchResponseSchema = z.looseObject({ vectors: z.record(z.string(), FetchedRecordSchema).optional() });
+
+export const QueryMatchSchema = z.looseObject({
+  id: z.string(),
+  score: z.number().optional(),
+  values: z.array(z.number()).optional(),
+  sparseValues: z.looseObject({ indices: z.array(z.number()), values: z.array(z.number()) }).optional(),
+  metadata: z.record(z.string(), z.unknown()).nullish(),
+});
+export type QueryMatch = z.infer<typeof QueryMatchSchema>;
+export const QueryResponseSchema = z.looseObject({ matches: z.array(QueryMatchSchema).optional(), namespace: z.string().optional() });
+
+export const ListResponseSchema = z.looseObject({
+  vectors: z.array(z.looseObject({ id: z.string() })).optional(),
+  pagination: z.looseObject({ next: z.string().nullish() }).nullish(),
+  namespace: z.string().optional(),
+});

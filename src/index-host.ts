@@ -1,0 +1,41 @@
+// Running a data-plane call on an index's own host: resolve the host (cached), refuse an index that is not ready,
+// and when the host has moved or vanished (404 / refused / unknown name), forget it and try the fresh one once.
+import { ServiceError } from "./api/errors.js";
+import type { IndexModel } from "./api/records.js";
+import type { Service } from "./api/service.js";
+import { ToolError } from "./errors.js";
+
+export async function onIndexHost<T>(
+  service: Service,
+  index: string,
+  signal: AbortSignal,
+  call: (model: IndexModel) => Promise<T>,
+  check?: (model: IndexModel) => void,
+): Promise<T> {
+  const ready = async () => {
+    const model = await service.hosts.resolve(index, signal);
+    if (!model.status.ready) {
+      service.hosts.forget(index);
+      throw new ToolError(
+        `Index ${JSON.stringify(index)} is not ready (state ${model.status.state}); nothing was read.\n` +
+          "Next step: wait a little and call again; list_indexes shows when it is Ready.",
+      );
+    }
+    check?.(model);
+    return model;
+  };
+  const model = await ready();
+  try {
+    return await call(model);
+  } catch (err) {
+    if (signal.aborted || !hostGone(err)) throw err;
+    service.hosts.forget(index);
+    return call(await ready());
+  }
+}
+
+function hostGone(err: unknown): boolean {
+  if (!(err instanceof ServiceError)) return false;
+  if (err.status === 404) return true;
+  return err.status === undefined && (err.code === "ECONNREFUSED" || err.code === "ENOTFOUND");
+}
