@@ -1,6 +1,6 @@
 // All configuration: one zod schema, read once from argv + env. The only reader of process.env.
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { delimiter, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { isLoopbackHost } from "./http-hosts.js";
@@ -27,6 +27,7 @@ export const SETTINGS = {
   concurrency: "--concurrency / VECDB_CONCURRENCY",
   retries: "--retries / VECDB_RETRIES",
   logLevel: "--log-level / VECDB_LOG_LEVEL",
+  allowDirs: "--allow-dir / VECDB_ALLOW_DIRS",
   httpPort: "--port / VECDB_HTTP_PORT",
   httpHost: "--host / VECDB_HTTP_HOST",
   httpToken: "VECDB_HTTP_TOKEN",
@@ -86,7 +87,8 @@ export const configSchema = z.object({
     .default([]),
   /** An HTTP session with no request for this long is closed. */
   httpIdleTimeoutS: int(SETTINGS.httpIdleTimeoutS, 1, 86_400, 1800),
-  // ── Files (issue 4: --allow-dir) — not yet implemented ──────────────────────────────────────
+  // ── Files: directories import_vectors may read (besides the client's MCP roots), absolute ────
+  allowDirs: z.array(z.string().min(1)).default([]),
 });
 
 export type Config = z.output<typeof configSchema>;
@@ -102,6 +104,8 @@ Options (environment variable in brackets):
   --concurrency N         upsert requests in flight, 1–64 (default 8) [VECDB_CONCURRENCY]
   --retries N             retries of 429 / 5xx / dropped connections, 0–10 (default 4) [VECDB_RETRIES]
   --log-level LEVEL       lowest level logged on stderr: debug, info, warning, error (default info) [VECDB_LOG_LEVEL]
+  --allow-dir DIR         let import_vectors read files under DIR; repeatable (default: only the client's roots)
+                          [VECDB_ALLOW_DIRS, several joined with the path delimiter: ":", or ";" on Windows]
   --http                  serve MCP over Streamable HTTP at http://HOST:PORT/mcp instead of stdio
   --port N                HTTP port, 0 picks a free one (default 3333) [VECDB_HTTP_PORT]
   --host H                HTTP address (default 127.0.0.1); not loopback → VECDB_HTTP_TOKEN required [VECDB_HTTP_HOST]
@@ -127,7 +131,7 @@ export function defaultDataDir(env: Env, platform: NodeJS.Platform = process.pla
 
 /** `{ help: true }` when --help was given; otherwise the checked configuration. Throws ConfigError. */
 export function loadConfig(argv: string[], env: Env = process.env): { help: true } | { help: false; config: Config } {
-  let values: Record<string, string | boolean | undefined>;
+  let values: Record<string, string | boolean | string[] | undefined>;
   try {
     ({ values } = parseArgs({
       args: argv,
@@ -141,6 +145,7 @@ export function loadConfig(argv: string[], env: Env = process.env): { help: true
         concurrency: { type: "string" },
         retries: { type: "string" },
         "log-level": { type: "string" },
+        "allow-dir": { type: "string", multiple: true },
         http: { type: "boolean" },
         port: { type: "string" },
         host: { type: "string" },
@@ -165,6 +170,10 @@ export function loadConfig(argv: string[], env: Env = process.env): { help: true
     concurrency: values.concurrency ?? blank(env.VECDB_CONCURRENCY),
     retries: values.retries ?? blank(env.VECDB_RETRIES),
     logLevel: values["log-level"] ?? blank(env.VECDB_LOG_LEVEL),
+    // --allow-dir replaces VECDB_ALLOW_DIRS (as every flag replaces its variable); relative dirs are from the cwd.
+    allowDirs: ((values["allow-dir"] as string[] | undefined) ?? (env.VECDB_ALLOW_DIRS ?? "").split(delimiter))
+      .filter((d) => d !== "")
+      .map((d) => resolve(d)),
     dataDir: values["data-dir"] ?? blank(env.VECDB_DATA_DIR) ?? defaultDataDir(env),
     http: values.http === true,
     httpPort: values.port ?? blank(env.VECDB_HTTP_PORT),

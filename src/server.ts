@@ -13,6 +13,7 @@ import type { Service } from "./api/service.js";
 import type { Config } from "./config.js";
 import { errorText } from "./errors.js";
 import { createLogger, LOG_LEVELS, redact, type Logger, type LogLevel } from "./log.js";
+import { trackRoots } from "./roots.js";
 import type { AnyTool, ToolContext } from "./tool.js";
 import { tools as registry } from "../tools/index.js";
 
@@ -103,6 +104,7 @@ export function createServer(config: Config, service: Service, options: CreateSe
     warning: (m) => (base.warning(m), toClient("warning", m)),
     error: (m) => (base.error(m), toClient("error", m)),
   };
+  const roots = trackRoots(server.server, config.allowDirs, log);
 
   for (const tool of options.tools ?? registry) {
     server.registerTool(
@@ -117,7 +119,8 @@ export function createServer(config: Config, service: Service, options: CreateSe
       async (args: Record<string, unknown>, extra: Extra): Promise<CallToolResult> => {
         const started = Date.now();
         const progress = progressOf(extra);
-        const ctx: ToolContext = { service, config, signal: extra.signal, progress, log };
+        const allowedRoots = () => roots(extra);
+        const ctx: ToolContext = { service, config, signal: extra.signal, progress, log, allowedRoots };
         try {
           const result = await tool.run(args, ctx);
           await progress.settle();

@@ -20,6 +20,8 @@ export interface ToolContext {
   /** Sends `notifications/progress` when the client asked for progress; otherwise does nothing. */
   progress(done: number, total?: number, message?: string): void;
   log: Logger;
+  /** Directories files may be read from: --allow-dir plus the client's MCP roots (file:// URIs), asked when needed. */
+  allowedRoots(): Promise<string[]>;
 }
 
 export interface ToolResult<Out> {

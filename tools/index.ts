@@ -4,6 +4,7 @@ import createCollection from "./create_collection.js";
 import listCollections from "./list_collections.js";
 import listIndexes from "./list_indexes.js";
 import upsertVectors from "./upsert_vectors.js";
+import importVectors from "./import_vectors.js";
 import describeIndex from "./describe_index.js";
 import describeIndexStats from "./describe_index_stats.js";
 import queryVectors from "./query_vectors.js";
@@ -16,6 +17,7 @@ export const tools: readonly AnyTool[] = [
   listCollections,
   createCollection,
   upsertVectors,
+  importVectors,
   describeIndex,
   describeIndexStats,
   queryVectors,

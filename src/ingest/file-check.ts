@@ -1,0 +1,84 @@
+// The first pass of an import: every record of a file checked against the index (the same checker as
+// upsert_vectors) plus duplicate ids across the whole file, streaming, nothing written. Reports the first few bad
+// records by line/row number and id, and how many there are.
+//
+// Duplicates in bounded memory: the scan keeps 64-bit id hashes (id-hashes.ts). Only if some hash repeats — a real
+// duplicate, or very rarely two ids sharing a hash — the file is scanned once more, this time remembering the exact
+// id strings of just those hashes, so every duplicate reported is a real one and names the line it repeats.
+import type { IndexModel } from "../api/records.js";
+import { createRecordChecker } from "./check.js";
+import { hashId, hashKey, IdHashSet } from "./id-hashes.js";
+import type { RecordSource } from "./sources/index.js";
+
+export interface BadRecord {
+  position: number; // 1-based line (JSONL) or row (Parquet)
+  id?: string;
+  problem: string;
+}
+
+export interface FileCheck {
+  records: number; // records read from startAt on (blank lines are not records)
+  bad: number; // records with at least one problem
+  shown: BadRecord[]; // the first `maxShown` of them, in file order
+  rescanned: boolean; // a second scan settled possible duplicates exactly
+}
+
+export interface FileCheckOptions {
+  startAt?: number;
+  signal?: AbortSignal;
+  maxShown?: number;
+  /** "line" or "row": how positions are named in messages. */
+  unit: string;
+}
+
+export async function checkFile(source: RecordSource, index: IndexModel, opts: FileCheckOptions): Promise<FileCheck> {
+  const first = await scan(source, index, opts, undefined);
+  if (first.hits.size === 0) return { ...first.result, rescanned: false };
+  const exact = await scan(source, index, opts, first.hits);
+  return { ...exact.result, rescanned: true };
+}
+
+async function scan(
+  source: RecordSource,
+  index: IndexModel,
+  opts: FileCheckOptions,
+  suspects: Set<number | string> | undefined,
+): Promise<{ result: Omit<FileCheck, "rescanned">; hits: Set<number | string> }> {
+  const maxShown = opts.maxShown ?? 20;
+  const checker = createRecordChecker(index, { duplicates: false });
+  const hashes = suspects ? undefined : new IdHashSet();
+  const firstSeen = new Map<string, number>(); // exact ids, only of suspected hashes
+  const hits = new Set<number | string>();
+  const shown: BadRecord[] = [];
+  let records = 0;
+  let bad = 0;
+
+  for await (const item of source.records(opts.startAt ?? 1)) {
+    opts.signal?.throwIfAborted();
+    const problems: string[] = [];
+    let id = item.id;
+    if (item.record === undefined) problems.push(item.error ?? "not a record");
+    else {
+      id = item.record.id;
+      for (const p of checker.check(item.record, records)) problems.push(`${p.field} ${p.rule}`);
+    }
+    records++;
+
+    if (typeof id === "string" && id !== "") {
+      const [hi, lo] = hashId(id);
+      if (hashes) {
+        if (!hashes.add(hi, lo)) hits.add(hashKey(hi, lo));
+      } else if (suspects!.has(hashKey(hi, lo))) {
+        const earlier = firstSeen.get(id);
+        if (earlier === undefined) firstSeen.set(id, item.position);
+        else problems.push(`id repeats the id of ${opts.unit} ${earlier}; each id may appear once in the file`);
+      }
+    }
+
+    if (problems.length > 0) {
+      bad++;
+      if (shown.length < maxShown) shown.push({ position: item.position, ...(id !== undefined && { id }), problem: problems.join("; ") });
+    }
+  }
+  return { result: { records, bad, shown }, hits };
+}
