@@ -21,7 +21,7 @@ export async function runMcpCommand(argv: string[]): Promise<void> {
   }
 
   let config: Config = loaded.config;
-  const log = createLogger({ secrets: () => [config.apiKey], stderrLevel: config.logLevel });
+  const log = createLogger({ secrets: () => [config.apiKey, config.httpToken], stderrLevel: config.logLevel });
   let local: { controlUrl: string; apiKey: string; close(): Promise<void> } | undefined;
   if (config.mode === "local") {
     // Loaded only here, so the remote path never loads the local service's storage (lmdb).
@@ -46,6 +46,14 @@ export async function runMcpCommand(argv: string[]): Promise<void> {
     retries: config.retries,
     controllerUrl: config.controllerUrl,
   });
+  if (config.http) {
+    const { runHttpTransport } = await import("./http-command.js");
+    const release = async () => {
+      await service.close().catch(() => {});
+      await local?.close().catch(() => {});
+    };
+    return runHttpTransport({ config, log, release, newServer: () => createServer(config, service, { log }) });
+  }
   const server = createServer(config, service, { log });
   const transport = new LineStdioTransport();
 
