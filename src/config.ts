@@ -3,12 +3,27 @@ import { homedir } from "node:os";
 import { delimiter, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { z } from "zod";
+import { brokenNameRule } from "./names.js";
 import { isLoopbackHost } from "./http-hosts.js";
 
 /** A bad setting: `message` is the one line printed on stderr before exiting with code 2. */
 export class ConfigError extends Error {
   override readonly name = "ConfigError";
 }
+
+/** On: 1, true, yes, on; off: 0, false, no, off (any case); a bare command-line flag is on. */
+const flag = (setting: string) =>
+  z
+    .union([z.boolean(), z.string()])
+    .transform((v, ctx) => {
+      if (typeof v === "boolean") return v;
+      const s = v.trim().toLowerCase();
+      if (["1", "true", "yes", "on"].includes(s)) return true;
+      if (["0", "false", "no", "off"].includes(s)) return false;
+      ctx.issues.push({ code: "custom", input: v, message: `${setting} must be 1 or 0 (true or false)` });
+      return z.NEVER;
+    })
+    .default(false);
 
 const int = (setting: string, min: number, max: number, fallback: number) =>
   z.coerce
@@ -28,6 +43,9 @@ export const SETTINGS = {
   retries: "--retries / VECDB_RETRIES",
   logLevel: "--log-level / VECDB_LOG_LEVEL",
   allowDirs: "--allow-dir / VECDB_ALLOW_DIRS",
+  readOnly: "--read-only / VECDB_READ_ONLY",
+  allowDestructive: "--allow-destructive / VECDB_ALLOW_DESTRUCTIVE",
+  indexes: "--indexes / VECDB_INDEXES",
   httpPort: "--port / VECDB_HTTP_PORT",
   httpHost: "--host / VECDB_HTTP_HOST",
   httpToken: "VECDB_HTTP_TOKEN",
@@ -69,7 +87,26 @@ export const configSchema = z.object({
   // ── Embedded local service (used when mode is "local") ───────────────────────────────────────
   dataDir: z.string().min(1, { error: () => `${SETTINGS.dataDir} must not be empty` }),
 
-  // ── Access (issue 5: --read-only, --indexes a,b, --allow-destructive) — not yet implemented ──
+  // ── Access (enforced per call in src/access.ts) ───────────────────────────────────────────────
+  /** Only tools with readOnlyHint exist. */
+  readOnly: flag(SETTINGS.readOnly),
+  /** delete_collection, delete_index and delete_vectors exist only when this is on (and readOnly is off). */
+  allowDestructive: flag(SETTINGS.allowDestructive),
+  /** When set, the only indexes any tool sees or touches. */
+  indexes: z
+    .string()
+    .transform((s) => s.split(",").map((n) => n.trim()).filter((n) => n !== ""))
+    .check(
+      z.refine((names) => names.length > 0, { error: () => `${SETTINGS.indexes} must name at least one index, e.g. --indexes docs,faq` }),
+      z.refine((names) => names.every((n) => brokenNameRule(n) === undefined), {
+        error: (issue) => {
+          const bad = (issue.input as string[]).find((n) => brokenNameRule(n) !== undefined) ?? "";
+          const broken = brokenNameRule(bad);
+          return `${SETTINGS.indexes}: ${JSON.stringify(bad)} is not an index name (it ${broken?.what}; rule: ${broken?.rule})`;
+        },
+      }),
+    )
+    .optional(),
   // ── Transport: stdio, or Streamable HTTP with --http (src/http-server.ts) ────────────────────
   http: z.boolean().default(false),
   /** 0 picks a free port. */
@@ -106,6 +143,9 @@ Options (environment variable in brackets):
   --log-level LEVEL       lowest level logged on stderr: debug, info, warning, error (default info) [VECDB_LOG_LEVEL]
   --allow-dir DIR         let import_vectors read files under DIR; repeatable (default: only the client's roots)
                           [VECDB_ALLOW_DIRS, several joined with the path delimiter: ":", or ";" on Windows]
+  --read-only             offer and allow only the tools that read [VECDB_READ_ONLY=1]
+  --allow-destructive     add delete_index, delete_collection and delete_vectors [VECDB_ALLOW_DESTRUCTIVE=1]
+  --indexes A,B           limit every tool to these indexes; others are invisible [VECDB_INDEXES]
   --http                  serve MCP over Streamable HTTP at http://HOST:PORT/mcp instead of stdio
   --port N                HTTP port, 0 picks a free one (default 3333) [VECDB_HTTP_PORT]
   --host H                HTTP address (default 127.0.0.1); not loopback → VECDB_HTTP_TOKEN required [VECDB_HTTP_HOST]
@@ -114,7 +154,7 @@ Options (environment variable in brackets):
   --help                  show this text
 
 Environment:
-  PINECONE_API_KEY          the service's API key; unset → the embedded local service
+  PINECONE_API_KEY          the service's API key; unset or empty → the embedded local service
   PINECONE_CONTROLLER_HOST  control-plane URL (default https://api.pinecone.io)
   PINECONE_API_VERSION      API version header (default 2026-04)
   VECDB_HTTP_TOKEN          with --http: the bearer token every request must carry (at least 16 characters)
@@ -146,6 +186,9 @@ export function loadConfig(argv: string[], env: Env = process.env): { help: true
         retries: { type: "string" },
         "log-level": { type: "string" },
         "allow-dir": { type: "string", multiple: true },
+        "read-only": { type: "boolean" },
+        "allow-destructive": { type: "boolean" },
+        indexes: { type: "string" },
         http: { type: "boolean" },
         port: { type: "string" },
         host: { type: "string" },
@@ -155,12 +198,14 @@ export function loadConfig(argv: string[], env: Env = process.env): { help: true
     }));
   } catch (err) {
     const detail = (err instanceof Error ? err.message : String(err)).split(/\.\s|\n/)[0].replace(/\.$/, "");
-    throw new ConfigError(`${detail}; the options are --local, --data-dir, --timeout-ms, --concurrency, --retries, --log-level, --help`);
+    // Not a list of the options here: --help has them all, with their environment variables.
+    throw new ConfigError(`${detail}; vecdb-mcp --help lists the options`);
   }
   if (values.help) return { help: true };
 
   const blank = (s: string | undefined) => (s === undefined || s === "" ? undefined : s);
-  const apiKey = env.PINECONE_API_KEY;
+  // A desktop bundle passes "" for an optional key left blank: that means unset.
+  const apiKey = blank(env.PINECONE_API_KEY);
   const raw = {
     mode: values.local || !apiKey ? "local" : "remote",
     apiKey: values.local ? undefined : apiKey,
@@ -174,6 +219,9 @@ export function loadConfig(argv: string[], env: Env = process.env): { help: true
     allowDirs: ((values["allow-dir"] as string[] | undefined) ?? (env.VECDB_ALLOW_DIRS ?? "").split(delimiter))
       .filter((d) => d !== "")
       .map((d) => resolve(d)),
+    readOnly: values["read-only"] ?? blank(env.VECDB_READ_ONLY),
+    allowDestructive: values["allow-destructive"] ?? blank(env.VECDB_ALLOW_DESTRUCTIVE),
+    indexes: values.indexes ?? blank(env.VECDB_INDEXES),
     dataDir: values["data-dir"] ?? blank(env.VECDB_DATA_DIR) ?? defaultDataDir(env),
     http: values.http === true,
     httpPort: values.port ?? blank(env.VECDB_HTTP_PORT),

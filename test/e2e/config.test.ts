@@ -11,7 +11,7 @@ import { api, createIndex, fetchVectors, serverless } from "./support.js";
 const run = (args: string[], env: Record<string, string> = {}) =>
   spawnSync(process.execPath, [CLI, ...args], { env: serverEnv(env), encoding: "utf8", input: "", timeout: 20_000 });
 
-const OPTIONS = "the options are --local, --data-dir, --timeout-ms, --concurrency, --retries, --log-level, --help";
+const OPTIONS = "vecdb-mcp --help lists the options";
 
 describe("a bad setting: one line on stderr naming it and what is allowed, exit code 2", () => {
   const cases: [string, string[], Record<string, string>, string][] = [
@@ -121,6 +121,14 @@ describe("defaults", () => {
         retries: 4,
         logLevel: "info",
         dataDir: expect.stringMatching(/vecdb-mcp$/),
+        readOnly: false,
+        allowDestructive: false,
+        allowDirs: [],
+        http: false,
+        httpPort: 3333,
+        httpHost: "127.0.0.1",
+        httpAllowedHosts: [],
+        httpIdleTimeoutS: 1800,
       },
     });
     const flags = loadConfig(["--local", "--data-dir", "/d", "--timeout-ms", "500", "--concurrency", "2", "--retries", "0"], { PINECONE_API_KEY: "k", PINECONE_CONTROLLER_HOST: "http://127.0.0.1:5/" });
