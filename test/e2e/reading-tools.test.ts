@@ -158,3 +158,224 @@ describe("describe_index", () => {
     );
   });
 });
+
+describe("describe_index_stats", () => {
+  test("per-namespace counts, dimension, fullness and the total", async () => {
+    const r = await mcp.call("describe_index_stats", { index: "docs" });
+    expect(r.isError).toBe(false);
+    expect(r.text).toBe(
+      table(
+        'Index "docs" (dimension 4, cosine, fullness 0%): 4 records in 2 namespaces.',
+        "",
+        "| namespace | vectors |",
+        "| --- | --- |",
+        "| (default) | 1 |",
+        "| books | 3 |",
+        "| (all namespaces) | 4 |",
+      ),
+    );
+    expect(r.structured).toEqual({
+      index: "docs",
+      dimension: 4,
+      metric: "cosine",
+      vectorType: "dense",
+      indexFullness: 0,
+      totalVectorCount: 4,
+      filtered: false,
+      namespaces: [
+        { namespace: "", vectorCount: 1 },
+        { namespace: "books", vectorCount: 3 },
+      ],
+    });
+  });
+
+  test("with a filter: the matching records per namespace", async () => {
+    const r = await mcp.call("describe_index_stats", { index: "docs", filter: { genre: { $eq: "sf" } } });
+    expect(r.text).toBe(
+      table(
+        'Index "docs" (dimension 4, cosine, fullness 0%): 2 records match the filter, in 2 namespaces (of 4 records in the index).',
+        "",
+        "| namespace | matching vectors |",
+        "| --- | --- |",
+        "| (default) | 1 |",
+        "| books | 1 |",
+        "| (all namespaces) | 2 |",
+      ),
+    );
+    expect(r.structured).toMatchObject({ filtered: true, matchingVectorCount: 2, totalVectorCount: 4 });
+  });
+
+  test("a sparse index and an empty one", async () => {
+    const sparse = await mcp.call("describe_index_stats", { index: "sparse" });
+    expect(sparse.text).toBe(
+      table('Index "sparse" (sparse, dotproduct, fullness 0%): 2 records in 1 namespace.', "", "| namespace | vectors |", "| --- | --- |", "| kw | 2 |", "| (all namespaces) | 2 |"),
+    );
+    expect((sparse.structured as any).dimension).toBeUndefined();
+    const empty = await mcp.call("describe_index_stats", { index: "empty" });
+    expect(empty.text).toBe('Index "empty" (dimension 3, dotproduct, fullness 0%): 0 records in 0 namespaces. The index is empty; upsert_vectors writes records.');
+    expect(empty.structured).toMatchObject({ totalVectorCount: 0, namespaces: [] });
+  });
+
+  test("a filter with an unknown operator is refused before any call, naming the operators there are", async () => {
+    const r = await mcp.call("describe_index_stats", { index: "docs", filter: { $not: { genre: "sf" } } });
+    expect(r.isError).toBe(true);
+    expect(r.text).toBe(
+      'Invalid filter: unknown operator "$not" at filter; only $and and $or combine filters. Nothing was read.\n' +
+        'Next step: write the filter with the operators $eq, $ne, $gt, $gte, $lt, $lte, $in, $nin, $exists (and $and / $or to combine), e.g. {"genre": {"$eq": "drama"}, "year": {"$gte": 2020}}, and call again.',
+    );
+  });
+
+  test("a filter the service refuses: its message reaches the model with the next step", async () => {
+    const r = await mcp.call("describe_index_stats", { index: "docs", filter: { year: { $gt: "1990" } } });
+    expect(r.isError).toBe(true);
+    expect(r.text).toBe(
+      "describe_index_stats failed — the service answered HTTP 400 3: Invalid filter: operator $gt on field 'year' needs a number, got the string '1990'\n" +
+        "Next step: Correct the request as the message says and call again.",
+    );
+  });
+
+  test("an unknown index", async () => {
+    const r = await mcp.call("describe_index_stats", { index: "nope" });
+    expect(r.text).toBe(
+      "describe_index_stats failed — the service answered HTTP 404 NOT_FOUND: Index nope not found.\n" +
+        "Next step: Call list_indexes to see the indexes there are, then call again with one of those names.",
+    );
+  });
+});
+
+describe("query_vectors", () => {
+  const books = table(
+    '3 matches in namespace "books" of index "docs", best first:',
+    "",
+    "| rank | id | score | genre | year | tags | blurb |",
+    "| --- | --- | --- | --- | --- | --- | --- |",
+    `| 1 | a | 1 | sf | 1965 | x, y | ${"z".repeat(39)}… |`,
+    "| 2 | c | 0.7071 |  |  |  |  |",
+    "| 3 | b | 0 | drama | 2001 |  |  |",
+  );
+
+  test("by a dense vector: rank, id, score and the metadata keys present; full values in structuredContent", async () => {
+    const r = await mcp.call("query_vectors", { index: "docs", namespace: "books", vector: [1, 0, 0, 0], topK: 3 });
+    expect(r.isError).toBe(false);
+    expect(r.text).toBe(books);
+    const s = r.structured as any;
+    expect(s.index).toBe("docs");
+    expect(s.namespace).toBe("books");
+    expect(s.matches.map((m: any) => m.id)).toEqual(["a", "c", "b"]);
+    expect(s.matches[0]).toEqual({ id: "a", score: 1, metadata: { genre: "sf", year: 1965, tags: ["x", "y"], blurb: BLURB } });
+    expect(s.matches[1].score).toBeCloseTo(Math.SQRT1_2, 6);
+    expect(s.matches[1].metadata).toBeUndefined();
+    expect(s.matches[1].values).toBeUndefined();
+  });
+
+  test("by a stored record's id gives the same matches", async () => {
+    const r = await mcp.call("query_vectors", { index: "docs", namespace: "books", id: "a", topK: 3 });
+    expect(r.text).toBe(books);
+  });
+
+  test("topK, a filter, includeValues and includeMetadata false", async () => {
+    const r = await mcp.call("query_vectors", {
+      index: "docs",
+      namespace: "books",
+      vector: [0, 1, 0, 0],
+      topK: 1,
+      filter: { year: { $gte: 1900 } },
+      includeValues: true,
+      includeMetadata: false,
+    });
+    expect(r.text).toBe(table('1 match in namespace "books" of index "docs", best first:', "", "| rank | id | score |", "| --- | --- | --- |", "| 1 | b | 1 |"));
+    expect(r.structured).toEqual({ index: "docs", namespace: "books", matches: [{ id: "b", score: 1, values: [0, 1, 0, 0] }] });
+  });
+
+  test("by a sparse vector on a sparse index", async () => {
+    const r = await mcp.call("query_vectors", { index: "sparse", namespace: "kw", sparseVector: { indices: [5], values: [2] }, topK: 5, includeValues: true });
+    expect(r.text).toBe(
+      table('2 matches in namespace "kw" of index "sparse", best first:', "", "| rank | id | score | kind |", "| --- | --- | --- | --- |", "| 1 | s1 | 4 | k |", "| 2 | s2 | 2 |  |"),
+    );
+    expect((r.structured as any).matches[0]).toEqual({ id: "s1", score: 4, sparseValues: { indices: [1, 5], values: [1, 2] }, metadata: { kind: "k" } });
+  });
+
+  test("the default namespace, and an empty one said in words", async () => {
+    const r = await mcp.call("query_vectors", { index: "docs", vector: [0, 0, 1, 0], topK: 10 });
+    expect(r.text).toBe(table('1 match in namespace (default) of index "docs", best first:', "", "| rank | id | score | genre |", "| --- | --- | --- | --- |", "| 1 | d1 | 1 | sf |"));
+    const none = await mcp.call("query_vectors", { index: "docs", namespace: "nothing-here", vector: [0, 0, 1, 0], topK: 10 });
+    expect(none.isError).toBe(false);
+    expect(none.structured).toEqual({ index: "docs", namespace: "nothing-here", matches: [] });
+    expect(none.text).toBe('No matches in namespace "nothing-here" of index "docs". The namespace is empty. describe_index_stats shows which namespaces hold records.');
+  });
+
+  const refusals: [string, Record<string, unknown>, string][] = [
+    [
+      "a query vector of the wrong dimension",
+      { index: "docs", vector: [1, 0, 0], topK: 3 },
+      'The query vector has 3 values, but index "docs" has dimension 4. Nothing was queried.\n' +
+        "Next step: query with a vector of exactly 4 numbers, made by the same embedding model as the stored records.",
+    ],
+    [
+      "a dense vector for a sparse index",
+      { index: "sparse", vector: [1, 2], topK: 3 },
+      'Index "sparse" is sparse: it has no dense dimension. Nothing was queried.\nNext step: query it with sparseVector (indices and values) instead of vector.',
+    ],
+    [
+      "vector and id both given",
+      { index: "docs", vector: [1, 0, 0, 0], id: "a", topK: 3 },
+      "Give either a query vector or the id of a stored record, not both: this call has vector and id. Nothing was queried.\n" +
+        'Next step: call again without id to search with the vector, or without vector to search with record "a"\'s own values.',
+    ],
+    [
+      "sparseVector and id both given",
+      { index: "sparse", sparseVector: { indices: [1], values: [1] }, id: "s1", topK: 3 },
+      "Give either a query vector or the id of a stored record, not both: this call has sparseVector and id. Nothing was queried.\n" +
+        'Next step: call again without id to search with the sparseVector, or without sparseVector to search with record "s1"\'s own values.',
+    ],
+    [
+      "neither vector nor id",
+      { index: "docs", topK: 3 },
+      "Nothing to search with: give vector (a dense vector of the index's dimension), sparseVector, or id (a stored record's id). Nothing was queried.\n" +
+        "Next step: call again with one of them.",
+    ],
+    [
+      "sparse indices and values of different lengths",
+      { index: "sparse", sparseVector: { indices: [1, 2], values: [1] }, topK: 3 },
+      "sparseVector has 2 indices but 1 values; they must be the same length. Nothing was queried.",
+    ],
+    [
+      "a filter with an unknown operator",
+      { index: "docs", vector: [1, 0, 0, 0], topK: 3, filter: { genre: { $regex: "^s" } } },
+      'Invalid filter: unknown operator "$regex" on field "genre". Nothing was read.\n' +
+        'Next step: write the filter with the operators $eq, $ne, $gt, $gte, $lt, $lte, $in, $nin, $exists (and $and / $or to combine), e.g. {"genre": {"$eq": "drama"}, "year": {"$gte": 2020}}, and call again.',
+    ],
+    [
+      "a filter the service refuses",
+      { index: "docs", vector: [1, 0, 0, 0], topK: 3, filter: { genre: { $in: "sf" } } },
+      "query_vectors failed — the service answered HTTP 400 3: Invalid filter: operator $in on field 'genre' needs a list of strings, numbers or booleans, got the string 'sf'\n" +
+        "Next step: Correct the request as the message says and call again.",
+    ],
+    [
+      "a topK of 0",
+      { index: "docs", vector: [1, 0, 0, 0], topK: 0 },
+      "MCP error -32602: Input validation error: Invalid arguments for tool query_vectors: topK is 0: must be a whole number from 1 to 10000. Nothing was queried. at topK",
+    ],
+    [
+      "a topK of 10001",
+      { index: "docs", vector: [1, 0, 0, 0], topK: 10001 },
+      "MCP error -32602: Input validation error: Invalid arguments for tool query_vectors: topK is 10001: must be a whole number from 1 to 10000. Nothing was queried. at topK",
+    ],
+    [
+      "an unknown index",
+      { index: "nope", vector: [1, 0, 0, 0], topK: 3 },
+      "query_vectors failed — the service answered HTTP 404 NOT_FOUND: Index nope not found.\n" +
+        "Next step: Call list_indexes to see the indexes there are, then call again with one of those names.",
+    ],
+  ];
+  test.each(refusals)("%s: the exact text", async (_name, args, text) => {
+    const r = await mcp.call("query_vectors", args);
+    expect(r.isError).toBe(true);
+    expect(r.text).toBe(text);
+  });
+
+  test("topK 10000 is allowed", async () => {
+    const r = await mcp.call("query_vectors", { index: "pods", vector: [0, 0], topK: 10000 });
+    expect(r.text).toBe(table('2 matches in namespace (default) of index "pods", best first:', "", "| rank | id | score |", "| --- | --- | --- |", "| 1 | p1 | 0 |", "| 2 | p2 | 25 |"));
+  });
+});
