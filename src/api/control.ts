@@ -13,6 +13,19 @@ import {
   type IndexModel,
 } from "./records.js";
 
+/** The body of POST /indexes: exactly one of spec.serverless / spec.pod. */
+export interface CreateIndexRequest {
+  name: string;
+  dimension: number;
+  metric: "cosine" | "euclidean" | "dotproduct";
+  spec: {
+    serverless?: { cloud: string; region: string };
+    pod?: { environment: string; pod_type: string; pods?: number; replicas?: number; shards?: number; source_collection?: string };
+  };
+  deletion_protection?: "enabled" | "disabled";
+  tags?: Record<string, string>;
+}
+
 export class ControlPlane {
   private readonly base: string;
 
@@ -51,6 +64,26 @@ export class ControlPlane {
 
   async describeCollection(name: string, signal?: AbortSignal): Promise<CollectionModel> {
     return this.get(`/collections/${encodeURIComponent(name)}`, CollectionModelSchema, signal);
+  }
+
+  /** POST /indexes (201). Not retried, like createCollection. */
+  async createIndex(body: CreateIndexRequest, signal?: AbortSignal): Promise<IndexModel> {
+    const url = `${this.base}/indexes`;
+    const index = parse(url, IndexModelSchema, await this.http.request<unknown>({ url, method: "POST", body, signal, retry: false }));
+    this.trustHost(index);
+    return index;
+  }
+
+  /** DELETE /indexes/{name} (202). Not retried: a delete whose answer was lost would come back as 404. */
+  async deleteIndex(name: string, signal?: AbortSignal): Promise<void> {
+    const url = `${this.base}/indexes/${encodeURIComponent(name)}`;
+    await this.http.request<unknown>({ url, method: "DELETE", signal, retry: false });
+  }
+
+  /** DELETE /collections/{name} (202). Not retried. */
+  async deleteCollection(name: string, signal?: AbortSignal): Promise<void> {
+    const url = `${this.base}/collections/${encodeURIComponent(name)}`;
+    await this.http.request<unknown>({ url, method: "DELETE", signal, retry: false });
   }
 
   private async get<S extends z.ZodType>(path: string, schema: S, signal?: AbortSignal): Promise<z.infer<S>> {
