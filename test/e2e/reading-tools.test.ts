@@ -379,3 +379,158 @@ describe("query_vectors", () => {
     expect(r.text).toBe(table('2 matches in namespace (default) of index "pods", best first:', "", "| rank | id | score |", "| --- | --- | --- |", "| 1 | p1 | 0 |", "| 2 | p2 | 25 |"));
   });
 });
+
+describe("fetch_vectors", () => {
+  test("the records found, in full in structuredContent, shortened in the table, and the ids missing", async () => {
+    const r = await mcp.call("fetch_vectors", { index: "docs", namespace: "books", ids: ["a", "zz", "c", "a"] });
+    expect(r.isError).toBe(false);
+    expect(r.text).toBe(
+      table(
+        '2 of 3 records found in namespace "books" of index "docs":',
+        "",
+        "| id | dimension | sparse non-zeros | metadata |",
+        "| --- | --- | --- | --- |",
+        `| a | 4 |  | genre: sf; year: 1965; tags: x, y; blurb: ${"z".repeat(39)}… |`,
+        "| c | 4 |  |  |",
+        "",
+        'Missing (no record with these ids in namespace "books" of index "docs"): "zz".',
+      ),
+    );
+    expect(r.structured).toEqual({
+      index: "docs",
+      namespace: "books",
+      vectors: [
+        { id: "a", values: [1, 0, 0, 0], metadata: { genre: "sf", year: 1965, tags: ["x", "y"], blurb: BLURB } },
+        { id: "c", values: [1, 1, 0, 0] },
+      ],
+      missing: ["zz"],
+    });
+  });
+
+  test("sparse records: the non-zero count", async () => {
+    const r = await mcp.call("fetch_vectors", { index: "sparse", namespace: "kw", ids: ["s2", "s1"] });
+    expect(r.text).toBe(
+      table('2 of 2 records found in namespace "kw" of index "sparse":', "", "| id | dimension | sparse non-zeros | metadata |", "| --- | --- | --- | --- |", "| s2 |  | 1 |  |", "| s1 |  | 2 | kind: k |"),
+    );
+    expect((r.structured as any).vectors[1]).toEqual({ id: "s1", sparseValues: { indices: [1, 5], values: [1, 2] }, metadata: { kind: "k" } });
+  });
+
+  test("1000 ids are allowed; none found is said in words", async () => {
+    const ids = Array.from({ length: 1000 }, (_, i) => `none-${i}`);
+    const r = await mcp.call("fetch_vectors", { index: "docs", ids });
+    expect(r.isError).toBe(false);
+    expect((r.structured as any).missing).toEqual(ids);
+    expect(r.text.split("\n")[0]).toBe('None of the 1000 ids has a record in namespace (default) of index "docs".');
+    expect(r.text.endsWith('"none-999".\nlist_vector_ids lists the ids there are.')).toBe(true);
+  });
+
+  test.each([
+    ["an id list over 1000", { index: "docs", ids: Array.from({ length: 1001 }, (_, i) => `i${i}`) }, "MCP error -32602: Input validation error: Invalid arguments for tool fetch_vectors: ids: give 1–1000 ids per call; split a longer list into several calls. Nothing was fetched. at ids"],
+    ["no ids", { index: "docs", ids: [] }, "MCP error -32602: Input validation error: Invalid arguments for tool fetch_vectors: ids: give 1–1000 ids per call. Nothing was fetched. at ids"],
+    ["an empty id", { index: "docs", ids: ["a", ""] }, 'MCP error -32602: Input validation error: Invalid arguments for tool fetch_vectors: ids[1] is "": record ids are 1–512 characters. Nothing was fetched. at ids[1]'],
+    [
+      "an unknown index",
+      { index: "nope", ids: ["a"] },
+      "fetch_vectors failed — the service answered HTTP 404 NOT_FOUND: Index nope not found.\nNext step: Call list_indexes to see the indexes there are, then call again with one of those names.",
+    ],
+  ])("%s: the exact text", async (_name, args, text) => {
+    const r = await mcp.call("fetch_vectors", args);
+    expect(r.isError).toBe(true);
+    expect(r.text).toBe(text);
+  });
+});
+
+describe("list_vector_ids", () => {
+  test("pages through every id with the paginationToken it returns", async () => {
+    const first = await mcp.call("list_vector_ids", { index: "docs", namespace: "books", limit: 2 });
+    const token = (first.structured as any).paginationToken as string;
+    expect(typeof token).toBe("string");
+    expect(first.structured).toEqual({ index: "docs", namespace: "books", ids: ["a", "b"], paginationToken: token });
+    expect(first.text).toBe(
+      table(
+        '2 ids in namespace "books" of index "docs":',
+        "",
+        "| id |",
+        "| --- |",
+        "| a |",
+        "| b |",
+        "",
+        `More ids follow: call list_vector_ids again with paginationToken ${JSON.stringify(token)} (and the same index, namespace and prefix) for the next page.`,
+      ),
+    );
+    const second = await mcp.call("list_vector_ids", { index: "docs", namespace: "books", limit: 2, paginationToken: token });
+    expect(second.structured).toEqual({ index: "docs", namespace: "books", ids: ["c"] });
+    expect(second.text).toBe(table('1 id in namespace "books" of index "docs":', "", "| id |", "| --- |", "| c |", "", "That was the last page."));
+  });
+
+  test("a prefix, the default namespace, and an empty result", async () => {
+    await upsert("empty", "chunks", [
+      { id: "doc1#1", values: [1, 0, 0] },
+      { id: "doc1#2", values: [1, 0, 0] },
+      { id: "doc2#1", values: [1, 0, 0] },
+    ]);
+    const r = await mcp.call("list_vector_ids", { index: "empty", namespace: "chunks", prefix: "doc1#" });
+    expect(r.text).toBe(table('2 ids in namespace "chunks" of index "empty" starting with "doc1#":', "", "| id |", "| --- |", "| doc1#1 |", "| doc1#2 |", "", "That is all of them."));
+    const d = await mcp.call("list_vector_ids", { index: "docs" });
+    expect(d.structured).toEqual({ index: "docs", namespace: "", ids: ["d1"] });
+    const none = await mcp.call("list_vector_ids", { index: "docs", namespace: "books", prefix: "q" });
+    expect(none.text).toBe('No ids in namespace "books" of index "docs" starting with "q". describe_index_stats shows which namespaces hold records.');
+  });
+
+  test.each([
+    ["a limit of 0", { index: "docs", limit: 0 }, "MCP error -32602: Input validation error: Invalid arguments for tool list_vector_ids: limit is 0: must be a whole number from 1 to 100. at limit"],
+    ["a limit of 101", { index: "docs", limit: 101 }, "MCP error -32602: Input validation error: Invalid arguments for tool list_vector_ids: limit is 101: must be a whole number from 1 to 100. at limit"],
+    [
+      "a token the service did not issue",
+      { index: "docs", paginationToken: "not a token!" },
+      "list_vector_ids failed — the service answered HTTP 400 3: paginationToken is not a token this service issued\nNext step: Correct the request as the message says and call again.",
+    ],
+  ])("%s: the exact text", async (_name, args, text) => {
+    const r = await mcp.call("list_vector_ids", args);
+    expect(r.isError).toBe(true);
+    expect(r.text).toBe(text);
+  });
+});
+
+describe("describe_collection", () => {
+  test("a collection's record, once Ready", async () => {
+    const res = await api(svc, "POST", "/collections", { name: "pods-snap", source: "pods" });
+    expect(res.status).toBe(201);
+    let r = await mcp.call("describe_collection", { name: "pods-snap" });
+    for (let i = 0; i < 100 && (r.structured as any).collection.status !== "Ready"; i++) {
+      await new Promise((res) => setTimeout(res, 50));
+      r = await mcp.call("describe_collection", { name: "pods-snap" });
+    }
+    const c = (r.structured as any).collection;
+    expect(c).toMatchObject({ name: "pods-snap", status: "Ready", environment: "us-east1-gcp", dimension: 2, vector_count: 2 });
+    const size = c.size < 1000 ? `${c.size} B` : `${Math.round(c.size / 100) / 10} kB`;
+    expect(r.text).toBe(
+      table(
+        'Collection "pods-snap":',
+        "",
+        "| field | value |",
+        "| --- | --- |",
+        "| name | pods-snap |",
+        "| status | Ready |",
+        "| environment | us-east1-gcp |",
+        "| dimension | 2 |",
+        "| vectors | 2 |",
+        `| size | ${size} (${c.size} bytes) |`,
+      ),
+    );
+  });
+
+  test("an unknown collection: 404 and list_collections", async () => {
+    const r = await mcp.call("describe_collection", { name: "nope" });
+    expect(r.isError).toBe(true);
+    expect(r.text).toBe(
+      "describe_collection failed — the service answered HTTP 404 NOT_FOUND: Collection nope not found.\n" +
+        "Next step: Call list_collections to see the collections there are, then call again with one of those names.",
+    );
+  });
+});
+
+test("the API key appears in no result and no stderr line", () => {
+  expect(mcp.transcript()).not.toContain(svc.apiKey);
+  expect(mcp.stderr()).not.toContain(svc.apiKey);
+});
