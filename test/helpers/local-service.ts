@@ -1,12 +1,14 @@
-// Starts the built local service (`node dist/src/cli.js serve …`) as a child process for tests.
+// Starts the built local service (`node dist/vecdb-mcp.js serve …`, the shipped bin) as a child process for tests.
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { BUNDLE, ensureBundle } from "./bundle.js";
 
 export const repoRoot = resolve(import.meta.dirname, "../..");
-export const cliPath = join(repoRoot, "dist/src/cli.js");
+export const cliPath = BUNDLE;
+ensureBundle(); // rebuilt here when a source is newer than it
 
 export interface RunningService {
   controlUrl: string;
@@ -32,7 +34,7 @@ export function startServiceProcess(
   opts: { dataDir?: string; apiKey?: string; timeoutMs?: number } = {},
 ): Promise<RunningService> {
   if (!existsSync(cliPath)) {
-    return Promise.reject(new Error(`${cliPath} is missing: build first with \`npx tsc -p tsconfig.json\``));
+    return Promise.reject(new Error(`${cliPath} is missing: build first with \`npm run build\``));
   }
   const dataDir = opts.dataDir ?? newDataDir();
   const apiKey = opts.apiKey ?? `test-${randomBytes(12).toString("hex")}`;

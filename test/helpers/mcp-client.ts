@@ -1,4 +1,4 @@
-// Spawns the BUILT server (`node dist/src/cli.js`) over stdio with the SDK's Client, and checks every
+// Spawns the BUILT server (`node dist/vecdb-mcp.js`, the shipped bundle) over stdio with the SDK's Client, and checks every
 // structuredContent it returns against the outputSchema the server listed (ajv).
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -13,9 +13,11 @@ import {
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { Ajv } from "ajv";
+import { BUNDLE, ensureBundle } from "./bundle.js";
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-export const CLI = join(ROOT, "dist", "src", "cli.js");
+export const CLI = BUNDLE;
+ensureBundle(); // rebuilt here when a source is newer than it
 
 export interface ToolCall {
   result: CallToolResult;
@@ -46,7 +48,7 @@ export function serverEnv(extra: Record<string, string | undefined>): Record<str
 }
 
 export async function startMcp(opts: { env: Record<string, string | undefined>; args?: string[] }): Promise<McpSession> {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: build first with \`npx tsc -p tsconfig.json\``);
+  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: build first with \`npm run build\``);
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [CLI, ...(opts.args ?? [])],

@@ -1,0 +1,105 @@
+#!/usr/bin/env node
+// Bundles the server (src/cli.ts) into the bin: dist/vecdb-mcp.js plus lazily loaded chunks in dist/bundle/.
+//
+//   node scripts/bundle.mjs            (part of `npm run build`, after tsc has type-checked)
+//
+// Why a bundle: a desktop client starts the server on every launch, and resolving + compiling a few hundred small
+// files (the SDK, zod, undici) costs more than reading one. Why chunks: the modules behind dynamic imports — the
+// embedded local service with its native storage (lmdb), and Parquet (hyparquet) — become separate files that a
+// server talking to a hosted service never reads. The check at the end fails the build if one of them ends up in
+// the entry chunk. lmdb stays external (a native module with per-platform prebuilt packages in node_modules).
+import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const outdir = join(root, "dist");
+export const ENTRY = join(outdir, "vecdb-mcp.js");
+const CHUNKS = join(outdir, "bundle");
+
+/** Inputs that must never be in the entry chunk, or in any chunk it imports statically. */
+export const LAZY_ONLY = [/^src\/local\//, /node_modules\/hyparquet\//, /^src\/ingest\/sources\/parquet\.ts$/];
+
+// CommonJS dependencies bundled into ESM (undici, parts of the SDK's deps) call require() for Node built-ins;
+// esbuild's ESM output has no require, so each output file gets one. Named so it cannot clash with bundled code.
+const banner = [
+  'import { createRequire as __vecdbCreateRequire } from "node:module";',
+  "const require = __vecdbCreateRequire(import.meta.url);",
+].join("\n");
+
+const result = await build({
+  absWorkingDir: root,
+  entryPoints: { "vecdb-mcp": "src/cli.ts" },
+  outdir,
+  entryNames: "[name]",
+  chunkNames: "bundle/[name]-[hash]",
+  bundle: true,
+  splitting: true,
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  minify: true,
+  legalComments: "none",
+  external: ["lmdb"],
+  banner: { js: banner },
+  metafile: true,
+  write: false,
+  logLevel: "warning",
+});
+
+// What `vecdb-mcp` (the MCP server, not `serve`) reads before it answers: the entry, the chunk of src/main.ts that
+// it imports on that path, and every chunk those import statically.
+const outputs = result.metafile.outputs;
+const rel = (p) => relative(root, p).split("\\").join("/");
+const startup = new Set();
+const visit = (out) => {
+  if (startup.has(out)) return;
+  startup.add(out);
+  for (const imp of outputs[out].imports) if (imp.kind === "import-statement" && outputs[imp.path]) visit(imp.path);
+};
+visit(rel(ENTRY));
+const mainChunk = Object.keys(outputs).find((out) => outputs[out].entryPoint === "src/main.ts");
+if (!mainChunk) {
+  process.stderr.write("bundle: no chunk for src/main.ts (is it still imported lazily by src/cli.ts?)\n");
+  process.exit(1);
+}
+visit(mainChunk);
+const offending = [];
+for (const out of startup) {
+  for (const input of Object.keys(outputs[out].inputs)) {
+    if (LAZY_ONLY.some((re) => re.test(input))) offending.push(`${input} (in ${out})`);
+  }
+}
+if (offending.length > 0) {
+  process.stderr.write(`bundle: modules that must load lazily are on the startup path:\n  ${offending.join("\n  ")}\n`);
+  process.exit(1);
+}
+
+// Written file by file through a rename, the entry last, so that a server being spawned meanwhile (tests rebuild a
+// stale bundle while other test files run) reads either the old bin with its chunks or the new one, never half.
+// Chunk names carry a content hash, so old chunks stay valid until they are swept.
+mkdirSync(CHUNKS, { recursive: true });
+const written = new Set();
+const place = (file, contents, mode = 0o644) => {
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, contents, { mode });
+  renameSync(tmp, file);
+  written.add(file);
+};
+for (const file of result.outputFiles) if (file.path !== ENTRY) place(file.path, file.contents);
+place(join(CHUNKS, "meta.json"), JSON.stringify(result.metafile));
+place(ENTRY, result.outputFiles.find((file) => file.path === ENTRY).contents, 0o755); // runnable as ./dist/vecdb-mcp.js
+// Sweep chunks of earlier builds, once they are old enough that no server just spawned can still be loading them.
+for (const name of readdirSync(CHUNKS)) {
+  const file = join(CHUNKS, name);
+  if (!written.has(file) && Date.now() - statSync(file).mtimeMs > 60_000) rmSync(file, { force: true });
+}
+
+const bytes = (out) => outputs[out].bytes;
+const startupBytes = [...startup].reduce((n, out) => n + bytes(out), 0);
+const total = Object.keys(outputs).reduce((n, out) => n + bytes(out), 0);
+process.stderr.write(
+  `bundle: ${rel(ENTRY)} — startup ${(startupBytes / 1024).toFixed(0)} KiB in ${startup.size} file(s), ` +
+    `${(total / 1024).toFixed(0)} KiB in ${Object.keys(outputs).length} file(s) in all\n`,
+);

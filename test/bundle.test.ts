@@ -1,0 +1,69 @@
+// The shipped bin is the single-file bundle (scripts/bundle.mjs): it exists, what a server with an API key reads
+// before answering holds neither the local service nor lmdb nor Parquet, and it answers initialize + tools/list.
+import { readFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { describe, expect, it } from "vitest";
+import { BUNDLE, ensureBundle } from "./helpers/bundle.js";
+
+ensureBundle();
+const root = join(import.meta.dirname, "..");
+const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+
+interface Meta { outputs: Record<string, { entryPoint?: string; imports: { path: string; kind: string }[]; inputs: Record<string, unknown> }> }
+const meta = JSON.parse(readFileSync(join(dirname(BUNDLE), "bundle", "meta.json"), "utf8")) as Meta;
+
+/** The files `vecdb-mcp` (the MCP server) loads on its way to answering: found by following its import statements. */
+function startupFiles(): string[] {
+  const seen = new Set<string>();
+  const visit = (out: string) => {
+    if (seen.has(out) || !meta.outputs[out]) return;
+    seen.add(out);
+    for (const imp of meta.outputs[out].imports) if (imp.kind === "import-statement") visit(imp.path);
+  };
+  visit("dist/vecdb-mcp.js");
+  // src/cli.ts picks its branch by argv: the MCP server's branch is the dynamic import of src/main.ts.
+  visit(Object.keys(meta.outputs).find((out) => meta.outputs[out].entryPoint === "src/main.ts")!);
+  return [...seen];
+}
+
+describe("the bundle", () => {
+  it("is the package's bin and is executable", () => {
+    expect(pkg.bin["vecdb-mcp"]).toBe(relative(root, BUNDLE));
+    expect(readFileSync(BUNDLE, "utf8").startsWith("#!/usr/bin/env node\n")).toBe(true);
+  });
+
+  it("keeps the local service, lmdb and Parquet out of the MCP server's startup path", () => {
+    const files = startupFiles();
+    expect(files.length).toBeGreaterThanOrEqual(2);
+    const inputs = files.flatMap((out) => Object.keys(meta.outputs[out].inputs));
+    expect(inputs).toContain("src/server.ts");
+    expect(inputs.filter((i) => i.startsWith("src/local/") || /hyparquet|lmdb/.test(i) || i.endsWith("sources/parquet.ts"))).toEqual([]);
+    // lmdb is external: only the local service's chunk imports it, never a startup file.
+    for (const out of files) {
+      expect(meta.outputs[out].imports.map((i) => i.path), out).not.toContain("lmdb");
+      expect(readFileSync(join(root, out), "utf8"), out).not.toMatch(/from"lmdb"|from "lmdb"|hyparquet/);
+    }
+    // …while the local service is still there, in a chunk of its own.
+    expect(Object.values(meta.outputs).some((o) => o.entryPoint === "src/local/index.ts")).toBe(true);
+  });
+
+  it("answers initialize and tools/list when spawned", async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BUNDLE],
+      env: { PATH: process.env.PATH ?? "", PINECONE_API_KEY: "bundle-test-key", PINECONE_CONTROLLER_HOST: "http://127.0.0.1:9" },
+      stderr: "pipe",
+    });
+    const client = new Client({ name: "bundle-test", version: "0.0.0" });
+    await client.connect(transport);
+    try {
+      expect(client.getServerVersion()).toMatchObject({ name: "vecdb-mcp", version: pkg.version });
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(["list_indexes", "list_collections", "create_collection", "upsert_vectors"]));
+    } finally {
+      await client.close();
+    }
+  });
+});

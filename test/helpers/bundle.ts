@@ -1,0 +1,53 @@
+// The tests run the shipped bin, dist/vecdb-mcp.js (scripts/bundle.mjs). Whoever rebuilt with `npx tsc` alone would
+// otherwise test a stale bundle: this rebuilds it (≈1 s) when a source file is newer, once per test process, under
+// a lock so that test files starting together do not bundle at the same time.
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
+
+const root = resolve(import.meta.dirname, "../..");
+export const BUNDLE = join(root, "dist", "vecdb-mcp.js");
+const SOURCES = ["src", "tools"].map((dir) => join(root, dir));
+const LOCK = join(root, "dist", ".bundle-lock");
+
+function newestSource(): number {
+  let newest = 0;
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name.endsWith(".ts")) newest = Math.max(newest, statSync(path).mtimeMs);
+    }
+  };
+  for (const dir of SOURCES) if (existsSync(dir)) walk(dir);
+  return newest;
+}
+
+const stale = () => !existsSync(BUNDLE) || statSync(BUNDLE).mtimeMs < newestSource();
+
+let checked = false;
+
+/** Makes sure dist/vecdb-mcp.js is built from the current sources. */
+export function ensureBundle(): void {
+  if (checked) return;
+  if (stale()) {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      try {
+        mkdirSync(LOCK, { recursive: false });
+        break;
+      } catch {
+        // Another test process is bundling; a lock older than a minute was left by one that died.
+        const lock = statSync(LOCK, { throwIfNoEntry: false });
+        if (lock && (Date.now() > deadline || Date.now() - lock.mtimeMs > 60_000)) rmSync(LOCK, { recursive: true, force: true });
+        else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+      }
+    }
+    try {
+      if (stale()) execFileSync(process.execPath, [join(root, "scripts", "bundle.mjs")], { stdio: ["ignore", "ignore", "pipe"] });
+    } finally {
+      rmSync(LOCK, { recursive: true, force: true });
+    }
+  }
+  checked = true;
+}
