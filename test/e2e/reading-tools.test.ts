@@ -3,7 +3,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startServiceProcess, type RunningService } from "../helpers/local-service.js";
 import { startMcp, type McpSession } from "../helpers/mcp-client.js";
-import { api, createIndex, pod, serverless } from "./support.js";
+import { createServer } from "node:net";
+import { api, createIndex, pod, serverless, startProxy } from "./support.js";
 
 let svc: RunningService;
 let mcp: McpSession;
@@ -527,6 +528,46 @@ describe("describe_collection", () => {
       "describe_collection failed — the service answered HTTP 404 NOT_FOUND: Collection nope not found.\n" +
         "Next step: Call list_collections to see the collections there are, then call again with one of those names.",
     );
+  });
+});
+
+describe("an index host that moved: forgotten and resolved again once", () => {
+  /** A loopback port nothing listens on. */
+  const deadPort = () =>
+    new Promise<number>((resolve) => {
+      const s = createServer().listen(0, "127.0.0.1", () => {
+        const { port } = s.address() as { port: number };
+        s.close(() => resolve(port));
+      });
+    });
+
+  test.each(["answers 404", "refuses connections"])("the first host %s; the call lands on the new one", async (how) => {
+    const stale =
+      how === "answers 404"
+        ? await startProxy({ target: svc.controlUrl, fault: () => ({ status: 404, body: '{"code":5,"message":"Index docs not found.","details":[]}' }) })
+        : undefined;
+    const staleHost = stale?.host ?? `127.0.0.1:${await deadPort()}`;
+    let describes = 0;
+    // The control plane names the stale host the first time it describes "docs", the real one after that.
+    const control = await startProxy({
+      target: svc.controlUrl,
+      rewrite: (body) => (body.includes(`"${host.docs}"`) && describes++ === 0 ? body.replaceAll(host.docs, staleHost) : body),
+    });
+    const session = await startMcp({ env: { PINECONE_API_KEY: svc.apiKey, PINECONE_CONTROLLER_HOST: control.url, VECDB_RETRIES: "0" } });
+    try {
+      const r = await session.call("fetch_vectors", { index: "docs", namespace: "books", ids: ["b"] });
+      expect(r.isError).toBe(false);
+      expect((r.structured as any).vectors).toEqual([{ id: "b", values: [0, 1, 0, 0], metadata: { genre: "drama", year: 2001 } }]);
+      expect(control.requests.filter((q) => q.path === "/indexes/docs").length).toBe(2);
+      if (stale) expect(stale.requests.map((q) => q.status)).toEqual([404]);
+      // The fresh host is cached: the next call asks the control plane nothing.
+      await session.call("list_vector_ids", { index: "docs", namespace: "books" });
+      expect(control.requests.filter((q) => q.path === "/indexes/docs").length).toBe(2);
+    } finally {
+      await session.close();
+      await control.close();
+      await stale?.close();
+    }
   });
 });
 
