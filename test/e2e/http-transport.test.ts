@@ -1,0 +1,376 @@
+// `vecdb-mcp --http`: the built server over the SDK's Streamable HTTP transport against the local service —
+// sessions, the bearer token, Host/Origin checks, malformed requests, shutdown.
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { request as httpRequest } from "node:http";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { startServiceProcess, type RunningService } from "../helpers/local-service.js";
+import { CLI, ROOT, serverEnv } from "../helpers/mcp-client.js";
+import { createIndex, indexStats, randomVector, serverless } from "./support.js";
+
+interface HttpServerProcess {
+  url: string;
+  port: number;
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  /** SIGTERM; resolves with the exit code. */
+  stop(): Promise<number | null>;
+}
+
+const running: HttpServerProcess[] = [];
+
+function startHttp(opts: { args?: string[]; env?: Record<string, string> } = {}): Promise<HttpServerProcess> {
+  const child = spawn(process.execPath, [CLI, "--http", "--port", "0", ...(opts.args ?? [])], {
+    env: serverEnv({ PINECONE_API_KEY: svc.apiKey, PINECONE_CONTROLLER_HOST: svc.controlUrl, ...opts.env }),
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  let err = "";
+  child.stdout!.on("data", (c: Buffer) => (out += c.toString("utf8")));
+  child.stderr!.on("data", (c: Buffer) => (err += c.toString("utf8")));
+  const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no listening line within 20 s; stderr:\n${err}`)), 20_000);
+    void exited.then((code) => reject(new Error(`exited with ${code} before listening; stderr:\n${err}`)));
+    child.stderr!.on("data", () => {
+      const m = /listening on (http:\/\/\S+)/.exec(err);
+      if (!m) return;
+      clearTimeout(timer);
+      const p: HttpServerProcess = {
+        url: m[1],
+        port: Number(new URL(m[1]).port),
+        child,
+        stdout: () => out,
+        stderr: () => err,
+        stop: async () => {
+          if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+          return exited;
+        },
+      };
+      running.push(p);
+      resolve(p);
+    });
+  });
+}
+
+async function connect(url: string, headers: Record<string, string> = {}) {
+  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
+  const client = new Client({ name: "vecdb-mcp-http-e2e", version: "1.0.0" }, { capabilities: {} });
+  await client.connect(transport);
+  return { client, transport };
+}
+
+const INIT = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+};
+
+/** A raw HTTP request (node:http, so that Host and Origin can be anything). */
+function raw(
+  url: string,
+  opts: { method?: string; headers?: Record<string, string>; body?: string | object } = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+  const u = new URL(url);
+  const body = opts.body === undefined ? undefined : typeof opts.body === "string" ? opts.body : JSON.stringify(opts.body);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: u.hostname,
+        port: u.port,
+        path: u.pathname,
+        method: opts.method ?? "POST",
+        headers: {
+          "Content-Type": "application/json",
+          Accept: "application/json, text/event-stream",
+          ...opts.headers,
+        },
+      },
+      (res) => {
+        let text = "";
+        res.on("data", (c: Buffer) => (text += c.toString("utf8")));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+const rpcError = (body: string) => (JSON.parse(body) as { error: { code: number; message: string } }).error;
+
+let svc: RunningService;
+let open: HttpServerProcess;
+
+beforeAll(async () => {
+  svc = await startServiceProcess();
+  await createIndex(svc, { name: "docs", dimension: 256, metric: "cosine", spec: serverless });
+  open = await startHttp();
+});
+afterAll(async () => {
+  await Promise.all(running.map((p) => p.stop()));
+  await svc?.stop();
+});
+
+describe("bound to loopback without a token", () => {
+  test("one stderr line with the URL of the /mcp endpoint", () => {
+    expect(open.url).toBe(`http://127.0.0.1:${open.port}/mcp`);
+    expect(open.stderr()).toContain(`vecdb-mcp: MCP (Streamable HTTP) listening on ${open.url} (no token: loopback only)\n`);
+  });
+
+  test("tools/list and list_indexes work over the SDK's StreamableHTTPClientTransport", async () => {
+    const { client, transport } = await connect(open.url);
+    expect(transport.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(["list_indexes", "list_collections", "create_collection", "upsert_vectors"]));
+    const r = await client.callTool({ name: "list_indexes", arguments: {} });
+    expect(r.isError).toBeFalsy();
+    expect((r.structuredContent as { indexes: { name: string; dimension: number }[] }).indexes).toMatchObject([{ name: "docs", dimension: 256 }]);
+    expect((r.content as { text: string }[])[0].text).toMatch(/^1 index:\n\n\| name \|.*\n.*\n\| docs \| serverless \| 256 \| cosine \|/);
+    await transport.terminateSession();
+    await client.close();
+  });
+
+  test("two sessions at once: distinct ids, both work, closing one leaves the other", async () => {
+    const a = await connect(open.url);
+    const b = await connect(open.url);
+    expect(a.transport.sessionId).toBeDefined();
+    expect(b.transport.sessionId).toBeDefined();
+    expect(a.transport.sessionId).not.toBe(b.transport.sessionId);
+    const [ra, rb] = await Promise.all([
+      a.client.callTool({ name: "list_indexes", arguments: {} }),
+      b.client.callTool({ name: "list_collections", arguments: {} }),
+    ]);
+    expect(ra.isError).toBeFalsy();
+    expect(rb.structuredContent).toEqual({ collections: [] });
+
+    const closedId = a.transport.sessionId!;
+    await a.transport.terminateSession(); // HTTP DELETE
+    await a.client.close();
+    const gone = await raw(open.url, {
+      headers: { "Mcp-Session-Id": closedId, "Mcp-Protocol-Version": "2025-06-18" },
+      body: { jsonrpc: "2.0", id: 2, method: "tools/list" },
+    });
+    expect(gone.status).toBe(404);
+    expect(rpcError(gone.body)).toEqual({ code: -32001, message: "Session not found: it was closed or has expired; initialize a new session" });
+
+    const again = await b.client.callTool({ name: "list_indexes", arguments: {} });
+    expect((again.structuredContent as { indexes: { name: string }[] }).indexes.map((i) => i.name)).toEqual(["docs"]);
+    await b.transport.terminateSession();
+    await b.client.close();
+  });
+
+  test("a bulk upsert larger than the SDK's 4 MiB default body limit lands", async () => {
+    const vectors = Array.from({ length: 2000 }, (_, i) => ({ id: `v${i}`, values: randomVector(256, i + 1) }));
+    expect(JSON.stringify(vectors).length).toBeGreaterThan(8 * 1024 * 1024);
+    const { client, transport } = await connect(open.url);
+    const r = await client.callTool({ name: "upsert_vectors", arguments: { index: "docs", vectors } }, undefined, { timeout: 120_000 });
+    expect(r.isError).toBeFalsy();
+    expect(r.structuredContent).toMatchObject({ records: 2000, upserted: 2000, failedIds: [] });
+    await transport.terminateSession();
+    await client.close();
+  });
+
+  test("the records of the bulk upsert are in the index", async () => {
+    const res = await fetch(`${svc.controlUrl}/indexes/docs`, { headers: { "Api-Key": svc.apiKey, "X-Pinecone-API-Version": "2026-04" } });
+    const { host } = (await res.json()) as { host: string };
+    expect((await indexStats(svc, host)).totalVectorCount).toBe(2000);
+  });
+
+  test("localhost and 127.0.0.1 are this server's names; its own origin may call it", async () => {
+    for (const host of [`127.0.0.1:${open.port}`, `localhost:${open.port}`, `[::1]:${open.port}`]) {
+      const r = await raw(open.url, { headers: { Host: host, Origin: `http://${host}` }, body: INIT });
+      expect(r.status, host).toBe(200);
+      expect(r.headers["mcp-session-id"]).toBeDefined();
+    }
+  });
+
+  test("a foreign Origin is refused with 403", async () => {
+    const r = await raw(open.url, { headers: { Origin: "http://evil.example" }, body: INIT });
+    expect(r.status).toBe(403);
+    expect(rpcError(r.body)).toEqual({ code: -32000, message: 'Forbidden: Origin "http://evil.example" may not call this server' });
+    const nullOrigin = await raw(open.url, { headers: { Origin: "null" }, body: INIT });
+    expect(nullOrigin.status).toBe(403);
+  });
+
+  test("a Host header that is not this server (DNS rebinding) is refused with 403", async () => {
+    for (const host of [`evil.example:${open.port}`, "127.0.0.1:1", "localhost"]) {
+      const r = await raw(open.url, { headers: { Host: host }, body: INIT });
+      expect(r.status, host).toBe(403);
+      expect(rpcError(r.body).message).toBe(`Forbidden: Host header ${JSON.stringify(host)} is not an address of this server`);
+    }
+  });
+
+  test("malformed requests get JSON-RPC errors and the server stays up", async () => {
+    const badJson = await raw(open.url, { body: "{not json" });
+    expect(badJson.status).toBe(400);
+    expect(rpcError(badJson.body)).toEqual({ code: -32700, message: "Parse error: Invalid JSON" });
+
+    const notRpc = await raw(open.url, { body: { hello: "world" } });
+    expect(notRpc.status).toBe(400);
+    expect(rpcError(notRpc.body).code).toBe(-32700);
+
+    const noSession = await raw(open.url, { body: { jsonrpc: "2.0", id: 1, method: "tools/list" } });
+    expect(noSession.status).toBe(400);
+    expect(rpcError(noSession.body).code).toBe(-32000);
+
+    const getNoSession = await raw(open.url, { method: "GET", headers: { Accept: "text/event-stream" } });
+    expect(getNoSession.status).toBe(400);
+    expect(rpcError(getNoSession.body)).toEqual({ code: -32000, message: "Bad Request: Mcp-Session-Id header is required" });
+
+    const unknown = await raw(open.url, { headers: { "Mcp-Session-Id": "no-such-session" }, body: { jsonrpc: "2.0", id: 1, method: "tools/list" } });
+    expect(unknown.status).toBe(404);
+
+    const elsewhere = await raw(open.url.replace(/\/mcp$/, "/other"), { body: INIT });
+    expect(elsewhere.status).toBe(404);
+    expect(rpcError(elsewhere.body).message).toBe("Not Found: the MCP endpoint is /mcp");
+
+    const put = await raw(open.url, { method: "PUT", body: INIT });
+    expect(put.status).toBe(405);
+
+    // Declared over the limit: answered before any of the body is read.
+    const tooLarge = await raw(open.url, { headers: { "Content-Length": String(65 * 1024 * 1024) }, body: "" });
+    expect(tooLarge.status).toBe(413);
+    expect(rpcError(tooLarge.body).message).toBe("Payload Too Large: Request body must not exceed 67108864 bytes");
+
+    const { client, transport } = await connect(open.url);
+    expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+    await transport.terminateSession();
+    await client.close();
+  });
+});
+
+describe("with VECDB_HTTP_TOKEN", () => {
+  const token = "tok-0123456789abcdef-secret";
+  let guarded: HttpServerProcess;
+  beforeAll(async () => {
+    guarded = await startHttp({ env: { VECDB_HTTP_TOKEN: token }, args: ["--log-level", "debug"] });
+  });
+
+  test("the listening line says a token is required", () => {
+    expect(guarded.stderr()).toContain(`listening on ${guarded.url} (bearer token required)\n`);
+  });
+
+  test("a missing token is refused with 401 and WWW-Authenticate: Bearer", async () => {
+    const r = await raw(guarded.url, { body: INIT });
+    expect(r.status).toBe(401);
+    expect(r.headers["www-authenticate"]).toBe('Bearer realm="vecdb-mcp"');
+    expect(rpcError(r.body)).toEqual({
+      code: -32000,
+      message: "Unauthorized: send the token set in VECDB_HTTP_TOKEN as Authorization: Bearer <token>",
+    });
+  });
+
+  test("a wrong token is refused with 401, also for the SDK client", async () => {
+    for (const auth of [`Bearer ${token}x`, `Bearer ${token.slice(0, -1)}`, `Basic ${token}`, token]) {
+      const r = await raw(guarded.url, { headers: { Authorization: auth }, body: INIT });
+      expect(r.status, auth).toBe(401);
+      expect(r.headers["www-authenticate"]).toBe('Bearer realm="vecdb-mcp", error="invalid_token"');
+    }
+    await expect(connect(guarded.url, { Authorization: "Bearer not-the-token" })).rejects.toThrow(/401|Unauthorized/);
+  });
+
+  test("the right token works; a token is required on every request of the session", async () => {
+    const { client, transport } = await connect(guarded.url, { Authorization: `Bearer ${token}` });
+    const r = await client.callTool({ name: "list_indexes", arguments: {} });
+    expect(r.isError).toBeFalsy();
+    const withoutToken = await raw(guarded.url, {
+      headers: { "Mcp-Session-Id": transport.sessionId!, "Mcp-Protocol-Version": "2025-06-18" },
+      body: { jsonrpc: "2.0", id: 9, method: "tools/list" },
+    });
+    expect(withoutToken.status).toBe(401);
+    await transport.terminateSession();
+    await client.close();
+  });
+
+  test("a foreign Origin is refused with 403 even with the right token", async () => {
+    const r = await raw(guarded.url, { headers: { Authorization: `Bearer ${token}`, Origin: "https://evil.example" }, body: INIT });
+    expect(r.status).toBe(403);
+  });
+
+  test("the token appears nowhere in the logs", () => {
+    expect(guarded.stderr()).toContain("refused POST /mcp");
+    expect(guarded.stderr()).not.toContain(token);
+    expect(guarded.stderr()).not.toContain(token.slice(0, 12));
+  });
+});
+
+describe("starting", () => {
+  const run = (args: string[], env: Record<string, string> = {}) =>
+    spawnSync(process.execPath, [CLI, ...args], { env: serverEnv({ PINECONE_API_KEY: svc.apiKey, PINECONE_CONTROLLER_HOST: svc.controlUrl, ...env }), encoding: "utf8", timeout: 20_000 });
+
+  test("on a non-loopback address without a token: refused, one line naming the setting, exit code 2", () => {
+    const r = run(["--http", "--host", "0.0.0.0", "--port", "0"]);
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toBe(
+      "vecdb-mcp: VECDB_HTTP_TOKEN must be set to serve HTTP on 0.0.0.0, which is not a loopback address (or use --host 127.0.0.1)\n",
+    );
+  });
+
+  test("a token shorter than 16 characters is refused without echoing it", () => {
+    const r = run(["--http", "--port", "0"], { VECDB_HTTP_TOKEN: "short-secret" });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe("vecdb-mcp: VECDB_HTTP_TOKEN must be at least 16 characters\n");
+  });
+
+  test("--port without --http is refused", () => {
+    const r = run(["--port", "0"]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe("vecdb-mcp: --port needs --http (the HTTP transport)\n");
+  });
+
+  test("a port already in use: one line, exit code 1", async () => {
+    const r = await new Promise<{ status: number | null; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, [CLI, "--http", "--port", String(open.port)], {
+        env: serverEnv({ PINECONE_API_KEY: svc.apiKey, PINECONE_CONTROLLER_HOST: svc.controlUrl }),
+        stdio: ["ignore", "ignore", "pipe"],
+      });
+      let stderr = "";
+      child.stderr!.on("data", (c: Buffer) => (stderr += c.toString("utf8")));
+      child.once("exit", (status) => resolve({ status, stderr }));
+    });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(new RegExp(`^vecdb-mcp: cannot listen on 127\\.0\\.0\\.1 port ${open.port}: .*EADDRINUSE.*\\n$`));
+  });
+});
+
+describe("sessions end", () => {
+  test("an idle session is closed after --idle-timeout-s", async () => {
+    const p = await startHttp({ args: ["--idle-timeout-s", "1"] });
+    const init = await raw(p.url, { body: INIT });
+    const id = init.headers["mcp-session-id"] as string;
+    const call = () =>
+      raw(p.url, {
+        headers: { "Mcp-Session-Id": id, "Mcp-Protocol-Version": "2025-06-18" },
+        body: { jsonrpc: "2.0", method: "notifications/initialized" },
+      });
+    expect((await call()).status).toBe(202);
+    await new Promise((r) => setTimeout(r, 2500));
+    expect((await call()).status).toBe(404);
+    expect(await p.stop()).toBe(0);
+  });
+
+  test("SIGTERM with clients connected closes cleanly (exit code 0); stdout stayed empty", async () => {
+    const p = await startHttp();
+    const a = await connect(p.url);
+    const b = await connect(p.url);
+    await a.client.listTools();
+    await b.client.listTools();
+    const started = Date.now();
+    expect(await p.stop()).toBe(0);
+    expect(Date.now() - started).toBeLessThan(5000);
+    await a.client.close().catch(() => {});
+    await b.client.close().catch(() => {});
+    expect(p.stdout()).toBe("");
+  });
+
+  test("no server wrote anything on stdout (stdout is never used in HTTP mode)", async () => {
+    await open.stop();
+    for (const p of running) expect(p.stdout()).toBe("");
+  });
+});
