@@ -160,13 +160,18 @@ export default defineTool({
     const structured = { index, namespace, matches };
     const where = `namespace ${namespace === "" ? "(default)" : JSON.stringify(namespace)} of index ${JSON.stringify(index)}`;
     if (matches.length === 0) {
-      const why =
-        id !== undefined
-          ? ` There is no record with id ${JSON.stringify(id)} there, or nothing${filter ? " matching the filter" : ""} to compare it with.`
-          : filter
-            ? " No record there matches the filter."
-            : " The namespace is empty.";
-      return { structured, table: `No matches in ${where}.${why} describe_index_stats shows which namespaces hold records.` };
+      if (id !== undefined) {
+        // The service answers an unknown id with no matches; say which it is.
+        const found = await onIndexHost(service, index, signal, (model) => service.data.fetch(model.host, [id], namespace, signal));
+        if (!Object.hasOwn(found, id)) {
+          return {
+            structured,
+            table: `No record with id ${JSON.stringify(id)} in ${where}, so there is nothing to query by. list_vector_ids shows the ids there are.`,
+          };
+        }
+      }
+      const why = filter ? "No record there matches the filter." : "The namespace is empty.";
+      return { structured, table: `No matches in ${where}. ${why} describe_index_stats shows which namespaces hold records.` };
     }
 
     const keys: string[] = [];

@@ -305,6 +305,24 @@ describe("query_vectors", () => {
     expect(none.text).toBe('No matches in namespace "nothing-here" of index "docs". The namespace is empty. describe_index_stats shows which namespaces hold records.');
   });
 
+  test("by an id that is not stored, or with a filter nothing matches: said in words", async () => {
+    const r = await mcp.call("query_vectors", { index: "docs", namespace: "books", id: "zz", topK: 3 });
+    expect(r.isError).toBe(false);
+    expect(r.structured).toEqual({ index: "docs", namespace: "books", matches: [] });
+    expect(r.text).toBe('No record with id "zz" in namespace "books" of index "docs", so there is nothing to query by. list_vector_ids shows the ids there are.');
+    const f = await mcp.call("query_vectors", { index: "docs", namespace: "books", id: "a", topK: 3, filter: { genre: "poetry" } });
+    expect(f.text).toBe('No matches in namespace "books" of index "docs". No record there matches the filter. describe_index_stats shows which namespaces hold records.');
+  });
+
+  test("hybrid: a dense and a sparse vector together on a dotproduct index", async () => {
+    await upsert("empty", "hybrid", [
+      { id: "h1", values: [1, 0, 0], sparseValues: { indices: [7], values: [3] } },
+      { id: "h2", values: [2, 0, 0] },
+    ]);
+    const r = await mcp.call("query_vectors", { index: "empty", namespace: "hybrid", vector: [1, 0, 0], sparseVector: { indices: [7], values: [1] }, topK: 2 });
+    expect(r.text).toBe(table('2 matches in namespace "hybrid" of index "empty", best first:', "", "| rank | id | score |", "| --- | --- | --- |", "| 1 | h1 | 4 |", "| 2 | h2 | 2 |"));
+  });
+
   const refusals: [string, Record<string, unknown>, string][] = [
     [
       "a query vector of the wrong dimension",
