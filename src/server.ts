@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
+  CallToolRequestSchema,
   SetLevelRequestSchema,
   type CallToolResult,
   type ServerNotification,
@@ -14,13 +15,38 @@ import type { Config } from "./config.js";
 import { errorText } from "./errors.js";
 import { createLogger, LOG_LEVELS, redact, type Logger, type LogLevel } from "./log.js";
 import { trackRoots } from "./roots.js";
+import { callRefusal, scopedService, toolRefusal, type Access } from "./access.js";
 import type { AnyTool, ToolContext } from "./tool.js";
 import { tools as registry } from "../tools/index.js";
 
-export const INSTRUCTIONS = `Administer and fill a vector database (Pinecone API).
-Start with list_indexes (and list_collections) to discover what exists: names, dimensions, hosts, states.
-Then write: upsert_vectors adds or overwrites records in an index (checked against the index first; nothing is written if a record is invalid), create_collection snapshots a pod-based index.
-Every result is a markdown table plus the same facts as structuredContent. Errors say what was wrong and the next step.`;
+/** The initialize result's instructions: how to start, and the safe modes in force. */
+export function instructionsFor(config: Access, tools: readonly AnyTool[]): string {
+  const has = (name: string) => tools.some((t) => t.name === name);
+  const lines = [
+    "Administer and fill a vector database (Pinecone API).",
+    "Start with list_indexes (and list_collections) to discover what exists: names, dimensions, hosts, states" +
+      (has("describe_index") ? "; describe_index and describe_index_stats show one index in detail." : "."),
+  ];
+  if (config.readOnly) {
+    lines.push("This server is READ-ONLY: it can list and read, but not write, create or delete anything.");
+  } else {
+    lines.push(
+      "Then write: upsert_vectors adds or overwrites records in an index (checked against the index first; nothing is written if a record is invalid)" +
+        (has("create_index") ? ", create_index makes an index and waits until it is ready" : "") +
+        ", create_collection snapshots a pod-based index.",
+    );
+  }
+  if (config.indexes) {
+    lines.push(
+      `This server is LIMITED to the indexes ${config.indexes.map((n) => JSON.stringify(n)).join(", ")}: other indexes are not shown and calls naming them are refused.`,
+    );
+  }
+  if (!config.readOnly && config.allowDestructive && has("delete_index")) {
+    lines.push("Deleting is enabled (delete_vectors, delete_index, delete_collection) and cannot be undone: confirm with the user first.");
+  }
+  lines.push("Every result is a markdown table plus the same facts as structuredContent. Errors say what was wrong and the next step.");
+  return lines.join("\n");
+}
 
 function packageVersion(): string {
   // src/server.ts (tsx) and dist/src/server.js sit at different depths below package.json.
@@ -79,9 +105,14 @@ export interface CreateServerOptions {
 export function createServer(config: Config, service: Service, options: CreateServerOptions = {}): McpServer {
   const secrets = () => [config.apiKey];
   const base = options.log ?? createLogger({ secrets });
+  const all = options.tools ?? registry;
+  // Tools the safe modes take away are not registered (so not listed); a call to one by name gets why.
+  const hidden = new Map(all.flatMap((t) => (toolRefusal(t, config) === undefined ? [] : [[t.name, toolRefusal(t, config)!] as const])));
+  const offered = all.filter((t) => !hidden.has(t.name));
+  const scoped = scopedService(service, config.indexes); // under --indexes, the others are invisible
   const server = new McpServer(
     { name: "vecdb-mcp", version: packageVersion(), title: "Vector database (Pinecone-compatible)" },
-    { capabilities: { logging: {}, tools: {} }, instructions: INSTRUCTIONS },
+    { capabilities: { logging: {}, tools: {} }, instructions: instructionsFor(config, offered) },
   );
 
   server.server.onerror = (err) => base.error(`protocol: ${err.message}`);
@@ -106,7 +137,7 @@ export function createServer(config: Config, service: Service, options: CreateSe
   };
   const roots = trackRoots(server.server, config.allowDirs, log);
 
-  for (const tool of options.tools ?? registry) {
+  for (const tool of offered) {
     server.registerTool(
       tool.name,
       {
@@ -120,7 +151,12 @@ export function createServer(config: Config, service: Service, options: CreateSe
         const started = Date.now();
         const progress = progressOf(extra);
         const allowedRoots = () => roots(extra);
-        const ctx: ToolContext = { service, config, signal: extra.signal, progress, log, allowedRoots };
+        const ctx: ToolContext = { service: scoped, config, signal: extra.signal, progress, log, allowedRoots };
+        const refused = callRefusal(tool, args, config);
+        if (refused !== undefined) {
+          log.info(`${tool.name} → refused: ${refused.split("\n")[0]}`);
+          return { content: [{ type: "text", text: refused }], isError: true };
+        }
         try {
           const result = await tool.run(args, ctx);
           await progress.settle();
@@ -138,5 +174,24 @@ export function createServer(config: Config, service: Service, options: CreateSe
       },
     );
   }
+  if (hidden.size > 0) refuseHiddenTools(server, hidden, log);
   return server;
+}
+
+type CallHandler = (request: unknown, extra: unknown) => Promise<unknown>;
+
+/**
+ * Answers tools/call of a tool the safe modes took away with an isError result saying why (the SDK alone would answer
+ * "Tool … not found"). The SDK offers no public hook before its own tools/call handler, so this wraps it.
+ */
+function refuseHiddenTools(server: McpServer, hidden: ReadonlyMap<string, string>, log: Logger): void {
+  const handlers = (server.server as unknown as { _requestHandlers?: Map<string, CallHandler> })._requestHandlers;
+  const sdkHandler = handlers?.get("tools/call");
+  if (!sdkHandler) return; // no tool registered at all: the SDK refuses every call by itself
+  server.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const why = hidden.get(request.params.name);
+    if (why === undefined) return (await sdkHandler(request, extra)) as CallToolResult;
+    log.info(`${request.params.name} → refused: ${why.split("\n")[0]}`);
+    return { content: [{ type: "text", text: why }], isError: true };
+  });
 }

@@ -42,6 +42,12 @@ export interface ToolDefinition<In extends z.ZodRawShape = z.ZodRawShape, Out ex
   inputSchema: In;
   outputSchema: Out;
   annotations: ToolAnnotations;
+  /** The tool exists only when the server was started with --allow-destructive (the delete tools). */
+  requiresAllowDestructive?: boolean;
+  /** Arguments besides `index` that name an index, checked against --indexes (e.g. create_collection's `source`). */
+  indexArguments?: readonly string[];
+  /** Changes something --indexes cannot scope (a collection, which may hold any index's records): absent under it. */
+  unscopedWrite?: boolean;
   run(args: z.output<z.ZodObject<In>>, ctx: ToolContext): Promise<ToolResult<z.output<z.ZodObject<Out>>>>;
 }
 

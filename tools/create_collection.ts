@@ -36,6 +36,7 @@ export default defineTool({
   },
   outputSchema: { collection: CollectionRecord.describe("The collection as the service created it.") },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  indexArguments: ["source"],
   async run({ name, source }, { service, signal }) {
     const index = await service.control.describeIndex(source, signal);
     if (!index.spec.pod) {
