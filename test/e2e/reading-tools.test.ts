@@ -63,6 +63,17 @@ test("the six reading tools are listed, titled and annotated read-only", () => {
     expect(t.outputSchema, t.name).toBeDefined();
     expect(JSON.stringify(t.inputSchema), t.name).not.toMatch(/anyOf|oneOf|allOf/);
   }
+  // Every field, nested ones too, is described for the model.
+  const undescribed: string[] = [];
+  const walk = (schema: any, path: string) => {
+    for (const [k, v] of Object.entries<any>(schema?.properties ?? {})) {
+      if (!v.description) undescribed.push(`${path}.${k}`);
+      walk(v, `${path}.${k}`);
+      if (v.items) walk(v.items, `${path}.${k}[]`);
+    }
+  };
+  for (const t of listed) walk(t.inputSchema, t.name);
+  expect(undescribed).toEqual([]);
   const limits = (tool: string, field: string) => (mcp.tools.find((t) => t.name === tool)!.inputSchema.properties as any)[field];
   expect(limits("query_vectors", "topK")).toMatchObject({ minimum: 1, maximum: 10000 });
   expect(limits("fetch_vectors", "ids")).toMatchObject({ minItems: 1, maxItems: 1000 });
@@ -587,6 +598,29 @@ describe("an index host that moved: forgotten and resolved again once", () => {
       await stale?.close();
     }
   });
+});
+
+test("an index that is not ready: refused with the next step", async () => {
+  const control = await startProxy({
+    target: svc.controlUrl,
+    rewrite: (body) => body.replace(/"ready":\s*true/g, '"ready":false').replace(/"state":\s*"Ready"/g, '"state":"Initializing"'),
+  });
+  const session = await startMcp({ env: { PINECONE_API_KEY: svc.apiKey, PINECONE_CONTROLLER_HOST: control.url } });
+  try {
+    for (const [tool, args] of [
+      ["query_vectors", { index: "docs", vector: [1, 0, 0, 0], topK: 1 }],
+      ["fetch_vectors", { index: "docs", ids: ["d1"] }],
+      ["list_vector_ids", { index: "docs" }],
+      ["describe_index_stats", { index: "docs" }],
+    ] as const) {
+      const r = await session.call(tool, args);
+      expect(r.isError, tool).toBe(true);
+      expect(r.text, tool).toBe('Index "docs" is not ready (state Initializing); nothing was read.\nNext step: wait a little and call again; list_indexes shows when it is Ready.');
+    }
+  } finally {
+    await session.close();
+    await control.close();
+  }
 });
 
 test("the API key appears in no result and no stderr line", () => {
