@@ -339,6 +339,38 @@ describe("starting", () => {
   });
 });
 
+describe("limits and extra names", () => {
+  let p: HttpServerProcess;
+  beforeAll(async () => {
+    p = await startHttp({ args: ["--allowed-hosts", "mcp.test.internal"] });
+  });
+
+  test("--allowed-hosts: a name the server is reached by (DNS name, proxy) is accepted in Host and Origin", async () => {
+    const r = await raw(p.url, { headers: { Host: "mcp.test.internal", Origin: "https://mcp.test.internal" }, body: INIT });
+    expect(r.status).toBe(200);
+    expect((await raw(p.url, { headers: { Host: "other.test.internal" }, body: INIT })).status).toBe(403);
+  });
+
+  test("at most 256 sessions: the next initialize gets 503 with Retry-After; DELETE frees a place", async () => {
+    const ids: string[] = [];
+    for (let i = 0; ids.length < 255; i++) {
+      const batch = await Promise.all(Array.from({ length: Math.min(32, 255 - ids.length) }, () => raw(p.url, { body: INIT })));
+      for (const r of batch) {
+        expect(r.status).toBe(200);
+        ids.push(r.headers["mcp-session-id"] as string);
+      }
+    }
+    // 255 here + 1 from the test above
+    const over = await raw(p.url, { body: INIT });
+    expect(over.status).toBe(503);
+    expect(over.headers["retry-after"]).toBe("5");
+    expect(rpcError(over.body).message).toBe("Too many sessions (256); close one (HTTP DELETE) or retry later");
+    const del = await raw(p.url, { method: "DELETE", headers: { "Mcp-Session-Id": ids[0] } });
+    expect(del.status).toBe(200);
+    expect((await raw(p.url, { body: INIT })).status).toBe(200);
+  });
+});
+
 describe("sessions end", () => {
   test("an idle session is closed after --idle-timeout-s", async () => {
     const p = await startHttp({ args: ["--idle-timeout-s", "1"] });
