@@ -94,18 +94,18 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpMcpS
       });
     }
     const server = opts.newServer();
-    const entry: Session = { server, transport: undefined as unknown as StreamableHTTPServerTransport, inFlight: 0, lastUsed: Date.now() };
+    let entry: Session | undefined = undefined;
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       maxRequestBodySize: MAX_BODY_BYTES,
       // Fired before the initialize request reaches the server, so the session is known to its next request.
       onsessioninitialized: (id) => {
-        sessions.set(id, entry);
+        if (entry) sessions.set(id, entry);
         log.debug(`session ${id} started (${sessions.size} open)`);
       },
       onsessionclosed: (id) => void closeSession(id, "DELETE"),
     });
-    entry.transport = transport;
+    entry = { server, transport, inFlight: 0, lastUsed: Date.now() };
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
     };
@@ -126,21 +126,22 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpMcpS
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const method = req.method ?? "";
+    const target = (req.url ?? "").slice(0, 200);
     // Checked here, before any session is looked up or created, rather than with the transport's deprecated
     // allowedHosts/allowedOrigins (compared per session, only once a transport exists, and port-exact strings
     // only) or the SDK's hostHeaderValidation (Express middleware, hostname only).
     if (!policy.hostAllowed(req.headers.host)) {
-      log.info(`refused ${method} ${req.url}: Host ${shown(req.headers.host)} is not this server`);
+      log.info(`refused ${method} ${target}: Host ${shown(req.headers.host)} is not this server`);
       return sendError(res, 403, -32000, `Forbidden: Host header ${shown(req.headers.host)} is not an address of this server`);
     }
     const origin = req.headers.origin;
     if (!policy.originAllowed(origin)) {
-      log.info(`refused ${method} ${req.url}: Origin ${shown(origin)} is not allowed`);
+      log.info(`refused ${method} ${target}: Origin ${shown(origin)} is not allowed`);
       return sendError(res, 403, -32000, `Forbidden: Origin ${shown(origin)} may not call this server`);
     }
     if (tokenDigest && !bearerMatches(req.headers.authorization, tokenDigest)) {
       const given = req.headers.authorization !== undefined;
-      log.info(`refused ${method} ${req.url} from ${req.socket.remoteAddress}: ${given ? "wrong" : "no"} bearer token`);
+      log.info(`refused ${method} ${target} from ${req.socket.remoteAddress}: ${given ? "wrong" : "no"} bearer token`);
       return sendError(res, 401, -32000, "Unauthorized: send the token set in VECDB_HTTP_TOKEN as Authorization: Bearer <token>", {
         "WWW-Authenticate": given ? 'Bearer realm="vecdb-mcp", error="invalid_token"' : 'Bearer realm="vecdb-mcp"',
       });
