@@ -60,7 +60,7 @@ export default defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   async run({ index, namespace = "", ids }, { service, signal }) {
     const unique = [...new Set(ids)];
-    const found = await onIndexHost(service, index, signal, (model) => service.data.fetch(model.host, unique, namespace, signal));
+    const found = await onIndexHost(service, index, signal, (model) => service.data.fetchMany(model.host, unique, namespace, signal));
     const vectors: Fetched[] = [];
     const missing: string[] = [];
     for (const id of unique) {

@@ -76,6 +76,15 @@ export class DataPlane {
     return { upsertedCount: parsed.data.upsertedCount ?? 0 };
   }
 
+  /** POST {host}/vectors/delete: exactly one of ids, filter or deleteAll, in one namespace. Idempotent, so retried. */
+  async deleteVectors(
+    host: string,
+    body: { namespace?: string; ids?: string[]; filter?: Record<string, unknown>; deleteAll?: boolean },
+    signal?: AbortSignal,
+  ): Promise<void> {
+    await this.http.request<unknown>({ url: `${this.dataUrl(host)}/vectors/delete`, method: "POST", body, signal });
+  }
+
   /** POST {host}/describe_index_stats: record counts per namespace (with a filter: of the matching records only). */
   async describeIndexStats(host: string, signal?: AbortSignal, filter?: Record<string, unknown>): Promise<IndexStats> {
     const url = `${this.dataUrl(host)}/describe_index_stats`;
@@ -93,6 +102,36 @@ export class DataPlane {
     const parsed = FetchResponseSchema.safeParse(await this.http.request<unknown>({ url, method: "GET", signal }));
     if (!parsed.success) throw new ResponseShapeError(url.split("?")[0], "not a fetch answer");
     return parsed.data.vectors ?? {};
+  }
+
+  /**
+   * fetch() for any number of ids, split so that no request's query string is longer than `maxQueryChars`: the ids
+   * travel in the URL, and a service (Node's own http server among them) refuses a request line past about 16 KB.
+   */
+  async fetchMany(
+    host: string,
+    ids: string[],
+    namespace?: string,
+    signal?: AbortSignal,
+    maxQueryChars = 6000,
+  ): Promise<Record<string, FetchedRecord>> {
+    const groups: string[][] = [];
+    let group: string[] = [];
+    let length = 0;
+    for (const id of ids) {
+      const cost = encodeURIComponent(id).length + 5; // "&ids=" + the encoded id
+      if (group.length > 0 && (length + cost > maxQueryChars || group.length >= 1000)) {
+        groups.push(group);
+        group = [];
+        length = 0;
+      }
+      group.push(id);
+      length += cost;
+    }
+    if (group.length > 0) groups.push(group);
+    const found: Record<string, FetchedRecord> = {};
+    for (const g of groups) Object.assign(found, await this.fetch(host, g, namespace, signal));
+    return found;
   }
 
   /** POST {host}/query: the topK nearest records, best first. */

@@ -454,6 +454,17 @@ describe("fetch_vectors", () => {
     expect(r.text.endsWith('"none-999".\nlist_vector_ids lists the ids there are.')).toBe(true);
   });
 
+  test("1000 long ids: found and missing ones, however long the request would be", async () => {
+    const ids = Array.from({ length: 1000 }, (_, i) => `${String(i).padStart(4, "0")}-${"k".repeat(60)}`);
+    await upsert("empty", "long-ids", ids.filter((_, i) => i % 2 === 0).map((id) => ({ id, values: [1, 2, 3] })));
+    const r = await mcp.call("fetch_vectors", { index: "empty", namespace: "long-ids", ids });
+    expect(r.isError).toBe(false);
+    const s = r.structured as any;
+    expect(s.vectors.map((v: any) => v.id)).toEqual(ids.filter((_, i) => i % 2 === 0));
+    expect(s.missing).toEqual(ids.filter((_, i) => i % 2 === 1));
+    expect(r.text.split("\n")[0]).toBe('500 of 1000 records found in namespace "long-ids" of index "empty":');
+  });
+
   test.each([
     ["an id list over 1000", { index: "docs", ids: Array.from({ length: 1001 }, (_, i) => `i${i}`) }, "MCP error -32602: Input validation error: Invalid arguments for tool fetch_vectors: ids: give 1–1000 ids per call; split a longer list into several calls. Nothing was fetched. at ids"],
     ["no ids", { index: "docs", ids: [] }, "MCP error -32602: Input validation error: Invalid arguments for tool fetch_vectors: ids: give 1–1000 ids per call. Nothing was fetched. at ids"],
