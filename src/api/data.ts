@@ -85,15 +85,6 @@ export class DataPlane {
     await this.http.request<unknown>({ url: `${this.dataUrl(host)}/vectors/delete`, method: "POST", body, signal });
   }
 
-  /** POST {host}/vectors/delete: exactly one of ids, filter or deleteAll, in one namespace. Idempotent, so retried. */
-  async deleteVectors(
-    host: string,
-    body: { namespace?: string; ids?: string[]; filter?: Record<string, unknown>; deleteAll?: boolean },
-    signal?: AbortSignal,
-  ): Promise<void> {
-    await this.http.request<unknown>({ url: `${this.dataUrl(host)}/vectors/delete`, method: "POST", body, signal });
-  }
-
   /** POST {host}/describe_index_stats: record counts per namespace (with a filter: of the matching records only). */
   async describeIndexStats(host: string, signal?: AbortSignal, filter?: Record<string, unknown>): Promise<IndexStats> {
     const url = `${this.dataUrl(host)}/describe_index_stats`;
