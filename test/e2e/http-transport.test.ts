@@ -339,6 +339,17 @@ describe("starting", () => {
   });
 });
 
+test("the safe modes apply to every HTTP session (--read-only: no write tool is listed)", async () => {
+  const p = await startHttp({ args: ["--read-only"] });
+  const { client, transport } = await connect(p.url);
+  const names = (await client.listTools()).tools.map((t) => t.name);
+  expect(names).toContain("list_indexes");
+  expect(names).not.toContain("upsert_vectors");
+  await transport.terminateSession();
+  await client.close();
+  expect(await p.stop()).toBe(0);
+});
+
 describe("limits and extra names", () => {
   let p: HttpServerProcess;
   beforeAll(async () => {
