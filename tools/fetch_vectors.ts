@@ -1,6 +1,6 @@
 // fetch_vectors — records by id, in full; the ids that are not there are named.
 import { z } from "zod";
-import { metadataSummary, shorten } from "../src/format/shorten.js";
+import { metadataSummary, shorten, TABLE_ROWS } from "../src/format/shorten.js";
 import { markdownTable } from "../src/format/table.js";
 import { onIndexHost } from "../src/index-host.js";
 import { ruleError } from "../src/schema.js";
@@ -85,9 +85,10 @@ export default defineTool({
     }
     const table = markdownTable(
       ["id", "dimension", "sparse non-zeros", "metadata"],
-      vectors.map((v) => [shorten(v.id), v.values?.length, v.sparseValues?.indices.length, metadataSummary(v.metadata)]),
+      vectors.slice(0, TABLE_ROWS).map((v) => [shorten(v.id), v.values?.length, v.sparseValues?.indices.length, metadataSummary(v.metadata)]),
     );
+    const rest = vectors.length > TABLE_ROWS ? `\n\nThe other ${vectors.length - TABLE_ROWS} records found are in structuredContent.vectors.` : "";
     const head = `${vectors.length} of ${unique.length} ${unique.length === 1 ? "record" : "records"} found in ${where}:`;
-    return { structured, table: `${head}\n\n${table}${missingText ? `\n\n${missingText}` : ""}` };
+    return { structured, table: `${head}\n\n${table}${rest}${missingText ? `\n\n${missingText}` : ""}` };
   },
 });

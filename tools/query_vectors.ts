@@ -4,7 +4,7 @@ import type { QueryRequest } from "../src/api/data.js";
 import { isSparseIndex, type IndexModel } from "../src/api/records.js";
 import { ToolError } from "../src/errors.js";
 import { filterError, filterProblem, filterSchema } from "../src/filter.js";
-import { metadataValue, shorten } from "../src/format/shorten.js";
+import { metadataValue, shorten, TABLE_ROWS } from "../src/format/shorten.js";
 import { markdownTable } from "../src/format/table.js";
 import { onIndexHost } from "../src/index-host.js";
 import { numberList, ruleError } from "../src/schema.js";
@@ -179,9 +179,14 @@ export default defineTool({
     const shown = keys.slice(0, MAX_KEY_COLUMNS);
     const table = markdownTable(
       ["rank", "id", "score", ...shown.map((k) => shorten(k))],
-      matches.map((m, i) => [i + 1, shorten(m.id), scoreCell(m.score), ...shown.map((k) => metadataValue(m.metadata?.[k]))]),
+      matches.slice(0, TABLE_ROWS).map((m, i) => [i + 1, shorten(m.id), scoreCell(m.score), ...shown.map((k) => metadataValue(m.metadata?.[k]))]),
     );
-    const more = keys.length > shown.length ? `\n\n${keys.length - shown.length} more metadata keys are in structuredContent.` : "";
+    const notes: string[] = [];
+    if (matches.length > TABLE_ROWS) {
+      notes.push(`The other ${matches.length - TABLE_ROWS} matches (ranks ${TABLE_ROWS + 1}–${matches.length}) are in structuredContent.matches.`);
+    }
+    if (keys.length > shown.length) notes.push(`${keys.length - shown.length} more metadata keys are in structuredContent.`);
+    const more = notes.length ? `\n\n${notes.join("\n")}` : "";
     const n = matches.length;
     return { structured, table: `${n} ${n === 1 ? "match" : "matches"} in ${where}, best first:\n\n${table}${more}` };
   },

@@ -1,5 +1,8 @@
 // Short forms of record data for table cells; the full values go to structuredContent.
 
+/** Rows a tool's table shows at most; the rest is in structuredContent (a model reads the table in full). */
+export const TABLE_ROWS = 100;
+
 /** `text` cut to at most `max` characters, the cut marked with "…". */
 export function shorten(text: string, max = 40): string {
   const chars = [...text];

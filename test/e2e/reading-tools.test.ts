@@ -404,6 +404,18 @@ describe("query_vectors", () => {
     expect(r.text).toBe(text);
   });
 
+  test("more matches than the table shows: the first 100 rows, the rest in structuredContent", async () => {
+    await upsert("empty", "many", Array.from({ length: 150 }, (_, i) => ({ id: `m${String(i).padStart(3, "0")}`, values: [150 - i, 0, 0] })));
+    const r = await mcp.call("query_vectors", { index: "empty", namespace: "many", vector: [1, 0, 0], topK: 150 });
+    const lines = r.text.split("\n");
+    expect(lines[0]).toBe('150 matches in namespace "many" of index "empty", best first:');
+    expect(lines.filter((l) => /^\| \d+ \|/.test(l))).toHaveLength(100);
+    expect(lines).toContain("| 100 | m099 | 51 |");
+    expect(lines.at(-1)).toBe("The other 50 matches (ranks 101–150) are in structuredContent.matches.");
+    expect((r.structured as any).matches).toHaveLength(150);
+    expect((r.structured as any).matches[149]).toEqual({ id: "m149", score: 1 });
+  });
+
   test("topK 10000 is allowed", async () => {
     const r = await mcp.call("query_vectors", { index: "pods", vector: [0, 0], topK: 10000 });
     expect(r.text).toBe(table('2 matches in namespace (default) of index "pods", best first:', "", "| rank | id | score |", "| --- | --- | --- |", "| 1 | p1 | 0 |", "| 2 | p2 | 25 |"));
@@ -462,7 +474,11 @@ describe("fetch_vectors", () => {
     const s = r.structured as any;
     expect(s.vectors.map((v: any) => v.id)).toEqual(ids.filter((_, i) => i % 2 === 0));
     expect(s.missing).toEqual(ids.filter((_, i) => i % 2 === 1));
-    expect(r.text.split("\n")[0]).toBe('500 of 1000 records found in namespace "long-ids" of index "empty":');
+    const lines = r.text.split("\n");
+    expect(lines[0]).toBe('500 of 1000 records found in namespace "long-ids" of index "empty":');
+    expect(lines.filter((l) => /^\| \d{4}-k/.test(l))).toHaveLength(100);
+    expect(lines).toContain("The other 400 records found are in structuredContent.vectors.");
+    expect(lines.at(-1)).toBe(`Missing (no record with these ids in namespace "long-ids" of index "empty"): ${s.missing.map((id: string) => JSON.stringify(id)).join(", ")}.`);
   });
 
   test.each([
