@@ -26,7 +26,7 @@ export default defineTool({
   description:
     `Read records by id (1–${MAX_IDS} ids): their values, sparse values and metadata. Use it to look at what was stored, ` +
     "to check that an upsert landed, or to find out which ids exist. Returns a table (id · dimension · sparse non-zeros · " +
-    "metadata, shortened) with the ids not found listed as missing, and the full records as structuredContent.vectors " +
+    "metadata, shortened; the first 100 records) with the ids not found listed as missing, and the full records as structuredContent.vectors " +
     "(missing ids in structuredContent.missing). list_vector_ids lists the ids there are.",
   inputSchema: {
     index: z

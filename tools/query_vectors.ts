@@ -40,8 +40,8 @@ export default defineTool({
     "the id of a stored record — optionally only among records whose metadata matches a filter. Use it for similarity " +
     "search once records are stored (the query vector must come from the same embedding model, with the index's dimension; " +
     "describe_index shows it). Give vector and/or sparseVector, or id — not both kinds. Returns up to topK matches best " +
-    "first as a table (rank · id · score · the metadata keys present, long values shortened) and in full as " +
-    "structuredContent.matches.",
+    "first as a table (rank · id · score · the metadata keys present, long values shortened; the first 100 " +
+    "matches) and all of them in full as structuredContent.matches.",
   inputSchema: {
     index: z
       .string()
