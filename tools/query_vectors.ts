@@ -174,18 +174,21 @@ export default defineTool({
       return { structured, table: `No matches in ${where}. ${why} describe_index_stats shows which namespaces hold records.` };
     }
 
-    const keys: string[] = [];
-    for (const m of matches) for (const k of Object.keys(m.metadata ?? {})) if (!keys.includes(k)) keys.push(k);
+    const rows = matches.slice(0, TABLE_ROWS);
+    const keys = [...new Set(rows.flatMap((m) => Object.keys(m.metadata ?? {})))];
     const shown = keys.slice(0, MAX_KEY_COLUMNS);
     const table = markdownTable(
       ["rank", "id", "score", ...shown.map((k) => shorten(k))],
-      matches.slice(0, TABLE_ROWS).map((m, i) => [i + 1, shorten(m.id), scoreCell(m.score), ...shown.map((k) => metadataValue(m.metadata?.[k]))]),
+      rows.map((m, i) => [i + 1, shorten(m.id), scoreCell(m.score), ...shown.map((k) => metadataValue(m.metadata?.[k]))]),
     );
     const notes: string[] = [];
     if (matches.length > TABLE_ROWS) {
       notes.push(`The other ${matches.length - TABLE_ROWS} matches (ranks ${TABLE_ROWS + 1}–${matches.length}) are in structuredContent.matches.`);
     }
-    if (keys.length > shown.length) notes.push(`${keys.length - shown.length} more metadata keys are in structuredContent.`);
+    if (keys.length > shown.length) {
+      const hidden = keys.slice(MAX_KEY_COLUMNS).map((k) => JSON.stringify(shorten(k)));
+      notes.push(`Metadata keys not shown as columns (their values are in structuredContent.matches): ${hidden.join(", ")}.`);
+    }
     const more = notes.length ? `\n\n${notes.join("\n")}` : "";
     const n = matches.length;
     return { structured, table: `${n} ${n === 1 ? "match" : "matches"} in ${where}, best first:\n\n${table}${more}` };

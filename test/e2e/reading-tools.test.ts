@@ -416,6 +416,24 @@ describe("query_vectors", () => {
     expect((r.structured as any).matches[149]).toEqual({ id: "m149", score: 1 });
   });
 
+  test("at most 8 metadata columns; the other keys are named", async () => {
+    const metadata = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`k${i}`, `v${i}`]));
+    await upsert("empty", "wide", [{ id: "w", values: [1, 0, 0], metadata }]);
+    const r = await mcp.call("query_vectors", { index: "empty", namespace: "wide", vector: [1, 0, 0], topK: 1 });
+    expect(r.text).toBe(
+      table(
+        '1 match in namespace "wide" of index "empty", best first:',
+        "",
+        "| rank | id | score | k0 | k1 | k2 | k3 | k4 | k5 | k6 | k7 |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+        "| 1 | w | 1 | v0 | v1 | v2 | v3 | v4 | v5 | v6 | v7 |",
+        "",
+        'Metadata keys not shown as columns (their values are in structuredContent.matches): "k8", "k9".',
+      ),
+    );
+    expect((r.structured as any).matches[0].metadata).toEqual(metadata);
+  });
+
   test("topK 10000 is allowed", async () => {
     const r = await mcp.call("query_vectors", { index: "pods", vector: [0, 0], topK: 10000 });
     expect(r.text).toBe(table('2 matches in namespace (default) of index "pods", best first:', "", "| rank | id | score |", "| --- | --- | --- |", "| 1 | p1 | 0 |", "| 2 | p2 | 25 |"));
