@@ -33,6 +33,7 @@ export function instructionsFor(config: Access, tools: readonly AnyTool[]): stri
     lines.push(
       "Then write: upsert_vectors adds or overwrites records in an index (checked against the index first; nothing is written if a record is invalid)" +
         (has("create_index") ? ", create_index makes an index and waits until it is ready" : "") +
+        (has("import_vectors") ? ", import_vectors writes every record of a JSONL or Parquet file in a directory the user allowed" : "") +
         ", create_collection snapshots a pod-based index.",
     );
   }
