@@ -219,7 +219,9 @@ export default defineTool({
       }
     }
 
-    const waited = found.status.ready || limitS === 0 ? { index: found, seconds: 0 } : await waitUntilReady(found, limitS, ctx);
+    // A new index is waited for even when it is ready at once, so that progress always reports the outcome.
+    const wait = limitS > 0 && (created || !found.status.ready);
+    const waited = wait ? await waitUntilReady(found, limitS, ctx) : { index: found, seconds: 0 };
     const summary = summarizeIndex(waited.index);
     const structured = { index: summary, created, ready: summary.ready, waited_seconds: waited.seconds };
     const name = JSON.stringify(args.name);

@@ -1,0 +1,277 @@
+// create_index and the delete tools end to end: the built server over stdio (with --allow-destructive) against the
+// local service, every outcome checked on the service itself.
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { startServiceProcess, type RunningService } from "../helpers/local-service.js";
+import { startMcp, type McpSession } from "../helpers/mcp-client.js";
+import { api, createIndex, dataUrl, fetchVectors, indexStats, pod, serverless } from "./support.js";
+
+let svc: RunningService;
+let mcp: McpSession;
+
+const indexNames = async () => ((await api(svc, "GET", "/indexes")).body.indexes ?? []).map((i: { name: string }) => i.name).sort();
+const collectionNames = async () => ((await api(svc, "GET", "/collections")).body.collections ?? []).map((c: { name: string }) => c.name).sort();
+
+async function upsert(host: string, namespace: string, vectors: { id: string; values: number[]; metadata?: Record<string, unknown> }[]) {
+  const r = await api(svc, "POST", `${dataUrl(host)}/vectors/upsert`, { namespace, vectors });
+  if (r.status !== 200) throw new Error(`upsert: ${r.status} ${JSON.stringify(r.body)}`);
+}
+
+async function waitFor(check: () => Promise<boolean>, what: string) {
+  for (let i = 0; i < 200; i++) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`${what} never happened`);
+}
+
+beforeAll(async () => {
+  svc = await startServiceProcess();
+  mcp = await startMcp({ env: { PINECONE_API_KEY: svc.apiKey, PINECONE_CONTROLLER_HOST: svc.controlUrl }, args: ["--allow-destructive"] });
+});
+afterAll(async () => {
+  await mcp?.close();
+  await svc?.stop();
+});
+
+describe("create_index", () => {
+  test("a serverless index: created, waited for with progress, the same as the service holds", async () => {
+    const r = await mcp.call("create_index", { name: "alpha", dimension: 4, serverless: { cloud: "aws", region: "us-east-1" } }, { progress: true });
+    expect(r.isError, r.text).toBe(false);
+    const host = (await api(svc, "GET", "/indexes/alpha")).body.host;
+    expect(r.structured).toEqual({
+      index: {
+        name: "alpha", kind: "serverless", dimension: 4, metric: "cosine", vector_type: "dense", state: "Ready", ready: true,
+        host, cloud: "aws", region: "us-east-1", deletion_protection: "disabled",
+      },
+      created: true,
+      ready: true,
+      waited_seconds: 0,
+    });
+    expect(r.text).toBe(
+      [
+        'Index "alpha" created and ready.',
+        "",
+        "| name | kind | dimension | metric | state | host | where | deletion protection |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+        `| alpha | serverless | 4 | cosine | Ready (ready) | ${host} | aws us-east-1 | disabled |`,
+      ].join("\n"),
+    );
+    expect(r.progress.length).toBeGreaterThanOrEqual(1);
+    expect(r.progress.at(-1)).toMatchObject({ progress: 180, total: 180, message: "index alpha is ready" });
+    const onService = (await api(svc, "GET", "/indexes/alpha")).body;
+    expect(onService).toMatchObject({ dimension: 4, metric: "cosine", spec: { serverless: { cloud: "aws", region: "us-east-1" } }, status: { ready: true } });
+  });
+
+  test("a pod-based index with deletion protection and tags", async () => {
+    const r = await mcp.call("create_index", {
+      name: "pods-a", dimension: 3, metric: "euclidean", pod: { environment: "us-east1-gcp", pod_type: "p1.x2", replicas: 2 },
+      deletion_protection: "enabled", tags: { team: "search" },
+    }, { progress: true });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.structured).toMatchObject({
+      index: { name: "pods-a", kind: "pod", dimension: 3, metric: "euclidean", environment: "us-east1-gcp", pod_type: "p1.x2", replicas: 2, shards: 1, pods: 2, deletion_protection: "enabled" },
+      created: true,
+      ready: true,
+    });
+    expect(r.progress.length).toBeGreaterThanOrEqual(1);
+    const onService = (await api(svc, "GET", "/indexes/pods-a")).body;
+    expect(onService).toMatchObject({ dimension: 3, metric: "euclidean", deletion_protection: "enabled", tags: { team: "search" }, spec: { pod: { environment: "us-east1-gcp", pod_type: "p1.x2", replicas: 2 } } });
+  });
+
+  test("from a collection: waits while the index is Initializing, then it holds the collection's records", async () => {
+    const src = await createIndex(svc, { name: "src-pod", dimension: 2, spec: pod });
+    await upsert(src.host, "", Array.from({ length: 300 }, (_, i) => ({ id: `r${i}`, values: [i, 1] })));
+    expect((await api(svc, "POST", "/collections", { name: "src-snap", source: "src-pod" })).status).toBe(201);
+    await waitFor(async () => (await api(svc, "GET", "/collections/src-snap")).body.status === "Ready", "collection ready");
+
+    const r = await mcp.call("create_index", {
+      name: "restored", dimension: 2, pod: { environment: "us-east1-gcp", pod_type: "p1.x1", source_collection: "src-snap" },
+    }, { progress: true });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.structured).toMatchObject({ created: true, ready: true, index: { name: "restored", state: "Ready" } });
+    expect(r.progress[0]).toMatchObject({ progress: 0, total: 180 });
+    expect(r.progress.at(-1)).toMatchObject({ progress: 180, total: 180, message: "index restored is ready" });
+    const host = (await api(svc, "GET", "/indexes/restored")).body.host;
+    expect((await indexStats(svc, host)).totalVectorCount).toBe(300);
+  });
+
+  test("the same settings again: the existing index is returned as is", async () => {
+    const r = await mcp.call("create_index", { name: "alpha", dimension: 4, metric: "cosine", serverless: { cloud: "aws", region: "us-east-1" } }, { progress: true });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.structured).toMatchObject({ created: false, ready: true, waited_seconds: 0, index: { name: "alpha", dimension: 4 } });
+    expect(r.text.split("\n")[0]).toBe('Index "alpha" already exists with these settings; it is returned as is (nothing was created).');
+    expect(r.progress).toEqual([]);
+  });
+
+  test("other settings: an error naming every difference, and the index unchanged", async () => {
+    const r = await mcp.call("create_index", { name: "alpha", dimension: 8, metric: "dotproduct", serverless: { cloud: "gcp", region: "us-east-1" }, tags: { team: "x" } });
+    expect(r.isError).toBe(true);
+    expect(r.text).toBe(
+      [
+        'Index "alpha" already exists with different settings; nothing was created or changed.',
+        "- dimension: the index has 4, this call asks for 8",
+        '- metric: the index has "cosine", this call asks for "dotproduct"',
+        '- serverless.cloud: the index has "aws", this call asks for "gcp"',
+        '- tags.team: the index has none, this call asks for "x"',
+        "Next step: use the existing index as it is (list_indexes shows it), or call create_index with another name.",
+      ].join("\n"),
+    );
+    const kind = await mcp.call("create_index", { name: "alpha", dimension: 4, pod: { environment: "us-east1-gcp", pod_type: "p1.x1" } });
+    expect(kind.text.split("\n")[1]).toBe("- kind: the index is serverless, this call asks for pod");
+    expect((await api(svc, "GET", "/indexes/alpha")).body).toMatchObject({ dimension: 4, metric: "cosine", spec: { serverless: { cloud: "aws" } } });
+  });
+
+  const bad: [string, Record<string, unknown>, string][] = [
+    [
+      "both serverless and pod",
+      { name: "both", dimension: 4, serverless: { cloud: "aws", region: "us-east-1" }, pod: { environment: "us-east1-gcp", pod_type: "p1.x1" } },
+      "Give exactly one of serverless or pod, not both: serverless {cloud, region} makes an index that scales on demand, pod {environment, pod_type} one on fixed pods. Nothing was created.",
+    ],
+    [
+      "neither serverless nor pod",
+      { name: "neither", dimension: 4 },
+      'Give exactly one of serverless or pod; neither was given. For example serverless: {"cloud": "aws", "region": "us-east-1"}, or pod: {"environment": "us-east1-gcp", "pod_type": "p1.x1"}. Nothing was created.',
+    ],
+    [
+      "a bad name",
+      { name: "My_Index", dimension: 4, serverless: { cloud: "aws", region: "us-east-1" } },
+      'MCP error -32602: Input validation error: Invalid arguments for tool create_index: Index name "My_Index" contains "M_I". Rule: only lower-case letters a–z, digits 0–9 and "-". A valid name would be "my-index". at name',
+    ],
+    [
+      "dimension 0",
+      { name: "zero", dimension: 0, serverless: { cloud: "aws", region: "us-east-1" } },
+      "MCP error -32602: Input validation error: Invalid arguments for tool create_index: dimension is 0: the dimension is a whole number from 1 to 20000. Nothing was created. at dimension",
+    ],
+  ];
+  test.each(bad)("%s: the exact text, and nothing created", async (_what, args, text) => {
+    const before = await indexNames();
+    const r = await mcp.call("create_index", args);
+    expect(r.isError).toBe(true);
+    expect(r.text).toBe(text);
+    expect(await indexNames()).toEqual(before);
+  });
+});
+
+describe("delete_vectors", () => {
+  let host = "";
+  beforeAll(async () => {
+    host = (await createIndex(svc, { name: "del-vec", dimension: 2, spec: serverless })).host;
+    await upsert(host, "n1", [
+      { id: "a", values: [1, 0], metadata: { genre: "drama" } },
+      { id: "b", values: [0, 1], metadata: { genre: "drama" } },
+      { id: "c", values: [1, 1], metadata: { genre: "comedy" } },
+      { id: "d", values: [2, 1], metadata: { genre: "comedy" } },
+      { id: "e", values: [1, 2], metadata: { genre: "news" } },
+    ]);
+    await upsert(host, "", [{ id: "a", values: [1, 0] }]);
+  });
+
+  test("by ids: which were found, counts before and after; exactly those are gone", async () => {
+    const r = await mcp.call("delete_vectors", { index: "del-vec", namespace: "n1", ids: ["a", "b", "zz"] });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.structured).toEqual({ index: "del-vec", namespace: "n1", by: "ids", requested: 3, found: 2, missing: ["zz"], before: 5, after: 3, removed: 2 });
+    expect(r.text).toBe(
+      [
+        'Deleted 2 of the 3 ids given (1 did not exist) from index "del-vec", namespace "n1".',
+        "",
+        "| index | namespace | by | records before | records after | removed |",
+        "| --- | --- | --- | --- | --- | --- |",
+        "| del-vec | n1 | ids | 5 | 3 | 2 |",
+        "",
+        "Ids that did not exist: zz",
+      ].join("\n"),
+    );
+    expect(Object.keys(await fetchVectors(svc, host, ["a", "b", "c", "d", "e"], "n1")).sort()).toEqual(["c", "d", "e"]);
+    expect(Object.keys(await fetchVectors(svc, host, ["a"]))).toEqual(["a"]); // the default namespace untouched
+  });
+
+  test("by filter: the matching records", async () => {
+    const r = await mcp.call("delete_vectors", { index: "del-vec", namespace: "n1", filter: { genre: { $eq: "comedy" } } });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.structured).toEqual({ index: "del-vec", namespace: "n1", by: "filter", before: 3, after: 1, removed: 2 });
+    expect(r.text.split("\n")[0]).toBe('Deleted the records matching the filter from index "del-vec", namespace "n1".');
+    expect(Object.keys(await fetchVectors(svc, host, ["c", "d", "e"], "n1"))).toEqual(["e"]);
+  });
+
+  test("deleteAll: the whole namespace, nothing else", async () => {
+    const r = await mcp.call("delete_vectors", { index: "del-vec", namespace: "n1", deleteAll: true });
+    expect(r.structured).toEqual({ index: "del-vec", namespace: "n1", by: "deleteAll", before: 1, after: 0, removed: 1 });
+    expect(r.text.split("\n")[0]).toBe('Deleted every record from index "del-vec", namespace "n1".');
+    expect((await indexStats(svc, host)).totalVectorCount).toBe(1);
+  });
+
+  const bad: [string, Record<string, unknown>, string][] = [
+    ["neither ids, filter nor deleteAll", {}, "Say what to delete: give exactly one of ids (1–1000 record ids), filter (a metadata filter) or deleteAll: true. Nothing was deleted."],
+    ["ids and deleteAll", { ids: ["a"], deleteAll: true }, "Give exactly one of ids, filter or deleteAll; this call gave ids and deleteAll. Nothing was deleted."],
+    [
+      "an unknown filter operator",
+      { filter: { genre: { $regex: "x" } } },
+      'Invalid filter: unknown operator "$regex" on field "genre". Nothing was deleted.\nNext step: write the filter with the operators $eq, $ne, $gt, $gte, $lt, $lte, $in, $nin, $exists (and $and / $or to combine), e.g. {"genre": {"$eq": "drama"}}, and call again.',
+    ],
+    [
+      "1001 ids",
+      { ids: Array.from({ length: 1001 }, (_, i) => `x${i}`) },
+      "MCP error -32602: Input validation error: Invalid arguments for tool delete_vectors: ids: give 1–1000 ids per call; split longer lists into several calls. Nothing was deleted. at ids",
+    ],
+  ];
+  test.each(bad)("%s: the exact text, and nothing deleted", async (_what, args, text) => {
+    const r = await mcp.call("delete_vectors", { index: "del-vec", ...args });
+    expect(r.isError).toBe(true);
+    expect(r.text).toBe(text);
+    expect((await indexStats(svc, host)).totalVectorCount).toBe(1);
+  });
+});
+
+describe("delete_index", () => {
+  test("an index with deletion protection: not deleted, and how to turn it off", async () => {
+    await createIndex(svc, { name: "guarded", dimension: 2, spec: serverless, deletion_protection: "enabled" } as never);
+    const r = await mcp.call("delete_index", { index: "guarded" });
+    expect(r.isError).toBe(true);
+    expect(r.text).toBe(
+      'Index "guarded" has deletion protection enabled, so it was NOT deleted; nothing was changed.\n' +
+        'Next step: only if the user really wants it gone, they turn deletion protection off first — in the console, or with the API: PATCH /indexes/guarded {"deletion_protection": "disabled"} (configure_index) — and then call delete_index again.',
+    );
+    expect(await indexNames()).toContain("guarded");
+  });
+
+  test("removes the index and says what it held", async () => {
+    const { host } = await createIndex(svc, { name: "doomed", dimension: 2, spec: serverless });
+    await upsert(host, "x", [{ id: "1", values: [1, 2] }, { id: "2", values: [2, 1] }]);
+    await upsert(host, "", [{ id: "3", values: [1, 1] }]);
+    const r = await mcp.call("delete_index", { index: "doomed" });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.structured).toMatchObject({ deleted: { name: "doomed", kind: "serverless", dimension: 2 }, records: 3, namespaces: 2 });
+    expect(r.text.split("\n")[0]).toBe('Index "doomed" deleted, with every record in it. It held 3 records in 2 namespaces.');
+    expect(await indexNames()).not.toContain("doomed");
+    const again = await mcp.call("delete_index", { index: "doomed" });
+    expect(again.isError).toBe(true);
+    expect(again.text).toMatch(/^delete_index failed — the service answered HTTP 404 NOT_FOUND: Index doomed not found\.\nNext step: Call list_indexes/);
+  });
+});
+
+describe("delete_collection", () => {
+  test("removes the collection and says what it held; its index stays", async () => {
+    const { host } = await createIndex(svc, { name: "coll-src", dimension: 2, spec: pod });
+    await upsert(host, "", [{ id: "1", values: [1, 2] }]);
+    expect((await api(svc, "POST", "/collections", { name: "old-snap", source: "coll-src" })).status).toBe(201);
+    await waitFor(async () => (await api(svc, "GET", "/collections/old-snap")).body.status === "Ready", "collection ready");
+    const r = await mcp.call("delete_collection", { name: "old-snap" });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.structured).toMatchObject({ deleted: { name: "old-snap", environment: "us-east1-gcp", dimension: 2, vector_count: 1 } });
+    expect(r.text.split("\n")[0]).toBe('Collection "old-snap" deleted, with every record in it:');
+    expect(await collectionNames()).not.toContain("old-snap");
+    expect(await indexNames()).toContain("coll-src");
+  });
+});
+
+test("every tool is titled, and the delete tools are annotated destructive", () => {
+  for (const t of mcp.tools) {
+    expect(t.title, t.name).toBeTruthy();
+    expect(t.annotations?.title, t.name).toBe(t.title);
+  }
+  const byName = Object.fromEntries(mcp.tools.map((t) => [t.name, t.annotations]));
+  for (const name of ["delete_vectors", "delete_index", "delete_collection"]) {
+    expect(byName[name], name).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+  }
+  expect(byName.create_index).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: true });
+});
