@@ -8,7 +8,7 @@
 // embedded local service with its native storage (lmdb), and Parquet (hyparquet) — become separate files that a
 // server talking to a hosted service never reads. The check at the end fails the build if one of them ends up in
 // the entry chunk. lmdb stays external (a native module with per-platform prebuilt packages in node_modules).
-import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -28,6 +28,28 @@ const banner = [
   "const require = __vecdbCreateRequire(import.meta.url);",
 ].join("\n");
 
+// Three substitutions that cut what the server reads and runs before it answers to about half (bench/cold-start.ts
+// measures it); each shim says why it is safe.
+const SHIMS = join(root, "scripts", "bundle-shims");
+const slimStartup = {
+  name: "slim-startup",
+  setup(b) {
+    b.onResolve({ filter: /^undici$/ }, () => ({ path: join(root, "node_modules", "undici", "vecdb-slim-index.js"), namespace: "shim" }));
+    b.onResolve({ filter: /\/ajv-provider\.js$/ }, (args) =>
+      args.importer.includes("@modelcontextprotocol") ? { path: join(args.resolveDir, "vecdb-ajv-provider.js"), namespace: "shim" } : undefined,
+    );
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /node_modules[\\/]zod[\\/]/.test(args.importer) ? { path: join(args.resolveDir, "..", "locales", "vecdb-en-only.js"), namespace: "shim" } : undefined,
+    );
+    const sources = { "vecdb-slim-index.js": "undici.cjs", "vecdb-ajv-provider.js": "ajv-provider.js", "vecdb-en-only.js": "zod-locales.js" };
+    b.onLoad({ filter: /.*/, namespace: "shim" }, (args) => {
+      const name = args.path.split(/[\\/]/).pop();
+      // resolveDir: the shim's own imports resolve as if it sat next to the module it replaces.
+      return { contents: readFileSync(join(SHIMS, sources[name]), "utf8"), resolveDir: dirname(args.path), loader: "js" };
+    });
+  },
+};
+
 const result = await build({
   absWorkingDir: root,
   entryPoints: { "vecdb-mcp": "src/cli.ts" },
@@ -42,6 +64,7 @@ const result = await build({
   minify: true,
   legalComments: "none",
   external: ["lmdb"],
+  plugins: [slimStartup],
   banner: { js: banner },
   metafile: true,
   write: false,

@@ -45,6 +45,9 @@ describe("the bundle", () => {
       expect(meta.outputs[out].imports.map((i) => i.path), out).not.toContain("lmdb");
       expect(readFileSync(join(root, out), "utf8"), out).not.toMatch(/from"lmdb"|from "lmdb"|hyparquet/);
     }
+    // The slimmed dependencies (scripts/bundle-shims): undici without fetch/WebSocket/mocks, zod with English only.
+    expect(inputs.filter((i) => /undici\/(index\.js|lib\/(mock|cache)\/|lib\/web\/(websocket|eventsource|cache)\/|lib\/web\/fetch\/index\.js)/.test(i))).toEqual([]);
+    expect(inputs.filter((i) => /zod\/v4\/locales\/(?!en\.js|vecdb-en-only\.js)/.test(i))).toEqual([]);
     // …while the local service is still there, in a chunk of its own.
     expect(Object.values(meta.outputs).some((o) => o.entryPoint === "src/local/index.ts")).toBe(true);
   });
