@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startServiceProcess, type RunningService } from "../helpers/local-service.js";
 import { startMcp, type McpSession } from "../helpers/mcp-client.js";
-import { api, createIndex, dataUrl, fetchVectors, indexStats, pod, serverless } from "./support.js";
+import { api, createIndex, dataUrl, fetchVectors, indexStats, pod, serverless, startProxy } from "./support.js";
 
 let svc: RunningService;
 let mcp: McpSession;
@@ -119,6 +119,41 @@ describe("create_index", () => {
     const kind = await mcp.call("create_index", { name: "alpha", dimension: 4, pod: { environment: "us-east1-gcp", pod_type: "p1.x1" } });
     expect(kind.text.split("\n")[1]).toBe("- kind: the index is serverless, this call asks for pod");
     expect((await api(svc, "GET", "/indexes/alpha")).body).toMatchObject({ dimension: 4, metric: "cosine", spec: { serverless: { cloud: "aws" } } });
+  });
+
+  test("the wait is bounded by wait_seconds; a failed state is an error", async () => {
+    // A controller that reports the index as still initializing (or failed), whatever its real state.
+    let state = "Initializing";
+    const proxy = await startProxy({
+      target: svc.controlUrl,
+      rewrite: (body) => body.replace('"status":{"ready":true,"state":"Ready"}', `"status":{"ready":false,"state":"${state}"}`),
+    });
+    const slow = await startMcp({ env: { PINECONE_API_KEY: svc.apiKey, PINECONE_CONTROLLER_HOST: proxy.url } });
+    try {
+      const started = Date.now();
+      const r = await slow.call("create_index", { name: "slow-one", dimension: 2, serverless: { cloud: "aws", region: "us-east-1" }, wait_seconds: 1 }, { progress: true });
+      expect(Date.now() - started).toBeLessThan(5000);
+      expect(r.isError, r.text).toBe(false);
+      expect(r.structured).toMatchObject({ created: true, ready: false, index: { state: "Initializing" } });
+      expect(r.text.split("\n")[0]).toMatch(/^Index "slow-one" created, but it is still Initializing after 1(\.\d)? s\.$/);
+      expect(r.text).toContain("It keeps initializing on the service; list_indexes shows when it is Ready.");
+      expect(r.progress.length).toBeGreaterThan(1);
+      expect(r.progress[1].message).toMatch(/^index slow-one: Initializing after [\d.]+ s$/);
+
+      const now = await slow.call("create_index", { name: "slow-two", dimension: 2, serverless: { cloud: "aws", region: "us-east-1" }, wait_seconds: 0 });
+      expect(now.text.split("\n")[0]).toBe('Index "slow-two" created; it is Initializing (not waited for: wait_seconds is 0).');
+
+      state = "InitializationFailed";
+      const failed = await slow.call("create_index", { name: "slow-three", dimension: 2, serverless: { cloud: "aws", region: "us-east-1" } });
+      expect(failed.isError).toBe(true);
+      expect(failed.text).toBe(
+        'Index "slow-three" was created but did not become ready: its state is InitializationFailed.\n' +
+          "Next step: look at it with list_indexes; delete it and create it again if it stays in that state.",
+      );
+    } finally {
+      await slow.close();
+      await proxy.close();
+    }
   });
 
   const bad: [string, Record<string, unknown>, string][] = [
