@@ -108,7 +108,11 @@ export function createServer(config: Config, service: Service, options: CreateSe
   const base = options.log ?? createLogger({ secrets });
   const all = options.tools ?? registry;
   // Tools the safe modes take away are not registered (so not listed); a call to one by name gets why.
-  const hidden = new Map(all.flatMap((t) => (toolRefusal(t, config) === undefined ? [] : [[t.name, toolRefusal(t, config)!] as const])));
+  const hidden = new Map<string, string>();
+  for (const t of all) {
+    const why = toolRefusal(t, config);
+    if (why !== undefined) hidden.set(t.name, why);
+  }
   const offered = all.filter((t) => !hidden.has(t.name));
   const scoped = scopedService(service, config.indexes); // under --indexes, the others are invisible
   const server = new McpServer(
