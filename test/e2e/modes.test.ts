@@ -158,6 +158,20 @@ describe("--indexes", () => {
     expect(same.structured).toMatchObject({ created: false });
   });
 
+  test("an index cannot be restored from a collection (it may hold another index's records)", async () => {
+    const limited = await server(["--indexes", "visible-one,restored-here"]);
+    const r = await limited.call("create_index", {
+      name: "restored-here", dimension: 2, pod: { environment: "us-east1-gcp", pod_type: "p1.x1", source_collection: "any-snap" },
+    });
+    expect(r.isError).toBe(true);
+    expect(r.text).toBe(
+      'An index cannot be created from a collection on this server: it is limited to the indexes "visible-one", "restored-here" ' +
+        "(--indexes / VECDB_INDEXES), and a collection may hold records of any index. Nothing was created.\n" +
+        "Next step: create the index without pod.source_collection.",
+    );
+    expect(await indexNames()).toEqual(["hidden-two", "visible-one"]);
+  });
+
   test("another index does not appear in create_collection's list of pod-based indexes", async () => {
     const r = await mcp.call("create_collection", { name: "snap", source: "visible-one" });
     expect(r.isError).toBe(true);
