@@ -41,8 +41,21 @@ function undescribed(schema: any, path = ""): string[] {
 }
 
 describe("tools/list", () => {
-  test("lists exactly the four tools, each with a title and a description", () => {
-    expect(mcp.tools.map((t) => t.name)).toEqual(["list_indexes", "list_collections", "create_collection", "upsert_vectors"]);
+  test("lists every non-destructive tool by default, each with a title and a description", () => {
+    expect(mcp.tools.map((t) => t.name)).toEqual([
+      "list_indexes",
+      "list_collections",
+      "create_index",
+      "create_collection",
+      "upsert_vectors",
+      "import_vectors",
+      "describe_index",
+      "describe_index_stats",
+      "query_vectors",
+      "fetch_vectors",
+      "list_vector_ids",
+      "describe_collection",
+    ]);
     for (const t of mcp.tools) {
       expect(t.title, t.name).toBeTruthy();
       expect(t.annotations?.title, t.name).toBe(t.title);
