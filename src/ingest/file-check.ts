@@ -4,11 +4,15 @@
 //
 // Duplicates in bounded memory: the scan keeps 64-bit id hashes (id-hashes.ts). Only if some hash repeats — a real
 // duplicate, or very rarely two ids sharing a hash — the file is scanned once more, this time remembering the exact
-// id strings of just those hashes, so every duplicate reported is a real one and names the line it repeats.
+// id strings of just those hashes, so every duplicate reported is a real one and names the line it repeats. (Past
+// MAX_SUSPECTS repeated hashes — a file appended to itself, say — the rest are reported from the hash alone as
+// "possible" repeats, which keeps the second scan's memory bounded too.)
 import type { IndexModel } from "../api/records.js";
 import { createRecordChecker } from "./check.js";
 import { hashId, hashKey, IdHashSet } from "./id-hashes.js";
 import type { RecordSource } from "./sources/index.js";
+
+const MAX_SUSPECTS = 100_000;
 
 export interface BadRecord {
   position: number; // 1-based line (JSONL) or row (Parquet)
@@ -34,7 +38,7 @@ export interface FileCheckOptions {
 export async function checkFile(source: RecordSource, index: IndexModel, opts: FileCheckOptions): Promise<FileCheck> {
   const first = await scan(source, index, opts, undefined);
   if (first.hits.size === 0) return { ...first.result, rescanned: false };
-  const exact = await scan(source, index, opts, first.hits);
+  const exact = await scan(source, index, opts, first.hits, first.overflow);
   return { ...exact.result, rescanned: true };
 }
 
@@ -42,13 +46,15 @@ async function scan(
   source: RecordSource,
   index: IndexModel,
   opts: FileCheckOptions,
-  suspects: Set<number | string> | undefined,
-): Promise<{ result: Omit<FileCheck, "rescanned">; hits: Set<number | string> }> {
+  suspects: Set<number> | undefined,
+  overflow = false,
+): Promise<{ result: Omit<FileCheck, "rescanned">; hits: Set<number>; overflow: boolean }> {
   const maxShown = opts.maxShown ?? 20;
   const checker = createRecordChecker(index, { duplicates: false });
-  const hashes = suspects ? undefined : new IdHashSet();
+  const hashes = !suspects || overflow ? new IdHashSet() : undefined;
   const firstSeen = new Map<string, number>(); // exact ids, only of suspected hashes
-  const hits = new Set<number | string>();
+  const hits = new Set<number>();
+  let overflowed = false;
   const shown: BadRecord[] = [];
   let records = 0;
   let bad = 0;
@@ -66,12 +72,17 @@ async function scan(
 
     if (typeof id === "string" && id !== "") {
       const [hi, lo] = hashId(id);
-      if (hashes) {
-        if (!hashes.add(hi, lo)) hits.add(hashKey(hi, lo));
-      } else if (suspects!.has(hashKey(hi, lo))) {
+      if (!suspects) {
+        if (!hashes!.add(hi, lo)) {
+          if (hits.size < MAX_SUSPECTS) hits.add(hashKey(hi, lo));
+          else overflowed = true;
+        }
+      } else if (suspects.has(hashKey(hi, lo))) {
         const earlier = firstSeen.get(id);
         if (earlier === undefined) firstSeen.set(id, item.position);
         else problems.push(`id repeats the id of ${opts.unit} ${earlier}; each id may appear once in the file`);
+      } else if (hashes && !hashes.add(hi, lo)) {
+        problems.push(`id very probably repeats an earlier id (same 64-bit hash; past ${MAX_SUSPECTS} repeated ids they are not confirmed one by one)`);
       }
     }
 
@@ -80,5 +91,5 @@ async function scan(
       if (shown.length < maxShown) shown.push({ position: item.position, ...(id !== undefined && { id }), problem: problems.join("; ") });
     }
   }
-  return { result: { records, bad, shown }, hits };
+  return { result: { records, bad, shown }, hits, overflow: overflowed };
 }
