@@ -97,6 +97,24 @@ describe("import_vectors writes a file's records", () => {
     }
   });
 
+  it("Parquet with sparse_values into a hybrid (dotproduct) index", async () => {
+    const hyb = (await createIndex(svc, { name: "imp-hybrid", dimension: 4, metric: "dotproduct", spec: serverless })).host;
+    const rows = Array.from({ length: 30 }, (_, i) => ({
+      id: `h-${i}`,
+      values: randomVector(4, i + 7),
+      sparse_values: { indices: [i, i + 100, 4_000_000_000], values: [0.1 * i, 1 / 3, -2.5] },
+    }));
+    writeParquet(join(allowed, "hybrid.parquet"), rows);
+    const r = await mcp.call("import_vectors", { index: "imp-hybrid", path: "hybrid.parquet" });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.structured).toMatchObject({ records: 30, upserted: 30, failed: 0, landed: [{ first: 1, last: 30 }] });
+    const got = await fetchVectors(svc, hyb, rows.map((x) => x.id));
+    for (const x of rows) {
+      expect(got[x.id].values).toEqual(x.values.map(Math.fround));
+      expect(got[x.id].sparseValues).toEqual({ indices: x.sparse_values.indices, values: x.sparse_values.values.map(Math.fround) });
+    }
+  });
+
   it("start_at reads from that line on; format given for an unusual extension", async () => {
     const records = Array.from({ length: 120 }, (_, i) => rec(i, "s-"));
     writeFileSync(join(allowed, "part.txt"), jsonl(records));
