@@ -205,9 +205,10 @@ function finish(
   const r = outcome.resumeAt;
   s.resume_start_at = r < positions.size ? positions.positionOf(r) : r === 0 ? o.startAt : positions.positionOf(r - 1) + 1;
   const reasons = s.failures.map((f) => `- ${f.records} records: ${f.message}`);
-  if (outcome.inputError) reasons.push(`- reading the file: ${outcome.inputError}`);
-  if (outcome.aborted) reasons.push("- the call was cancelled");
-  if (reasons.length === 0) reasons.push("- the import stopped before every record was sent");
+  const unsent = s.failed - s.failures.reduce((n, f) => n + f.records, 0);
+  const why = outcome.aborted ? "the call was cancelled" : outcome.inputError ? `reading the file failed: ${outcome.inputError}` : "sending stops after a request fails for good";
+  if (unsent > 0) reasons.push(`- ${unsent} records: not sent, ${why}`);
+  else if (outcome.aborted || outcome.inputError) reasons.push(`- ${why}`);
   const text =
     `The import stopped: ${s.failed} of ${o.total} records were NOT written (${landedCount} were).\n` +
     `Landed: ${ranges(o.unit, s.landed)}.\n\n${table}\n\nWhy:\n${reasons.join("\n")}\n\n` +

@@ -99,6 +99,10 @@ it("a service that goes away mid-import: exact landed / not-landed accounting, a
   expect(landed.length + s.failed).toBe(5000);
   expect(text).toMatch(new RegExp(`^The import stopped: ${s.failed} of 5000 records were NOT written \\(${landed.length} were\\)\\.\nLanded: lines 1–`));
   expect(text).toContain(`start_at: ${s.resume_start_at} `);
+  // "Why" accounts for every record not written: the failed requests and the records never sent
+  const why = [...text.matchAll(/^- (\d+) records: (.*)$/gm)];
+  expect(why.reduce((n, m) => n + Number(m[1]), 0)).toBe(s.failed);
+  expect(why.at(-1)![2]).toBe("not sent, sending stops after a request fails for good");
   // resume where the first record did not land: nothing before it is missing
   expect(s.landed[0].first).toBe(1);
   expect(s.resume_start_at).toBe(s.landed[0].last + 1);
