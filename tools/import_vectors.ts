@@ -52,6 +52,9 @@ const row = (s: Structured) => [s.index, s.namespace || "(default)", s.file, s.f
 const ranges = (unit: string, list: { first: number; last: number }[]) =>
   list.length === 0 ? "none" : `${unit}s ${list.map((r) => (r.first === r.last ? `${r.first}` : `${r.first}–${r.last}`)).join(", ")}`;
 
+/** Text from the file (a field name, a JSON error) stays on its line: control characters are written escaped. */
+const oneLine = (text: string) => text.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+
 function distinctFailures(failures: { ids: string[]; message: string }[]): { records: number; message: string }[] {
   const byMessage = new Map<string, number>();
   for (const f of failures) byMessage.set(f.message, (byMessage.get(f.message) ?? 0) + f.ids.length);
@@ -59,10 +62,10 @@ function distinctFailures(failures: { ids: string[]; message: string }[]): { rec
 }
 
 function badRecordsText(check: FileCheck, s: Structured, unit: string): string {
-  const lines = check.shown.map((b) => `- ${unit} ${b.position}${b.id !== undefined ? ` (id ${JSON.stringify(b.id)})` : ""}: ${b.problem}`);
+  const lines = check.shown.map((b) => `- ${unit} ${b.position}${b.id !== undefined ? ` (id ${JSON.stringify(b.id)})` : ""}: ${oneLine(b.problem)}`);
   if (check.bad > check.shown.length) lines.push(`- … and ${check.bad - check.shown.length} more bad records (the first ${MAX_SHOWN} are listed)`);
   return (
-    `Nothing was written: ${check.bad} of ${check.records} records in ${s.file} are not valid for index ${JSON.stringify(s.index)}.\n` +
+    `Nothing was written: ${check.bad} of ${check.records} records in ${oneLine(s.file)} are not valid for index ${JSON.stringify(s.index)}.\n` +
     `${lines.join("\n")}\n\nNext step: fix those ${unit}s and call import_vectors again (dry_run: true checks the file without writing).`
   );
 }
