@@ -194,7 +194,7 @@ function finish(
   Object.assign(s, {
     batches: outcome.batches,
     upserted: outcome.upserted,
-    failed: o.total - landedCount,
+    failed: Math.max(0, o.total - landedCount), // (a file that grew since the check could land more than it had)
     seconds: o.seconds,
     landed: positions.toPositionRanges(outcome.landed),
     failures: distinctFailures(outcome.failures),
