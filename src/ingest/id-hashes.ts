@@ -18,9 +18,7 @@ export function hashId(id: string): [number, number] {
   h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
   h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
   h1 = (h1 ^ id.length) >>> 0;
-  h2 = h2 >>> 0;
-  // (0, 0) marks an empty slot; folding it into (0, 1) only adds a possible false positive, which is re-checked.
-  return h1 === 0 && h2 === 0 ? [0, 1] : [h1, h2];
+  return [h1, h2 >>> 0];
 }
 
 /**
@@ -54,6 +52,8 @@ export class IdHashSet {
 
   /** Adds the hash; returns false when it was already there (a possible duplicate). */
   add(hi: number, lo: number): boolean {
+    // (0, 0) marks an empty slot; folding it into (0, 1) only adds a possible false positive, which is re-checked.
+    if (hi === 0 && lo === 0) lo = 1;
     if (this.count + 1 > (this.mask + 1) * MAX_LOAD) this.grow();
     const added = insert(this.slots, this.mask, hi, lo);
     if (added) this.count++;

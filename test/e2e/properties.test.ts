@@ -9,6 +9,9 @@ import { join } from "node:path";
 import { CallToolResultSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import fc from "fast-check";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { checkFile } from "../../src/ingest/file-check.js";
+import { hashId } from "../../src/ingest/id-hashes.js";
+import { openSource } from "../../src/ingest/sources/index.js";
 import { startServiceProcess, type RunningService } from "../helpers/local-service.js";
 import { startMcp, type McpSession } from "../helpers/mcp-client.js";
 import { api, createIndex, indexStats, serverless } from "./support.js";
@@ -168,4 +171,41 @@ it("arguments that are not an object at all: a protocol error or an isError, and
     { numRuns: 30, seed: 7 },
   );
   expect((await mcp.call("list_indexes")).isError).toBe(false);
+});
+
+it("duplicate ids in a file: exactly the real repeats are reported, each naming its first line, whatever the hash collides", { timeout: 60_000 }, async () => {
+  // the 64-bit hash, and hashes so weak that most or all ids share one: a shared hash must never be taken for a repeat
+  const hashes: Record<string, (id: string) => [number, number]> = {
+    real: hashId,
+    length: (id) => [0, id.length],
+    constant: () => [0, 0],
+  };
+  const model = { name: "prop", dimension: 1, metric: "cosine", host: "h", status: { ready: true, state: "Ready" } } as never;
+  const file = join(dir, "ids.jsonl");
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(fc.oneof(fc.constantFrom("a", "b", "ab", "ba", "c"), fc.string({ minLength: 1, maxLength: 3 })), { minLength: 1, maxLength: 60 }),
+      fc.constantFrom(...Object.keys(hashes)),
+      async (ids, hashName) => {
+        writeFileSync(file, ids.map((id) => JSON.stringify({ id, values: [1] })).join("\n"));
+        const expected: { position: number; id: string; problem: string }[] = [];
+        const first = new Map<string, number>();
+        ids.forEach((id, i) => {
+          const seen = first.get(id);
+          if (seen === undefined) first.set(id, i + 1);
+          else expected.push({ position: i + 1, id, problem: `id repeats the id of line ${seen}; each id may appear once in the file` });
+        });
+        const source = await openSource(file, "jsonl");
+        try {
+          const got = await checkFile(source, model, { unit: "line", maxShown: 1000, hash: hashes[hashName] });
+          expect(got.records).toBe(ids.length);
+          expect(got.bad).toBe(expected.length);
+          expect(got.shown).toEqual(expected);
+        } finally {
+          await source.close();
+        }
+      },
+    ),
+    { numRuns: 150, seed: 99 },
+  );
 });
