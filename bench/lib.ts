@@ -1,8 +1,11 @@
 // Shared pieces of the benchmarks: a local service per run, seeded data, the reference loop, an MCP client.
 import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { createReadStream, createWriteStream, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { Pinecone } from "@pinecone-database/pinecone";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -10,7 +13,8 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { startServiceProcess, type RunningService } from "../test/helpers/local-service.js";
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-export const serverBin = path.join(repoRoot, "dist", "src", "cli.js");
+/** The shipped bin: the single-file bundle (scripts/bundle.mjs). */
+export const serverBin = path.join(repoRoot, "dist", "vecdb-mcp.js");
 
 export interface BenchRecord { id: string; values: number[]; metadata: Record<string, string | number> }
 
@@ -69,7 +73,7 @@ export async function officialClientLoop(
   let chunk: BenchRecord[] = [];
   let sent = 0;
   const send = async (batch: BenchRecord[]) => {
-    const p: Promise<void> = target.upsert(batch).then(() => {
+    const p: Promise<void> = target.upsert({ records: batch }).then(() => {
       sent += batch.length;
       inFlight.delete(p);
     });
@@ -92,7 +96,7 @@ export async function connectServer(
   service: RunningService,
   extraEnv: Record<string, string> = {},
   args: string[] = [],
-): Promise<{ client: Client; close: () => Promise<void> }> {
+): Promise<{ client: Client; pid: number; close: () => Promise<void> }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [serverBin, ...args],
@@ -106,7 +110,7 @@ export async function connectServer(
   });
   const client = new Client({ name: "vecdb-bench", version: "0.0.0" });
   await client.connect(transport);
-  return { client, close: () => client.close() };
+  return { client, pid: transport.pid ?? 0, close: () => client.close() };
 }
 
 export async function tempDir(prefix: string): Promise<string> {
@@ -119,4 +123,60 @@ export function spawnNode(args: string[], env: Record<string, string>) {
 
 export function ratioLine(label: string, ours: number, reference: number, unit: string, target: string): string {
   return `${label}: vecdb-mcp ${ours.toFixed(0)} ${unit}, reference ${reference.toFixed(0)} ${unit}, ratio ${(ours / reference).toFixed(2)}× (target ${target})`;
+}
+
+/**
+ * Writes `count` records (makeRecords' data, generated in slices) as JSONL. Values are written the way a dump of
+ * 32-bit embeddings usually looks (`json.dumps(array.tolist())`): the float64 spelling of each float32, ~19 chars.
+ * Returns the file's size in bytes.
+ */
+export async function writeJsonl(file: string, count: number, dimension: number, prefix = "rec"): Promise<number> {
+  const out = createWriteStream(file);
+  const SLICE = 1000;
+  let bytes = 0;
+  for (let from = 0; from < count; from += SLICE) {
+    const records = makeRecords(Math.min(SLICE, count - from), dimension, 42 + from, prefix);
+    let text = "";
+    for (let i = 0; i < records.length; i++) {
+      const r = records[i];
+      const values = r.values.map((v) => String(Math.fround(v))).join(",");
+      text += `{"id":"${prefix}-${from + i}","values":[${values}],"metadata":{"n":${from + i},"source":"bench"}}\n`;
+    }
+    bytes += Buffer.byteLength(text);
+    if (!out.write(text)) await once(out, "drain");
+  }
+  out.end();
+  await once(out, "finish");
+  return bytes;
+}
+
+/** The reference's reader: the file line by line (node:readline), each line JSON.parse'd. */
+export async function* readJsonlLines(file: string): AsyncGenerator<BenchRecord> {
+  const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
+  for await (const line of lines) if (line.trim() !== "") yield JSON.parse(line) as BenchRecord;
+}
+
+/** Samples a process's resident memory until stopped; `peak()` is the kernel's high-water mark (VmHWM) when readable. */
+export function watchRss(pid: number): { stop(): { peakBytes: number } } {
+  let sampled = 0;
+  const read = (field: string): number | undefined => {
+    try {
+      const status = readFileSync(`/proc/${pid}/status`, "utf8");
+      const match = new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status);
+      return match ? Number(match[1]) * 1024 : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const timer = setInterval(() => (sampled = Math.max(sampled, read("VmRSS") ?? 0)), 50);
+  return {
+    stop() {
+      clearInterval(timer);
+      return { peakBytes: Math.max(sampled, read("VmHWM") ?? 0) };
+    },
+  };
+}
+
+export function mb(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 }

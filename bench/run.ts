@@ -1,0 +1,31 @@
+// `npm run bench [-- NAME…]`: runs the benchmarks (all, or the named ones), one line each with its ratio.
+// Each measures against a reference in the same run; scale down with the BENCH_* variables (see bench/README.md).
+import { benchColdStart } from "./cold-start.js";
+import { benchImport } from "./import.js";
+import { benchImportRss } from "./import-rss.js";
+import { benchUpsertTool } from "./upsert-tool.js";
+
+const BENCHMARKS: Record<string, () => Promise<unknown>> = {
+  "upsert-tool": benchUpsertTool,
+  import: benchImport,
+  "import-rss": benchImportRss,
+  "cold-start": benchColdStart,
+};
+
+const chosen = process.argv.slice(2);
+const unknown = chosen.filter((name) => !(name in BENCHMARKS));
+if (unknown.length > 0) {
+  process.stderr.write(`bench: unknown benchmark ${unknown.join(", ")}; choose from ${Object.keys(BENCHMARKS).join(", ")}\n`);
+  process.exit(2);
+}
+
+let failed = false;
+for (const name of chosen.length > 0 ? chosen : Object.keys(BENCHMARKS)) {
+  try {
+    await BENCHMARKS[name]();
+  } catch (err) {
+    failed = true;
+    process.stdout.write(`${name}: did not run — ${err instanceof Error ? err.message : String(err)}\n`);
+  }
+}
+process.exitCode = failed ? 1 : 0;
