@@ -1,6 +1,7 @@
 // Metadata filters, checked before they are sent: an unknown operator is named with the ones there are, so a model
 // can fix the filter without a round trip (the service would refuse it too, in its own words).
 import { z } from "zod";
+import { ToolError } from "./errors.js";
 
 export const FILTER_OPERATORS = ["$eq", "$ne", "$gt", "$gte", "$lt", "$lte", "$in", "$nin", "$exists"] as const;
 
@@ -47,4 +48,11 @@ export function filterError(problem: string): string {
     `Next step: write the filter with the operators ${FILTER_OPERATORS.join(", ")} (and $and / $or to combine), ` +
     'e.g. {"genre": {"$eq": "drama"}, "year": {"$gte": 2020}}, and call again.'
   );
+}
+
+/** Throws filterError's text when the filter (if given) has a problem. */
+export function checkFilter(filter: Record<string, unknown> | undefined): void {
+  if (filter === undefined) return;
+  const problem = filterProblem(filter);
+  if (problem) throw new ToolError(filterError(problem));
 }

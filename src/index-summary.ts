@@ -22,12 +22,17 @@ export const IndexSummary = z.object({
 });
 export type IndexSummary = z.infer<typeof IndexSummary>;
 
+/** How the index is deployed, from which spec it has. */
+export function indexKind(index: IndexModel): IndexSummary["kind"] {
+  return index.spec.serverless ? "serverless" : index.spec.pod ? "pod" : "other";
+}
+
 export function summarizeIndex(index: IndexModel): IndexSummary {
   const { serverless, pod } = index.spec;
   const num = (n: unknown) => (typeof n === "number" && Number.isInteger(n) ? n : undefined);
   const summary: IndexSummary = {
     name: index.name,
-    kind: serverless ? "serverless" : pod ? "pod" : "other",
+    kind: indexKind(index),
     dimension: num(index.dimension),
     metric: index.metric,
     vector_type: index.vector_type,

@@ -48,3 +48,58 @@ export function numberList(opts: { min: number; max: number } & ErrorParam): z.Z
     .check(z.refine(ok, { error: opts.error, abort: true }))
     .meta({ type: "array", items: { type: "number" }, minItems: opts.min, maxItems: opts.max }) as unknown as z.ZodType<number[]>;
 }
+
+/** How a tool's argument errors read (see ruleError): `after` ends every message, e.g. "Nothing was written.". */
+export type RuleOptions = { list?: string; after?: string };
+
+/** A string of `min`–`max` characters; both limits answer with `error`. */
+export function textArg(min: number, max: number, error: ErrorParam) {
+  return z.string().min(min, error).max(max, error);
+}
+
+/** A whole number from `min` to `max`; every limit answers with `error`. */
+export function wholeNumberArg(min: number, max: number, error: ErrorParam) {
+  return z.number().int(error).min(min, error).max(max, error);
+}
+
+/** The `index` argument of a tool that works on an existing index. */
+export function indexArg(description: string, rules: RuleOptions = {}) {
+  return textArg(1, 45, ruleError("index names are 1–45 characters", rules)).describe(description);
+}
+
+/** The `name` argument of a tool that works on an existing collection. */
+export function collectionArg(description: string) {
+  return textArg(1, 45, ruleError("collection names are 1–45 characters")).describe(description);
+}
+
+/** The optional `namespace` argument; omitted means the default namespace "". */
+export function namespaceArg(description: string, rules: RuleOptions = {}) {
+  return z.string().max(512, ruleError("namespaces are at most 512 characters", rules)).optional().describe(description);
+}
+
+/** A record id, 1–512 characters (undescribed: each tool says what the id is for). */
+export function recordIdArg(rules: RuleOptions = {}) {
+  return textArg(1, 512, ruleError("record ids are 1–512 characters", rules));
+}
+
+/**
+ * A sparse vector argument {indices, values} of at most 2048 non-zero values (`nonEmpty`: 1–2048). That both lists
+ * have the same length is checked against the call, not here.
+ */
+export function sparseVectorArg(rules: RuleOptions, opts: { nonEmpty: boolean }) {
+  const position = ruleError("sparse indices are unsigned 32-bit integers (0–4294967295)", rules);
+  const count = ruleError(`a sparse vector has ${opts.nonEmpty ? "1–2048" : "at most 2048"} non-zero values`, rules);
+  const list = (item: z.ZodNumber) => (opts.nonEmpty ? z.array(item).min(1, count) : z.array(item)).max(2048, count);
+  return z.object({
+    indices: list(z.number().int(position).min(0, position).max(4_294_967_295, position)).describe(
+      "Positions of the non-zero values: unsigned 32-bit integers, as many as `values`.",
+    ),
+    values: list(z.number()).describe("The non-zero values, one per index."),
+  });
+}
+
+/** Sparse values in a tool's result (fetch_vectors, query_vectors). */
+export const SparseValuesOutput = z.object({
+  indices: z.array(z.number()).describe("Positions."),
+  values: z.array(z.number()).describe("Values."),
+});

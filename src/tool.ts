@@ -12,6 +12,9 @@ export interface ToolAnnotations {
   openWorldHint: boolean;
 }
 
+/** The annotations of a tool that only reads from the service. */
+export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true };
+
 export interface ToolContext {
   service: Service;
   config: Config;

@@ -5,7 +5,7 @@ import { ServiceError } from "../src/api/errors.js";
 import { ToolError } from "../src/errors.js";
 import { markdownTable } from "../src/format/table.js";
 import { IndexSummary, summarizeIndex, where } from "../src/index-summary.js";
-import { ruleError } from "../src/schema.js";
+import { indexArg } from "../src/schema.js";
 import { defineTool } from "../src/tool.js";
 
 export default defineTool({
@@ -16,11 +16,7 @@ export default defineTool({
     "the user asked to remove that index. An index with deletion protection is not deleted (the answer says how to turn it off). " +
     "Returns what was removed: kind, dimension, metric, and how many records it held.",
   inputSchema: {
-    index: z
-      .string()
-      .min(1, ruleError("index names are 1–45 characters"))
-      .max(45, ruleError("index names are 1–45 characters"))
-      .describe("Name of the index to delete (list_indexes shows the names)."),
+    index: indexArg("Name of the index to delete (list_indexes shows the names)."),
   },
   outputSchema: {
     deleted: IndexSummary.describe("The index as it was just before it was deleted."),

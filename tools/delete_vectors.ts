@@ -7,11 +7,12 @@ import { ToolError } from "../src/errors.js";
 import { filterProblem, filterSchema, FILTER_OPERATORS } from "../src/filter.js";
 import { markdownTable } from "../src/format/table.js";
 import { onIndexHost } from "../src/index-host.js";
-import { ruleError } from "../src/schema.js";
+import { indexArg, namespaceArg, recordIdArg, ruleError } from "../src/schema.js";
 import { defineTool } from "../src/tool.js";
 
 const NOTHING = "Nothing was deleted.";
-const rule = (text: string) => ruleError(text, { after: NOTHING });
+const RULES = { after: NOTHING };
+const rule = (text: string) => ruleError(text, RULES);
 
 async function namespaceCount(service: Service, model: IndexModel, namespace: string, signal: AbortSignal): Promise<number | undefined> {
   try {
@@ -30,18 +31,10 @@ export default defineTool({
     "filter; every matching record goes), or deleteAll: true (every record in the namespace). Use it only when the user asked to " +
     "remove those records. Returns how many records the namespace held before and after, and for ids which were found.",
   inputSchema: {
-    index: z
-      .string()
-      .min(1, rule("index names are 1–45 characters"))
-      .max(45, rule("index names are 1–45 characters"))
-      .describe("Name of the index (list_indexes shows the names)."),
-    namespace: z
-      .string()
-      .max(512, rule("namespaces are at most 512 characters"))
-      .optional()
-      .describe('Namespace to delete from, up to 512 characters; omitted means the default namespace "".'),
+    index: indexArg("Name of the index (list_indexes shows the names).", RULES),
+    namespace: namespaceArg('Namespace to delete from, up to 512 characters; omitted means the default namespace "".', RULES),
     ids: z
-      .array(z.string().min(1, rule("record ids are 1–512 characters")).max(512, rule("record ids are 1–512 characters")))
+      .array(recordIdArg(RULES))
       .min(1, rule("give 1–1000 ids"))
       .max(1000, rule("give 1–1000 ids per call; split longer lists into several calls"))
       .optional()

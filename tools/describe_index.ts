@@ -1,21 +1,15 @@
 // describe_index — one index's full record: spec, status, host, deletion protection, tags.
 import { z } from "zod";
 import { markdownTable } from "../src/format/table.js";
-import { ruleError } from "../src/schema.js";
-import { defineTool } from "../src/tool.js";
+import { IndexSummary, indexKind } from "../src/index-summary.js";
+import { indexArg } from "../src/schema.js";
+import { defineTool, READ_ONLY } from "../src/tool.js";
 
-const rule = (text: string) => ruleError(text);
-
+// The fields it shares with list_indexes' summary (same descriptions), in this record's order.
+const { kind, dimension, metric, vector_type, host, state, ready, deletion_protection } = IndexSummary.shape;
 const IndexRecord = z.object({
   name: z.string().describe("Index name."),
-  kind: z.enum(["serverless", "pod", "other"]).describe("How the index is deployed."),
-  dimension: z.number().int().optional().describe("Dense vector length; absent for a sparse index."),
-  metric: z.string().describe("cosine, euclidean or dotproduct."),
-  vector_type: z.string().optional().describe("dense or sparse."),
-  host: z.string().describe("The index's own data-plane host."),
-  state: z.string().describe("Ready, Initializing, ScalingUp, Terminating, …"),
-  ready: z.boolean().describe("Whether the index accepts reads and writes."),
-  deletion_protection: z.string().optional().describe("enabled or disabled."),
+  kind, dimension, metric, vector_type, host, state, ready, deletion_protection,
   tags: z.record(z.string(), z.string()).optional().describe("The index's tags, key → value."),
   spec: z
     .object({
@@ -45,20 +39,16 @@ export default defineTool({
     "before upserting or querying, or whether it is Ready. Returns a table (field · value) and the record as " +
     "structuredContent.index. For record counts use describe_index_stats.",
   inputSchema: {
-    index: z
-      .string()
-      .min(1, rule("index names are 1–45 characters"))
-      .max(45, rule("index names are 1–45 characters"))
-      .describe("Name of the index (list_indexes shows the names)."),
+    index: indexArg("Name of the index (list_indexes shows the names)."),
   },
   outputSchema: { index: IndexRecord.describe("The index as the service describes it.") },
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  annotations: READ_ONLY,
   async run({ index }, { service, signal }) {
     const model = await service.control.describeIndex(index, signal);
     const { serverless, pod } = model.spec;
     const record = present({
       name: model.name,
-      kind: serverless ? "serverless" : pod ? "pod" : "other",
+      kind: indexKind(model),
       dimension: typeof model.dimension === "number" ? model.dimension : undefined,
       metric: model.metric,
       vector_type: model.vector_type,

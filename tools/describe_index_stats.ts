@@ -1,11 +1,10 @@
 // describe_index_stats — how many records an index holds, per namespace; with a filter, how many match it.
 import { z } from "zod";
-import { ToolError } from "../src/errors.js";
-import { filterError, filterProblem, filterSchema } from "../src/filter.js";
+import { checkFilter, filterSchema } from "../src/filter.js";
 import { markdownTable } from "../src/format/table.js";
 import { onIndexHost } from "../src/index-host.js";
-import { ruleError } from "../src/schema.js";
-import { defineTool } from "../src/tool.js";
+import { indexArg } from "../src/schema.js";
+import { defineTool, READ_ONLY } from "../src/tool.js";
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
@@ -17,11 +16,7 @@ export default defineTool({
     "namespaces exist and how full they are, or — with a metadata filter — how many records match it in each namespace. " +
     "Returns a table (namespace · vectors, with a total row) and the same facts as structuredContent.",
   inputSchema: {
-    index: z
-      .string()
-      .min(1, ruleError("index names are 1–45 characters"))
-      .max(45, ruleError("index names are 1–45 characters"))
-      .describe("Name of the index (list_indexes shows the names)."),
+    index: indexArg("Name of the index (list_indexes shows the names)."),
     filter: filterSchema("count only the records that match it").optional(),
   },
   outputSchema: {
@@ -42,12 +37,9 @@ export default defineTool({
       )
       .describe("One entry per namespace, by name."),
   },
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  annotations: READ_ONLY,
   async run({ index, filter }, { service, signal }) {
-    if (filter !== undefined) {
-      const problem = filterProblem(filter);
-      if (problem) throw new ToolError(filterError(problem));
-    }
+    checkFilter(filter);
     const stats = await onIndexHost(service, index, signal, (model) => service.data.describeIndexStats(model.host, signal, filter));
     const namespaces = Object.entries(stats.namespaces ?? {})
       .map(([namespace, s]) => ({ namespace, vectorCount: s.vectorCount ?? 0 }))

@@ -3,19 +3,17 @@ import { z } from "zod";
 import { metadataSummary, shorten, TABLE_ROWS } from "../src/format/shorten.js";
 import { markdownTable } from "../src/format/table.js";
 import { onIndexHost } from "../src/index-host.js";
-import { ruleError } from "../src/schema.js";
-import { defineTool } from "../src/tool.js";
+import { indexArg, namespaceArg, recordIdArg, ruleError, SparseValuesOutput } from "../src/schema.js";
+import { defineTool, READ_ONLY } from "../src/tool.js";
 
 const MAX_IDS = 1000;
-const rule = (text: string) => ruleError(text, { after: "Nothing was fetched." });
+const RULES = { after: "Nothing was fetched." };
+const rule = (text: string) => ruleError(text, RULES);
 
 const Fetched = z.object({
   id: z.string().describe("Record id."),
   values: z.array(z.number()).optional().describe("Dense values."),
-  sparseValues: z
-    .object({ indices: z.array(z.number()).describe("Positions."), values: z.array(z.number()).describe("Values.") })
-    .optional()
-    .describe("Sparse values."),
+  sparseValues: SparseValuesOutput.optional().describe("Sparse values."),
   metadata: z.record(z.string(), z.unknown()).optional().describe("Metadata, in full."),
 });
 type Fetched = z.infer<typeof Fetched>;
@@ -29,24 +27,10 @@ export default defineTool({
     "metadata, shortened; the first 100 records) with the ids not found listed as missing, and the full records as structuredContent.vectors " +
     "(missing ids in structuredContent.missing). list_vector_ids lists the ids there are.",
   inputSchema: {
-    index: z
-      .string()
-      .min(1, rule("index names are 1–45 characters"))
-      .max(45, rule("index names are 1–45 characters"))
-      .describe("Name of the index (list_indexes shows the names)."),
-    namespace: z
-      .string()
-      .max(512, rule("namespaces are at most 512 characters"))
-      .optional()
-      .describe('Namespace to read from, up to 512 characters; omitted means the default namespace "".'),
+    index: indexArg("Name of the index (list_indexes shows the names).", RULES),
+    namespace: namespaceArg('Namespace to read from, up to 512 characters; omitted means the default namespace "".', RULES),
     ids: z
-      .array(
-        z
-          .string()
-          .min(1, rule("record ids are 1–512 characters"))
-          .max(512, rule("record ids are 1–512 characters"))
-          .describe("A record id, 1–512 characters."),
-      )
+      .array(recordIdArg(RULES).describe("A record id, 1–512 characters."))
       .min(1, rule(`give 1–${MAX_IDS} ids per call`))
       .max(MAX_IDS, rule(`give 1–${MAX_IDS} ids per call; split a longer list into several calls`))
       .describe(`The ids of the records to read, 1–${MAX_IDS}.`),
@@ -57,7 +41,7 @@ export default defineTool({
     vectors: z.array(Fetched).describe("The records found, in the order their ids were given."),
     missing: z.array(z.string()).describe("The ids given that have no record in the namespace."),
   },
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  annotations: READ_ONLY,
   async run({ index, namespace = "", ids }, { service, signal }) {
     const unique = [...new Set(ids)];
     const found = await onIndexHost(service, index, signal, (model) => service.data.fetchMany(model.host, unique, namespace, signal));

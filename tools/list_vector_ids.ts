@@ -2,8 +2,8 @@
 import { z } from "zod";
 import { markdownTable } from "../src/format/table.js";
 import { onIndexHost } from "../src/index-host.js";
-import { ruleError } from "../src/schema.js";
-import { defineTool } from "../src/tool.js";
+import { indexArg, namespaceArg, ruleError, textArg, wholeNumberArg } from "../src/schema.js";
+import { defineTool, READ_ONLY } from "../src/tool.js";
 
 const MAX_LIMIT = 100;
 
@@ -16,27 +16,12 @@ export default defineTool({
     "Returns the ids as a table and as structuredContent.ids; when more ids follow, structuredContent.paginationToken is " +
     "set: pass it back, with the same index, namespace and prefix, to get the next page.",
   inputSchema: {
-    index: z
-      .string()
-      .min(1, ruleError("index names are 1–45 characters"))
-      .max(45, ruleError("index names are 1–45 characters"))
-      .describe("Name of the index (list_indexes shows the names)."),
-    namespace: z
-      .string()
-      .max(512, ruleError("namespaces are at most 512 characters"))
-      .optional()
-      .describe('Namespace to list, up to 512 characters; omitted means the default namespace "".'),
-    prefix: z
-      .string()
-      .min(1, ruleError("a prefix is 1–512 characters"))
-      .max(512, ruleError("a prefix is 1–512 characters"))
+    index: indexArg("Name of the index (list_indexes shows the names)."),
+    namespace: namespaceArg('Namespace to list, up to 512 characters; omitted means the default namespace "".'),
+    prefix: textArg(1, 512, ruleError("a prefix is 1–512 characters"))
       .optional()
       .describe("Only ids that start with this text, e.g. \"doc1#\" for the chunks of one document."),
-    limit: z
-      .number()
-      .int(ruleError(`must be a whole number from 1 to ${MAX_LIMIT}`))
-      .min(1, ruleError(`must be a whole number from 1 to ${MAX_LIMIT}`))
-      .max(MAX_LIMIT, ruleError(`must be a whole number from 1 to ${MAX_LIMIT}`))
+    limit: wholeNumberArg(1, MAX_LIMIT, ruleError(`must be a whole number from 1 to ${MAX_LIMIT}`))
       .optional()
       .describe(`Ids per page, 1–${MAX_LIMIT} (default ${MAX_LIMIT}).`),
     paginationToken: z
@@ -52,7 +37,7 @@ export default defineTool({
     ids: z.array(z.string()).describe("This page's ids, in id order."),
     paginationToken: z.string().optional().describe("Present when more ids follow: pass it back to get the next page."),
   },
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  annotations: READ_ONLY,
   async run({ index, namespace = "", prefix, limit = MAX_LIMIT, paginationToken }, { service, signal }) {
     const page = await onIndexHost(service, index, signal, (model) =>
       service.data.listIds(model.host, { namespace, prefix, limit, paginationToken }, signal),

@@ -3,27 +3,25 @@ import { z } from "zod";
 import type { QueryRequest } from "../src/api/data.js";
 import { isSparseIndex, type IndexModel } from "../src/api/records.js";
 import { ToolError } from "../src/errors.js";
-import { filterError, filterProblem, filterSchema } from "../src/filter.js";
+import { checkFilter, filterSchema } from "../src/filter.js";
 import { metadataValue, shorten, TABLE_ROWS } from "../src/format/shorten.js";
 import { markdownTable } from "../src/format/table.js";
 import { onIndexHost } from "../src/index-host.js";
-import { numberList, ruleError } from "../src/schema.js";
-import { defineTool } from "../src/tool.js";
+import { indexArg, namespaceArg, numberList, recordIdArg, ruleError, SparseValuesOutput, sparseVectorArg, wholeNumberArg } from "../src/schema.js";
+import { defineTool, READ_ONLY } from "../src/tool.js";
 
 const MAX_TOP_K = 10_000;
 /** Metadata columns in the table; the rest are in structuredContent. */
 const MAX_KEY_COLUMNS = 8;
 
-const rule = (text: string) => ruleError(text, { after: "Nothing was queried." });
+const RULES = { after: "Nothing was queried." };
+const rule = (text: string) => ruleError(text, RULES);
 
 const Match = z.object({
   id: z.string().describe("Record id."),
   score: z.number().describe("Similarity score under the index's metric (higher is closer for cosine and dotproduct, lower for euclidean)."),
   values: z.array(z.number()).optional().describe("Dense values (with includeValues)."),
-  sparseValues: z
-    .object({ indices: z.array(z.number()).describe("Positions."), values: z.array(z.number()).describe("Values.") })
-    .optional()
-    .describe("Sparse values (with includeValues)."),
+  sparseValues: SparseValuesOutput.optional().describe("Sparse values (with includeValues)."),
   metadata: z.record(z.string(), z.unknown()).optional().describe("The record's metadata, in full (with includeMetadata)."),
 });
 type Match = z.infer<typeof Match>;
@@ -43,52 +41,18 @@ export default defineTool({
     "first as a table (rank · id · score · the metadata keys present, long values shortened; the first 100 " +
     "matches) and all of them in full as structuredContent.matches.",
   inputSchema: {
-    index: z
-      .string()
-      .min(1, rule("index names are 1–45 characters"))
-      .max(45, rule("index names are 1–45 characters"))
-      .describe("Name of the index to search (list_indexes shows the names)."),
-    namespace: z
-      .string()
-      .max(512, rule("namespaces are at most 512 characters"))
-      .optional()
-      .describe('Namespace to search, up to 512 characters; omitted means the default namespace "".'),
+    index: indexArg("Name of the index to search (list_indexes shows the names).", RULES),
+    namespace: namespaceArg('Namespace to search, up to 512 characters; omitted means the default namespace "".', RULES),
     vector: numberList({ min: 1, max: 20_000, ...rule("vector is a list of 1–20000 numbers") })
       .optional()
       .describe("Dense query vector: exactly the index's dimension numbers. Leave out when querying by id."),
-    sparseVector: z
-      .object({
-        indices: z
-          .array(
-            z
-              .number()
-              .int(rule("sparse indices are unsigned 32-bit integers (0–4294967295)"))
-              .min(0, rule("sparse indices are unsigned 32-bit integers (0–4294967295)"))
-              .max(4_294_967_295, rule("sparse indices are unsigned 32-bit integers (0–4294967295)")),
-          )
-          .min(1, rule("a sparse vector has 1–2048 non-zero values"))
-          .max(2048, rule("a sparse vector has 1–2048 non-zero values"))
-          .describe("Positions of the non-zero values: unsigned 32-bit integers, as many as `values`."),
-        values: z
-          .array(z.number())
-          .min(1, rule("a sparse vector has 1–2048 non-zero values"))
-          .max(2048, rule("a sparse vector has 1–2048 non-zero values"))
-          .describe("The non-zero values, one per index."),
-      })
+    sparseVector: sparseVectorArg(RULES, { nonEmpty: true })
       .optional()
       .describe("Sparse query vector (sparse indexes, or hybrid with a dense vector on a dotproduct index). Leave out when querying by id."),
-    id: z
-      .string()
-      .min(1, rule("record ids are 1–512 characters"))
-      .max(512, rule("record ids are 1–512 characters"))
+    id: recordIdArg(RULES)
       .optional()
       .describe("Query by a stored record: its id, 1–512 characters; its own values are the query. Leave out vector and sparseVector then."),
-    topK: z
-      .number()
-      .int(rule(`must be a whole number from 1 to ${MAX_TOP_K}`))
-      .min(1, rule(`must be a whole number from 1 to ${MAX_TOP_K}`))
-      .max(MAX_TOP_K, rule(`must be a whole number from 1 to ${MAX_TOP_K}`))
-      .describe(`How many matches to return, 1–${MAX_TOP_K}, best first.`),
+    topK: wholeNumberArg(1, MAX_TOP_K, rule(`must be a whole number from 1 to ${MAX_TOP_K}`)).describe(`How many matches to return, 1–${MAX_TOP_K}, best first.`),
     filter: filterSchema("search only among records that match it").optional(),
     includeMetadata: z.boolean().optional().describe("Return each match's metadata (default true)."),
     includeValues: z.boolean().optional().describe("Return each match's vector values (default false; they can be long)."),
@@ -98,7 +62,7 @@ export default defineTool({
     namespace: z.string().describe('The namespace searched ("" is the default namespace).'),
     matches: z.array(Match).describe("The matches, best first."),
   },
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  annotations: READ_ONLY,
   async run(args, { service, signal }) {
     const { index, namespace = "", vector, sparseVector, id, topK, filter, includeMetadata = true, includeValues = false } = args;
     const byVector = vector !== undefined || sparseVector !== undefined;
@@ -120,10 +84,7 @@ export default defineTool({
         `sparseVector has ${sparseVector.indices.length} indices but ${sparseVector.values.length} values; they must be the same length. Nothing was queried.`,
       );
     }
-    if (filter !== undefined) {
-      const problem = filterProblem(filter);
-      if (problem) throw new ToolError(filterError(problem));
-    }
+    checkFilter(filter);
     const checkVector = (model: IndexModel) => {
       if (vector === undefined) return;
       if (isSparseIndex(model)) {
