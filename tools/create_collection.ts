@@ -1,6 +1,7 @@
 // create_collection — a static copy of a pod-based index. The name is checked before any call, and a serverless
 // source is answered with the pod-based indexes there are, without calling create.
 import { z } from "zod";
+import { collectionCountFields, collectionCounts } from "../src/collection-summary.js";
 import { markdownTable } from "../src/format/table.js";
 import { humanBytes } from "../src/format/size.js";
 import { ToolError } from "../src/errors.js";
@@ -17,9 +18,7 @@ const CollectionRecord = z.object({
   status: z.string().describe("Initializing at first; Ready when the copy is complete."),
   environment: z.string().describe("Environment of the collection."),
   source: z.string().describe("The index it was copied from."),
-  dimension: z.number().int().optional().describe("Vector length."),
-  vector_count: z.number().int().optional().describe("Number of records, once known."),
-  size: z.number().optional().describe("Size in bytes, once known."),
+  ...collectionCountFields({ dimension: "Vector length.", vector_count: "Number of records, once known.", size: "Size in bytes, once known." }),
 });
 
 export default defineTool({
@@ -57,10 +56,8 @@ export default defineTool({
       status: created.status,
       environment: created.environment,
       source,
+      ...collectionCounts(created),
     };
-    if (typeof created.dimension === "number") collection.dimension = created.dimension;
-    if (typeof created.vector_count === "number") collection.vector_count = created.vector_count;
-    if (typeof created.size === "number") collection.size = created.size;
     const table = markdownTable(
       ["name", "status", "environment", "source", "dimension", "vectors", "size"],
       [[collection.name, collection.status, collection.environment, source, collection.dimension, collection.vector_count, humanBytes(collection.size)]],

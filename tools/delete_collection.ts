@@ -1,16 +1,15 @@
 // delete_collection — removes a collection (a static copy of a pod-based index). Exists only with --allow-destructive.
 import { z } from "zod";
+import { collectionCountFields, collectionCounts } from "../src/collection-summary.js";
 import { humanBytes } from "../src/format/size.js";
 import { markdownTable } from "../src/format/table.js";
-import { ruleError } from "../src/schema.js";
+import { collectionArg } from "../src/schema.js";
 import { defineTool } from "../src/tool.js";
 
 const Removed = z.object({
   name: z.string().describe("Collection name."),
   environment: z.string().describe("Environment it lived in."),
-  dimension: z.number().int().optional().describe("Vector length of its records."),
-  vector_count: z.number().int().optional().describe("Records it held."),
-  size: z.number().optional().describe("Size in bytes."),
+  ...collectionCountFields({ dimension: "Vector length of its records.", vector_count: "Records it held." }),
 });
 
 export default defineTool({
@@ -20,11 +19,7 @@ export default defineTool({
     "Permanently delete a collection (a static copy of a pod-based index) and every record in it; indexes are not touched. " +
     "Use it only when the user asked to remove that collection. Returns what was removed (environment, dimension, records, size).",
   inputSchema: {
-    name: z
-      .string()
-      .min(1, ruleError("collection names are 1–45 characters"))
-      .max(45, ruleError("collection names are 1–45 characters"))
-      .describe("Name of the collection to delete (list_collections shows the names)."),
+    name: collectionArg("Name of the collection to delete (list_collections shows the names)."),
   },
   outputSchema: {
     deleted: Removed.describe("The collection as it was just before it was deleted."),
@@ -35,10 +30,7 @@ export default defineTool({
   async run({ name }, { service, signal }) {
     const c = await service.control.describeCollection(name, signal);
     await service.control.deleteCollection(name, signal);
-    const deleted: z.infer<typeof Removed> = { name: c.name, environment: c.environment };
-    if (typeof c.dimension === "number") deleted.dimension = c.dimension;
-    if (typeof c.vector_count === "number") deleted.vector_count = c.vector_count;
-    if (typeof c.size === "number") deleted.size = c.size;
+    const deleted: z.infer<typeof Removed> = { name: c.name, environment: c.environment, ...collectionCounts(c) };
     const table = markdownTable(
       ["name", "environment", "dimension", "vectors", "size"],
       [[deleted.name, deleted.environment, deleted.dimension, deleted.vector_count, humanBytes(deleted.size)]],

@@ -1,17 +1,9 @@
 // list_collections — every collection (a static copy of a pod-based index) with its status and size.
 import { z } from "zod";
+import { CollectionSummary, summarizeCollection } from "../src/collection-summary.js";
 import { markdownTable } from "../src/format/table.js";
 import { humanBytes } from "../src/format/size.js";
-import { defineTool } from "../src/tool.js";
-
-const CollectionSummary = z.object({
-  name: z.string().describe("Collection name."),
-  status: z.string().describe("Initializing, Ready or Terminating."),
-  environment: z.string().describe("Environment the collection lives in."),
-  dimension: z.number().int().optional().describe("Vector length of the records."),
-  vector_count: z.number().int().optional().describe("Number of records."),
-  size: z.number().optional().describe("Size in bytes."),
-});
+import { defineTool, READ_ONLY } from "../src/tool.js";
 
 export default defineTool({
   name: "list_collections",
@@ -24,15 +16,9 @@ export default defineTool({
   outputSchema: {
     collections: z.array(CollectionSummary).describe("One entry per collection, in the service's order."),
   },
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  annotations: READ_ONLY,
   async run(_args, { service, signal }) {
-    const collections = (await service.control.listCollections(signal)).map((c) => {
-      const entry: z.infer<typeof CollectionSummary> = { name: c.name, status: c.status, environment: c.environment };
-      if (typeof c.dimension === "number") entry.dimension = c.dimension;
-      if (typeof c.vector_count === "number") entry.vector_count = c.vector_count;
-      if (typeof c.size === "number") entry.size = c.size;
-      return entry;
-    });
+    const collections = (await service.control.listCollections(signal)).map(summarizeCollection);
     if (collections.length === 0) {
       return {
         structured: { collections },
