@@ -9,21 +9,22 @@ import { resolveAllowedFile } from "../src/ingest/allowed-paths.js";
 import { checkFile, type FileCheck } from "../src/ingest/file-check.js";
 import { openSource, PositionMap, recordsWithPositions, type RecordSource } from "../src/ingest/sources/index.js";
 import { runUpsert, type UpsertOutcome } from "../src/ingest/upsert.js";
-import { ruleError } from "../src/schema.js";
+import { indexArg, namespaceArg, ruleError, wholeNumberArg } from "../src/schema.js";
 import { defineTool } from "../src/tool.js";
+import { distinctFailures, failuresField, upsertedField, writableIndex, writtenTo } from "../src/writes.js";
 
 const MAX_SHOWN = 20;
-const rule = (text: string) => ruleError(text, { after: "Nothing was read." });
+const RULES = { after: "Nothing was read." };
+const rule = (text: string) => ruleError(text, RULES);
 
 const Outcome = {
-  index: z.string().describe("Index written to."),
-  namespace: z.string().describe('Namespace written to ("" is the default namespace).'),
+  ...writtenTo,
   file: z.string().describe("The file read (its real path, links resolved)."),
   format: z.string().describe('"jsonl" or "parquet".'),
   start_at: z.number().int().describe("First line (JSONL) or row (Parquet) read, 1-based."),
   records: z.number().int().describe("Records in the file from start_at on."),
   batches: z.number().int().describe("Upsert requests sent (0 for a dry run or a file with bad records)."),
-  upserted: z.number().int().describe("Sum of the service's upsertedCount over all requests."),
+  upserted: upsertedField,
   failed: z.number().int().describe("Records not written (bad records included when the file was refused)."),
   seconds: z.number().describe("Wall-clock time of the whole call."),
   dry_run: z.boolean().describe("True when only the check ran."),
@@ -41,9 +42,7 @@ const Outcome = {
       }),
     )
     .describe(`The first ${MAX_SHOWN} bad records.`),
-  failures: z
-    .array(z.object({ records: z.number().int().describe("Records in the failed requests."), message: z.string().describe("Why they failed.") }))
-    .describe("One entry per distinct write failure."),
+  failures: failuresField("One entry per distinct write failure."),
 };
 type Structured = z.output<z.ZodObject<typeof Outcome>>;
 
@@ -54,12 +53,6 @@ const ranges = (unit: string, list: { first: number; last: number }[]) =>
 
 /** Text from the file (a field name, a JSON error) stays on its line: control characters are written escaped. */
 const oneLine = (text: string) => text.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
-
-function distinctFailures(failures: { ids: string[]; message: string }[]): { records: number; message: string }[] {
-  const byMessage = new Map<string, number>();
-  for (const f of failures) byMessage.set(f.message, (byMessage.get(f.message) ?? 0) + f.ids.length);
-  return [...byMessage].map(([message, records]) => ({ records, message }));
-}
 
 function badRecordsText(check: FileCheck, s: Structured, unit: string): string {
   const lines = check.shown.map((b) => `- ${unit} ${b.position}${b.id !== undefined ? ` (id ${JSON.stringify(b.id)})` : ""}: ${oneLine(b.problem)}`);
@@ -89,16 +82,8 @@ export default defineTool({
     "the line ranges that landed and the start_at that resumes. Returns a table (index · namespace · file · format · records · batches · " +
     "upserted · failed · seconds).",
   inputSchema: {
-    index: z
-      .string()
-      .min(1, rule("index names are 1–45 characters"))
-      .max(45, rule("index names are 1–45 characters"))
-      .describe("Name of the index to write to (list_indexes shows the names)."),
-    namespace: z
-      .string()
-      .max(512, rule("namespaces are at most 512 characters"))
-      .optional()
-      .describe('Namespace inside the index, up to 512 characters; omitted means the default namespace "".'),
+    index: indexArg("Name of the index to write to (list_indexes shows the names).", RULES),
+    namespace: namespaceArg('Namespace inside the index, up to 512 characters; omitted means the default namespace "".', RULES),
     path: z
       .string()
       .min(1, rule("give the path of a .jsonl or .parquet file"))
@@ -108,11 +93,7 @@ export default defineTool({
       .enum(["jsonl", "parquet"], rule('format is "jsonl" or "parquet"'))
       .optional()
       .describe('"jsonl" or "parquet"; omitted: from the extension (.jsonl, .ndjson, .parquet).'),
-    start_at: z
-      .number()
-      .int(rule("start_at is a whole line or row number, 1 or more"))
-      .min(1, rule("start_at is a whole line or row number, 1 or more"))
-      .max(Number.MAX_SAFE_INTEGER, rule("start_at is a whole line or row number, 1 or more"))
+    start_at: wholeNumberArg(1, Number.MAX_SAFE_INTEGER, rule("start_at is a whole line or row number, 1 or more"))
       .optional()
       .describe("First line (JSONL) or row (Parquet) to read, 1-based; a stopped import's result gives the value that resumes it. Default 1."),
     dry_run: z.boolean().optional().describe("true: only check the file against the index and report; write nothing. Default false."),
@@ -127,13 +108,7 @@ export default defineTool({
     const source = await open(allowed.realPath, format);
     try {
       const unit = source.format === "parquet" ? "row" : "line";
-      const model = await service.hosts.resolve(index, signal);
-      if (!model.status.ready) {
-        throw new ToolError(
-          `Index ${JSON.stringify(index)} is not ready (state ${model.status.state}); nothing was written.\n` +
-            "Next step: wait a little and call again; list_indexes shows when it is Ready.",
-        );
-      }
+      const model = await writableIndex(service, index, signal);
       let check: FileCheck;
       try {
         check = await checkFile(source, model, { startAt, signal, maxShown: MAX_SHOWN, unit });

@@ -5,40 +5,22 @@ import { markdownTable } from "../src/format/table.js";
 import { ToolError } from "../src/errors.js";
 import { checkRecords, type RecordProblem } from "../src/ingest/check.js";
 import { runUpsert } from "../src/ingest/upsert.js";
-import { numberList, ruleError } from "../src/schema.js";
+import { indexArg, namespaceArg, numberList, recordIdArg, ruleError, sparseVectorArg } from "../src/schema.js";
 import { defineTool } from "../src/tool.js";
+import { distinctFailures, failuresField, upsertedField, writableIndex, writtenTo } from "../src/writes.js";
 
 const MAX_RECORDS = 10_000;
 
 /** Messages name the record's position, the field, the value given and the rule. */
-const rule = (text: string) => ruleError(text, { list: "vectors", after: "Nothing was written." });
+const RULES = { list: "vectors", after: "Nothing was written." };
+const rule = (text: string) => ruleError(text, RULES);
 
 const VectorRecord = z.object({
-  id: z
-    .string()
-    .min(1, rule("record ids are 1–512 characters"))
-    .max(512, rule("record ids are 1–512 characters"))
-    .describe("Record id, 1–512 characters, unique within the call. An existing record with this id is overwritten."),
+  id: recordIdArg(RULES).describe("Record id, 1–512 characters, unique within the call. An existing record with this id is overwritten."),
   values: numberList({ min: 1, max: 20_000, ...rule("dense values are a list of 1–20000 numbers") })
     .optional()
     .describe("Dense vector: exactly the index's dimension numbers. Required for a dense index; omit for a sparse index."),
-  sparseValues: z
-    .object({
-      indices: z
-        .array(
-          z
-            .number()
-            .int(rule("sparse indices are unsigned 32-bit integers (0–4294967295)"))
-            .min(0, rule("sparse indices are unsigned 32-bit integers (0–4294967295)"))
-            .max(4_294_967_295, rule("sparse indices are unsigned 32-bit integers (0–4294967295)")),
-        )
-        .max(2048, rule("a sparse vector has at most 2048 non-zero values"))
-        .describe("Positions of the non-zero values: unsigned 32-bit integers, as many as `values`."),
-      values: z
-        .array(z.number())
-        .max(2048, rule("a sparse vector has at most 2048 non-zero values"))
-        .describe("The non-zero values, one per index."),
-    })
+  sparseValues: sparseVectorArg(RULES, { nonEmpty: false })
     .optional()
     .describe("Sparse vector (for sparse indexes, or hybrid dotproduct indexes): indices and values of equal length."),
   metadata: z
@@ -48,26 +30,16 @@ const VectorRecord = z.object({
 });
 
 const Outcome = {
-  index: z.string().describe("Index written to."),
-  namespace: z.string().describe('Namespace written to ("" is the default namespace).'),
+  ...writtenTo,
   host: z.string().describe("The index's data-plane host the records went to."),
   records: z.number().int().describe("Records in the call."),
   batches: z.number().int().describe("Upsert requests sent."),
-  upserted: z.number().int().describe("Sum of the service's upsertedCount over all requests."),
+  upserted: upsertedField,
   failed: z.number().int().describe("Records that were not written."),
   seconds: z.number().describe("Wall-clock time of the writes."),
   failedIds: z.array(z.string()).describe("Ids of the records that were not written (empty when all landed)."),
-  failures: z
-    .array(z.object({ records: z.number().int().describe("Records in the failed requests."), message: z.string().describe("Why they failed.") }))
-    .describe("One entry per distinct failure."),
+  failures: failuresField("One entry per distinct failure."),
 };
-
-/** Failed batches grouped by message: "250 records: HTTP 503 …" rather than one line per batch. */
-function distinctFailures(failures: { ids: string[]; message: string }[]): { records: number; message: string }[] {
-  const byMessage = new Map<string, number>();
-  for (const f of failures) byMessage.set(f.message, (byMessage.get(f.message) ?? 0) + f.ids.length);
-  return [...byMessage].map(([message, records]) => ({ records, message }));
-}
 
 const MAX_PROBLEMS_SHOWN = 50;
 
@@ -93,16 +65,8 @@ export default defineTool({
     "sent in batches with retries. Returns a table (index · namespace · host · records · batches · upserted · failed · seconds); " +
     "if some records could not be written the result is an error listing exactly their ids.",
   inputSchema: {
-    index: z
-      .string()
-      .min(1, rule("index names are 1–45 characters"))
-      .max(45, rule("index names are 1–45 characters"))
-      .describe("Name of the index to write to (list_indexes shows the names)."),
-    namespace: z
-      .string()
-      .max(512, rule("namespaces are at most 512 characters"))
-      .optional()
-      .describe('Namespace inside the index, up to 512 characters; omitted means the default namespace "".'),
+    index: indexArg("Name of the index to write to (list_indexes shows the names).", RULES),
+    namespace: namespaceArg('Namespace inside the index, up to 512 characters; omitted means the default namespace "".', RULES),
     vectors: z
       .array(VectorRecord)
       .min(1, rule(`give 1–${MAX_RECORDS} records per call`))
@@ -112,13 +76,7 @@ export default defineTool({
   outputSchema: Outcome,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   async run({ index, namespace = "", vectors }, { service, config, signal, progress }) {
-    const model = await service.hosts.resolve(index, signal);
-    if (!model.status.ready) {
-      throw new ToolError(
-        `Index ${JSON.stringify(index)} is not ready (state ${model.status.state}); nothing was written.\n` +
-          "Next step: wait a little and call again; list_indexes shows when it is Ready.",
-      );
-    }
+    const model = await writableIndex(service, index, signal);
     const problems = checkRecords(vectors, model);
     if (problems.length > 0) throw new ToolError(problemsText(problems, index));
 
