@@ -28,20 +28,30 @@ const banner = [
   "const require = __vecdbCreateRequire(import.meta.url);",
 ].join("\n");
 
-// Three substitutions that cut what the server reads and runs before it answers to about half (bench/cold-start.ts
-// measures it); each shim says why it is safe.
+// Substitutions that cut what the server reads and runs before it answers (bench/cold-start.ts measures it); each
+// shim in scripts/bundle-shims/ says why it is safe.
 const SHIMS = join(root, "scripts", "bundle-shims");
 const slimStartup = {
   name: "slim-startup",
   setup(b) {
-    b.onResolve({ filter: /^undici$/ }, () => ({ path: join(root, "node_modules", "undici", "vecdb-slim-index.js"), namespace: "shim" }));
+    b.onResolve({ filter: /^undici$/ }, () => ({ path: join(root, "node_modules", "undici", "vecdb-lazy-index.js"), namespace: "shim" }));
+    b.onResolve({ filter: /^\.\/vecdb-slim-index\.js$/, namespace: "shim" }, (args) => ({ path: join(args.resolveDir, "vecdb-slim-index.js"), namespace: "shim" }));
     b.onResolve({ filter: /\/ajv-provider\.js$/ }, (args) =>
       args.importer.includes("@modelcontextprotocol") ? { path: join(args.resolveDir, "vecdb-ajv-provider.js"), namespace: "shim" } : undefined,
     );
     b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
       /node_modules[\\/]zod[\\/]/.test(args.importer) ? { path: join(args.resolveDir, "..", "locales", "vecdb-en-only.js"), namespace: "shim" } : undefined,
     );
-    const sources = { "vecdb-slim-index.js": "undici.cjs", "vecdb-ajv-provider.js": "ajv-provider.js", "vecdb-en-only.js": "zod-locales.js" };
+    b.onResolve({ filter: /^node:http$/ }, (args) =>
+      /src[\\/]api[\\/]http\.ts$/.test(args.importer) ? { path: join(root, "src", "api", "vecdb-node-http.js"), namespace: "shim" } : undefined,
+    );
+    const sources = {
+      "vecdb-lazy-index.js": "undici-lazy.cjs",
+      "vecdb-slim-index.js": "undici.cjs",
+      "vecdb-ajv-provider.js": "ajv-provider.js",
+      "vecdb-en-only.js": "zod-locales.js",
+      "vecdb-node-http.js": "node-http-status.js",
+    };
     b.onLoad({ filter: /.*/, namespace: "shim" }, (args) => {
       const name = args.path.split(/[\\/]/).pop();
       // resolveDir: the shim's own imports resolve as if it sat next to the module it replaces.
