@@ -1,6 +1,6 @@
 // server.json for the MCP registry (schema 2025-12-11) agrees with package.json and with the settings the server reads.
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "../../src/config.js";
+import { loadConfig, SETTINGS } from "../../src/config.js";
 import { pkg, serverJson } from "./helpers.js";
 
 describe("server.json", () => {
@@ -30,18 +30,30 @@ describe("server.json", () => {
     expect(pkg.mcpName).toBe(serverJson.name);
   });
 
-  it("lists every environment variable the server reads, the key secret and optional", () => {
+  it("lists every environment variable the server reads over stdio, the key secret and every one optional", () => {
     const vars = Object.fromEntries(serverJson.packages[0].environmentVariables.map((v: { name: string }) => [v.name, v]));
-    expect(Object.keys(vars).sort()).toEqual(["PINECONE_API_KEY", "PINECONE_API_VERSION", "PINECONE_CONTROLLER_HOST", "VECDB_DATA_DIR"]);
+    // SETTINGS names each setting's variable; the HTTP transport's (VECDB_HTTP_*) apply only with --http.
+    const read = Object.values(SETTINGS)
+      .map((s) => s.split(" / ").pop() ?? s)
+      .filter((name) => !name.startsWith("VECDB_HTTP_"));
+    expect(Object.keys(vars).sort()).toEqual(read.sort());
     expect(vars.PINECONE_API_KEY).toMatchObject({ isSecret: true, isRequired: false });
-    for (const name of ["PINECONE_CONTROLLER_HOST", "PINECONE_API_VERSION", "VECDB_DATA_DIR"]) {
-      expect(vars[name]).toMatchObject({ isSecret: false, isRequired: false });
+    for (const name of read.filter((n) => n !== "PINECONE_API_KEY")) {
+      expect(vars[name], name).toMatchObject({ isSecret: false, isRequired: false });
     }
-    // The defaults advertised are the server's own.
+    // The defaults advertised are the server's own, and each is a value the server accepts.
     const loaded = loadConfig([], { VECDB_DATA_DIR: "/tmp/unused" });
     if (loaded.help) throw new Error("unexpected --help");
-    expect(vars.PINECONE_CONTROLLER_HOST.default).toBe(loaded.config.controllerUrl);
-    expect(vars.PINECONE_API_VERSION.default).toBe(loaded.config.apiVersion);
-    for (const v of Object.values(vars) as { description?: string }[]) expect(v.description).toBeTruthy();
+    const { config } = loaded;
+    expect(vars.PINECONE_CONTROLLER_HOST.default).toBe(config.controllerUrl);
+    expect(vars.PINECONE_API_VERSION.default).toBe(config.apiVersion);
+    expect(vars.VECDB_TIMEOUT_MS.default).toBe(String(config.timeoutMs));
+    expect(vars.VECDB_CONCURRENCY.default).toBe(String(config.concurrency));
+    expect(vars.VECDB_RETRIES.default).toBe(String(config.retries));
+    expect(vars.VECDB_LOG_LEVEL.default).toBe(config.logLevel);
+    for (const v of Object.values(vars) as { name: string; default?: string; description?: string }[]) {
+      expect(v.description, v.name).toBeTruthy();
+      if (v.default !== undefined) expect(() => loadConfig([], { VECDB_DATA_DIR: "/tmp/unused", [v.name]: v.default }), v.name).not.toThrow();
+    }
   });
 });
