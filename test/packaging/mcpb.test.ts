@@ -2,9 +2,10 @@
 // way a desktop client starts it (the client's own variable substitution from @anthropic-ai/mcpb).
 import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
-import { join, sep } from "node:path";
+import { join, resolve, sep } from "node:path";
 import { getMcpConfigForManifest } from "@anthropic-ai/mcpb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../../src/config.js";
 import { CORE_TOOLS, binTarget, connectStdio, manifest, pkg, readJson, root, run, serverProblems } from "./helpers.js";
 
 const mcpb = join(root, "node_modules", ".bin", "mcpb");
@@ -40,11 +41,33 @@ describe("manifest.json", () => {
     expect(manifest.user_config.api_key).toMatchObject({ type: "string", sensitive: true, required: false, default: "" });
     expect(manifest.user_config.controller_url).toMatchObject({ type: "string", required: false, default: "https://api.pinecone.io" });
     expect(manifest.user_config.data_dir).toMatchObject({ type: "directory", required: false, default: "" });
+    expect(manifest.user_config.allowed_directories).toMatchObject({ type: "directory", required: false, default: "" });
+    expect(manifest.user_config.read_only).toMatchObject({ type: "boolean", required: false, default: false });
     expect(manifest.server.mcp_config.env).toEqual({
       PINECONE_API_KEY: "${user_config.api_key}",
       PINECONE_CONTROLLER_HOST: "${user_config.controller_url}",
       VECDB_DATA_DIR: "${user_config.data_dir}",
+      VECDB_ALLOW_DIRS: "${user_config.allowed_directories}",
+      VECDB_READ_ONLY: "${user_config.read_only}",
     });
+  });
+
+  it("the folder for imports and read-only mode reach the server's configuration as a desktop client fills them in", async () => {
+    const configOf = async (userConfig: Record<string, unknown>) => {
+      const mcp = await getMcpConfigForManifest({
+        manifest,
+        extensionPath: root,
+        systemDirs: { HOME: homedir(), DESKTOP: homedir(), DOCUMENTS: homedir(), DOWNLOADS: homedir() },
+        userConfig: { data_dir: join(tmpdir(), "unused"), ...userConfig },
+        pathSeparator: sep,
+      });
+      const loaded = loadConfig(mcp?.args?.slice(1) ?? [], mcp?.env ?? {});
+      if (loaded.help) throw new Error("unexpected --help");
+      return loaded.config;
+    };
+    const dir = resolve(tmpdir(), "vecdb-imports");
+    expect(await configOf({ allowed_directories: dir, read_only: true })).toMatchObject({ allowDirs: [dir], readOnly: true });
+    expect(await configOf({})).toMatchObject({ allowDirs: [], readOnly: false, allowDestructive: false });
   });
 
   it("lists every tool with a one-line description", () => {
@@ -97,7 +120,13 @@ describe.skipIf(problems.length > 0)(title, () => {
       pathSeparator: sep,
     });
     if (!config) throw new Error("mcpb produced no server configuration");
-    expect(config.env).toEqual({ PINECONE_API_KEY: "", PINECONE_CONTROLLER_HOST: "https://api.pinecone.io", VECDB_DATA_DIR: dataDir });
+    expect(config.env).toEqual({
+      PINECONE_API_KEY: "",
+      PINECONE_CONTROLLER_HOST: "https://api.pinecone.io",
+      VECDB_DATA_DIR: dataDir,
+      VECDB_ALLOW_DIRS: "",
+      VECDB_READ_ONLY: "false",
+    });
 
     const server = await connectStdio({
       command: config.command === "node" ? process.execPath : config.command,
