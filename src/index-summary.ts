@@ -61,3 +61,8 @@ export function where(s: IndexSummary): string {
   }
   return "";
 }
+
+/** How a result names where it looked: 'namespace (default) of index "docs"' or 'namespace "a" of index "docs"'. */
+export function namespaceOfIndex(namespace: string, index: string): string {
+  return `namespace ${namespace === "" ? "(default)" : JSON.stringify(namespace)} of index ${JSON.stringify(index)}`;
+}

@@ -10,7 +10,7 @@ import { ToolError } from "../src/errors.js";
 import { markdownTable } from "../src/format/table.js";
 import { IndexSummary, summarizeIndex, where } from "../src/index-summary.js";
 import { newNameSchema } from "../src/names.js";
-import { ruleError } from "../src/schema.js";
+import { ruleError, wholeNumberArg } from "../src/schema.js";
 import { defineTool, type ToolContext } from "../src/tool.js";
 
 const NOTHING = "Nothing was created.";
@@ -22,12 +22,7 @@ const input = {
     "Index",
     'Name of the new index: 1–45 characters, lower-case letters, digits and "-", starting and ending with a letter or digit.',
   ),
-  dimension: z
-    .number()
-    .int(rule("the dimension is a whole number from 1 to 20000"))
-    .min(1, rule("the dimension is a whole number from 1 to 20000"))
-    .max(20_000, rule("the dimension is a whole number from 1 to 20000"))
-    .describe("Length of the dense vectors it will hold: the embedding model's output size, e.g. 1536."),
+  dimension: wholeNumberArg(1, 20_000, rule("the dimension is a whole number from 1 to 20000")).describe("Length of the dense vectors it will hold: the embedding model's output size, e.g. 1536."),
   metric: z
     .enum(["cosine", "euclidean", "dotproduct"])
     .optional()

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { metadataSummary, shorten, TABLE_ROWS } from "../src/format/shorten.js";
 import { markdownTable } from "../src/format/table.js";
 import { onIndexHost } from "../src/index-host.js";
+import { namespaceOfIndex } from "../src/index-summary.js";
 import { indexArg, namespaceArg, recordIdArg, ruleError, SparseValuesOutput } from "../src/schema.js";
 import { defineTool, READ_ONLY } from "../src/tool.js";
 
@@ -60,7 +61,7 @@ export default defineTool({
       vectors.push(record);
     }
     const structured = { index, namespace, vectors, missing };
-    const where = `namespace ${namespace === "" ? "(default)" : JSON.stringify(namespace)} of index ${JSON.stringify(index)}`;
+    const where = namespaceOfIndex(namespace, index);
     const missingText = missing.length
       ? `Missing (no record with these ids in ${where}): ${missing.map((id) => JSON.stringify(id)).join(", ")}.`
       : "";

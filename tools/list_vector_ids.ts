@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { markdownTable } from "../src/format/table.js";
 import { onIndexHost } from "../src/index-host.js";
+import { namespaceOfIndex } from "../src/index-summary.js";
 import { indexArg, namespaceArg, ruleError, textArg, wholeNumberArg } from "../src/schema.js";
 import { defineTool, READ_ONLY } from "../src/tool.js";
 
@@ -43,9 +44,7 @@ export default defineTool({
       service.data.listIds(model.host, { namespace, prefix, limit, paginationToken }, signal),
     );
     const structured = { index, namespace, ids: page.ids, ...(page.next !== undefined && { paginationToken: page.next }) };
-    const where =
-      `namespace ${namespace === "" ? "(default)" : JSON.stringify(namespace)} of index ${JSON.stringify(index)}` +
-      (prefix !== undefined ? ` starting with ${JSON.stringify(prefix)}` : "");
+    const where = namespaceOfIndex(namespace, index) + (prefix !== undefined ? ` starting with ${JSON.stringify(prefix)}` : "");
     const next =
       page.next !== undefined
         ? `More ids follow: call list_vector_ids again with paginationToken ${JSON.stringify(page.next)} (and the same index, namespace and prefix) for the next page.`

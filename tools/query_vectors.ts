@@ -7,6 +7,7 @@ import { checkFilter, filterSchema } from "../src/filter.js";
 import { metadataValue, shorten, TABLE_ROWS } from "../src/format/shorten.js";
 import { markdownTable } from "../src/format/table.js";
 import { onIndexHost } from "../src/index-host.js";
+import { namespaceOfIndex } from "../src/index-summary.js";
 import { indexArg, namespaceArg, numberList, recordIdArg, ruleError, SparseValuesOutput, sparseVectorArg, wholeNumberArg } from "../src/schema.js";
 import { defineTool, READ_ONLY } from "../src/tool.js";
 
@@ -119,7 +120,7 @@ export default defineTool({
       return match;
     });
     const structured = { index, namespace, matches };
-    const where = `namespace ${namespace === "" ? "(default)" : JSON.stringify(namespace)} of index ${JSON.stringify(index)}`;
+    const where = namespaceOfIndex(namespace, index);
     if (matches.length === 0) {
       if (id !== undefined) {
         // The service answers an unknown id with no matches; say which it is.
