@@ -46,7 +46,7 @@ const slimStartup = {
       /src[\\/]api[\\/]http\.ts$/.test(args.importer) ? { path: join(root, "src", "api", "vecdb-node-http.js"), namespace: "shim" } : undefined,
     );
     const sources = {
-      "vecdb-lazy-index.js": "undici-lazy.cjs",
+      "vecdb-lazy-index.js": "undici-lazy.js",
       "vecdb-slim-index.js": "undici.cjs",
       "vecdb-ajv-provider.js": "ajv-provider.js",
       "vecdb-en-only.js": "zod-locales.js",
