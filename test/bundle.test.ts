@@ -46,9 +46,10 @@ describe("the bundle", () => {
       expect(meta.outputs[out].imports.map((i) => i.path), out).not.toContain("lmdb");
       expect(readFileSync(join(root, out), "utf8"), out).not.toMatch(/from"lmdb"|from "lmdb"|hyparquet/);
     }
-    // The slimmed dependencies (scripts/bundle-shims): undici in a chunk loaded on the first request, zod English only.
+    // The slimmed dependencies (scripts/bundle-shims): undici and Ajv in chunks loaded later, zod English only.
     expect(inputs.filter((i) => /undici\/(index\.js|lib\/)/.test(i))).toEqual([]);
     expect(Object.values(meta.outputs).some((o) => Object.keys(o.inputs).some((i) => i.includes("undici/lib/dispatcher/agent.js")))).toBe(true);
+    expect(inputs.filter((i) => /node_modules\/(ajv|ajv-formats|fast-uri)\//.test(i))).toEqual([]);
     expect(inputs.filter((i) => /zod\/v4\/locales\/(?!en\.js|vecdb-en-only\.js)/.test(i))).toEqual([]);
     // …while the local service is still there, in a chunk of its own.
     expect(Object.values(meta.outputs).some((o) => o.entryPoint === "src/local/index.ts")).toBe(true);

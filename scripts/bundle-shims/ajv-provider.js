@@ -1,18 +1,28 @@
-// The SDK's validation/ajv-provider.js, with the Ajv instance made on first use instead of when the server is
-// constructed: a server validates JSON Schemas only for elicitation, which this one never asks for, and Ajv with
-// its formats is a tenth of the startup code. `require` (not `import`) keeps ajv's module bodies from running at
-// load. Resolved from the SDK's dist/esm/validation/ by scripts/bundle.mjs.
+// The SDK's validation/ajv-provider.js, with Ajv (and its formats) in a chunk of their own instead of on the startup
+// path, where they were a fifth of the code read before `tools/list` is answered. The SDK's server uses this
+// validator in one place only: checking a client's answer to a form elicitation, after awaiting that answer
+// (Server.elicitInput) — and this server never elicits. Ajv is loaded in the background a moment after start, so
+// it is ready long before any such answer could arrive; were it not, the SDK turns the thrown error into an
+// McpError ("Error validating elicitation response: …"). Resolved from the SDK's dist/esm/validation/ by
+// scripts/bundle.mjs.
+let ajvModules;
+let loading;
+const load = () =>
+  (loading ??= Promise.all([import("ajv"), import("ajv-formats")]).then(([ajv, formats]) => (ajvModules = { ajv, formats })));
+
 function createDefaultAjvInstance() {
-  const Ajv = require("ajv");
-  const addFormats = require("ajv-formats");
-  const ajv = new (Ajv.default ?? Ajv)({ strict: false, validateFormats: true, validateSchema: false, allErrors: true });
-  (addFormats.default ?? addFormats)(ajv);
+  if (!ajvModules) throw new Error("the JSON Schema validator (Ajv) is still loading; try again");
+  const Ajv = ajvModules.ajv.default?.default ?? ajvModules.ajv.default ?? ajvModules.ajv;
+  const addFormats = ajvModules.formats.default?.default ?? ajvModules.formats.default ?? ajvModules.formats;
+  const ajv = new Ajv({ strict: false, validateFormats: true, validateSchema: false, allErrors: true });
+  addFormats(ajv);
   return ajv;
 }
 
 export class AjvJsonSchemaValidator {
   constructor(ajv) {
     this._given = ajv;
+    if (!ajv) setTimeout(() => void load().catch(() => {}), 1000).unref();
   }
   get _ajv() {
     return (this._given ??= createDefaultAjvInstance());
