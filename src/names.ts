@@ -20,14 +20,17 @@ export function suggestName(name: string, fallback = "my-collection"): string {
 export function brokenNameRule(name: string): { rule: string; what: string } | undefined {
   if (name.length < 1) return { rule: "1–45 characters", what: "is empty" };
   if (name.length > 45) return { rule: "1–45 characters", what: `is ${name.length} characters long` };
-  const bad = [...new Set(name.replace(/[a-z0-9-]/g, ""))].join("");
-  if (bad) return { rule: 'only lower-case letters a–z, digits 0–9 and "-"', what: `contains ${JSON.stringify(bad)}` };
+  const bad = [...new Set(name.replace(/[a-z0-9-]/g, ""))].map((c) => JSON.stringify(c));
+  if (bad.length > 0) {
+    const listed = bad.length === 1 ? bad[0] : `${bad.slice(0, -1).join(", ")} and ${bad[bad.length - 1]}`;
+    return { rule: 'only lower-case letters a–z, digits 0–9 and "-"', what: `contains ${listed}` };
+  }
   if (!/^[a-z0-9]/.test(name)) return { rule: "the first and the last character must be a letter or a digit", what: 'starts with "-"' };
   if (!/[a-z0-9]$/.test(name)) return { rule: "the first and the last character must be a letter or a digit", what: 'ends with "-"' };
   return undefined;
 }
 
-/** "Index name "My_Index" contains "M_I". Rule: …. A valid name would be "my-index"." — or undefined. */
+/** "Index name "My_Index" contains "M", "_" and "I". Rule: …. A valid name would be "my-index"." — or undefined. */
 export function nameProblem(kind: "Index" | "Collection", name: string): string | undefined {
   const broken = brokenNameRule(name);
   if (!broken) return undefined;

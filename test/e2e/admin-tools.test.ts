@@ -170,7 +170,7 @@ describe("create_index", () => {
     [
       "a bad name",
       { name: "My_Index", dimension: 4, serverless: { cloud: "aws", region: "us-east-1" } },
-      'MCP error -32602: Input validation error: Invalid arguments for tool create_index: Index name "My_Index" contains "M_I". Rule: only lower-case letters a–z, digits 0–9 and "-". A valid name would be "my-index". at name',
+      'MCP error -32602: Input validation error: Invalid arguments for tool create_index: Index name "My_Index" contains "M", "_" and "I". Rule: only lower-case letters a–z, digits 0–9 and "-". A valid name would be "my-index". at name',
     ],
     [
       "dimension 0",

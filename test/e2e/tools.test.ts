@@ -244,7 +244,7 @@ describe("with indexes", () => {
   const badNames: [string, string][] = [
     ["", 'Collection name "" is empty. Rule: 1–45 characters. A valid name would be "my-collection".'],
     ["a".repeat(46), `Collection name "${"a".repeat(46)}" is 46 characters long. Rule: 1–45 characters. A valid name would be "${"a".repeat(45)}".`],
-    ["My_Snap", 'Collection name "My_Snap" contains "M_S". Rule: only lower-case letters a–z, digits 0–9 and "-". A valid name would be "my-snap".'],
+    ["My_Snap", 'Collection name "My_Snap" contains "M", "_" and "S". Rule: only lower-case letters a–z, digits 0–9 and "-". A valid name would be "my-snap".'],
     ["snap.v2", 'Collection name "snap.v2" contains ".". Rule: only lower-case letters a–z, digits 0–9 and "-". A valid name would be "snap-v2".'],
     ["-snap", 'Collection name "-snap" starts with "-". Rule: the first and the last character must be a letter or a digit. A valid name would be "snap".'],
     ["snap-", 'Collection name "snap-" ends with "-". Rule: the first and the last character must be a letter or a digit. A valid name would be "snap".'],
