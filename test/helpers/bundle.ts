@@ -1,13 +1,14 @@
 // The tests run the shipped bin, dist/vecdb-mcp.js (scripts/bundle.mjs). Whoever rebuilt with `npx tsc` alone would
-// otherwise test a stale bundle: this rebuilds it (≈1 s) when a source file is newer, once per test process, under
-// a lock so that test files starting together do not bundle at the same time.
+// otherwise test a stale bundle: this rebuilds it (≈1 s) when a source file (or the bundle script or one of its
+// shims) is newer, once per test process, under a lock so that test files starting together do not bundle at once.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 
 const root = resolve(import.meta.dirname, "../..");
 export const BUNDLE = join(root, "dist", "vecdb-mcp.js");
-const SOURCES = ["src", "tools"].map((dir) => join(root, dir));
+const SOURCES = ["src", "tools", "scripts/bundle-shims"].map((dir) => join(root, dir));
+const BUILD_SCRIPT = join(root, "scripts", "bundle.mjs");
 const LOCK = join(root, "dist", ".bundle-lock");
 
 function newestSource(): number {
@@ -16,11 +17,11 @@ function newestSource(): number {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith(".ts")) newest = Math.max(newest, statSync(path).mtimeMs);
+      else if (/\.(ts|js|cjs)$/.test(entry.name)) newest = Math.max(newest, statSync(path).mtimeMs);
     }
   };
   for (const dir of SOURCES) if (existsSync(dir)) walk(dir);
-  return newest;
+  return Math.max(newest, statSync(BUILD_SCRIPT).mtimeMs);
 }
 
 const stale = () => !existsSync(BUNDLE) || statSync(BUNDLE).mtimeMs < newestSource();
