@@ -5,9 +5,11 @@
 //
 // Why a bundle: a desktop client starts the server on every launch, and resolving + compiling a few hundred small
 // files (the SDK, zod, undici) costs more than reading one. Why chunks: the modules behind dynamic imports — the
-// embedded local service with its native storage (lmdb), and Parquet (hyparquet) — become separate files that a
-// server talking to a hosted service never reads. The check at the end fails the build if one of them ends up in
-// the entry chunk. lmdb stays external (a native module with per-platform prebuilt packages in node_modules).
+// embedded local service with its native storage (lmdb), Parquet (hyparquet), the HTTP transport — become separate
+// files that a stdio server talking to a hosted service never reads; the shims below move undici and Ajv out of the
+// startup path too. The check after the build fails it if the local service or Parquet is on the startup path, and
+// dist/bundle/meta.json keeps the metafile (test/bundle.test.ts reads it). lmdb stays external: a native module with
+// per-platform prebuilt packages, the one runtime dependency the bundle still loads from node_modules.
 import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -15,11 +17,11 @@ import { build } from "esbuild";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const outdir = join(root, "dist");
-export const ENTRY = join(outdir, "vecdb-mcp.js");
+const ENTRY = join(outdir, "vecdb-mcp.js");
 const CHUNKS = join(outdir, "bundle");
 
-/** Inputs that must never be in the entry chunk, or in any chunk it imports statically. */
-export const LAZY_ONLY = [/^src\/local\//, /node_modules\/hyparquet\//, /^src\/ingest\/sources\/parquet\.ts$/];
+/** Inputs that must never be on the MCP server's startup path (see `startup` below). */
+const LAZY_ONLY = [/^src\/local\//, /node_modules\/hyparquet\//, /^src\/ingest\/sources\/parquet\.ts$/];
 
 // CommonJS dependencies bundled into ESM (undici, parts of the SDK's deps) call require() for Node built-ins;
 // esbuild's ESM output has no require, so each output file gets one. Named so it cannot clash with bundled code.
