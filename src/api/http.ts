@@ -169,10 +169,11 @@ export class HttpClient {
       try {
         return { kind: "ok", value: JSON.parse(text) };
       } catch {
-        throw new ResponseShapeError(this.redact(url), `HTTP ${status} with a body that is not JSON: ${this.redact(truncate(text))}`);
+        // Redacted before it is shortened: a cut through the key would leave its first characters unredacted.
+        throw new ResponseShapeError(this.redact(url), `HTTP ${status} with a body that is not JSON: ${truncate(this.redact(text))}`);
       }
     }
-    const parsed = parseErrorBody(status, text);
+    const parsed = parseErrorBody(status, this.redact(text));
     return {
       kind: "http",
       status,

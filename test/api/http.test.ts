@@ -379,6 +379,26 @@ describe("error bodies", () => {
     expect(err.serviceMessage).toBe("bad key: [redacted]");
   });
 
+  it("a long message that ends in the key: no part of the key survives the shortening", async () => {
+    const s = await server((req, res) => {
+      if (req.url === "/plain") {
+        res.writeHead(500, { "Content-Type": "text/plain" });
+        res.end(`${"z".repeat(995)}${String(req.headers["api-key"])}`);
+      } else if (req.url === "/ok") {
+        res.writeHead(200, { "Content-Type": "text/html" });
+        res.end(`${"y".repeat(995)}${String(req.headers["api-key"])}`);
+      } else json(res, 400, { error: { code: "INVALID", message: `${"x".repeat(990)}${String(req.headers["api-key"])}` } });
+    });
+    const c = client(s.url, { retries: 0 });
+    for (const path of ["/json", "/plain"]) {
+      const err = await failure(c.request({ url: `${s.url}${path}`, method: "GET" }));
+      expect(err.serviceMessage).not.toContain(KEY.slice(0, 5));
+    }
+    const shape = await c.request({ url: `${s.url}/ok`, method: "GET" }).catch((e: unknown) => e);
+    expect(shape).toBeInstanceOf(ResponseShapeError);
+    expect((shape as Error).message).not.toContain(KEY.slice(0, 5));
+  });
+
   it("a 2xx answer that is not JSON is a ResponseShapeError, not a crash", async () => {
     const s = await server((_req, res) => {
       res.writeHead(200, { "Content-Type": "text/html" });
