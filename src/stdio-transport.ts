@@ -1,12 +1,14 @@
 // MCP over stdio, newline-delimited JSON-RPC, like the SDK's StdioServerTransport but for large messages: the SDK's
 // ReadBuffer re-concatenates and re-scans the whole buffer on every 64 KB chunk (quadratic: a 30 MB upsert took 13 s)
 // and silently closes the connection past 10 MB. Here a message's chunks are joined once, when its newline arrives.
+import { constants } from "node:buffer";
 import process from "node:process";
 import type { Readable, Writable } from "node:stream";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 
-export const MAX_MESSAGE_BYTES = 512 * 1024 * 1024;
+// Past V8's longest string a line cannot even be decoded (toString throws): such a line is dropped as too large.
+export const MAX_MESSAGE_BYTES = Math.min(512 * 1024 * 1024, constants.MAX_STRING_LENGTH);
 
 export class LineStdioTransport implements Transport {
   onclose?: () => void;
@@ -74,16 +76,30 @@ export class LineStdioTransport implements Transport {
   }
 
   private handleLine(line: Buffer): void {
-    const text = line.toString("utf8").replace(/\r$/, "");
-    if (text.trim() === "") return;
-    let message: JSONRPCMessage;
+    let json: unknown;
     try {
-      message = JSONRPCMessageSchema.parse(JSON.parse(text));
+      const text = line.toString("utf8").replace(/\r$/, "");
+      if (text.trim() === "") return;
+      json = JSON.parse(text);
     } catch (err) {
-      this.onerror?.(new Error(`an unreadable JSON-RPC message was dropped: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}`));
+      this.unreadable(err);
       return;
     }
-    this.onmessage?.(message);
+    const parsed = JSONRPCMessageSchema.safeParse(json);
+    if (!parsed.success) {
+      this.unreadable(`not a JSON-RPC 2.0 message (${parsed.error.issues[0]?.message ?? "unknown shape"})`);
+      // A request with an id must get an answer (JSON-RPC: Invalid Request), or its sender waits for it forever.
+      const id = typeof json === "object" && json !== null ? (json as { id?: unknown }).id : undefined;
+      if ((typeof id === "string" || typeof id === "number") && (json as { method?: unknown }).method !== undefined) {
+        void this.send({ jsonrpc: "2.0", id, error: { code: -32600, message: "Invalid Request: not a JSON-RPC 2.0 request" } });
+      }
+      return;
+    }
+    this.onmessage?.(parsed.data);
+  }
+
+  private unreadable(err: unknown): void {
+    this.onerror?.(new Error(`an unreadable JSON-RPC message was dropped: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}`));
   }
 
   send(message: JSONRPCMessage): Promise<void> {

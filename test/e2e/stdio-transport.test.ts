@@ -51,6 +51,34 @@ test("an unreadable line and an oversized message are reported and skipped; the 
   expect(errors[1]).toBe("a message larger than 100 bytes was dropped");
 });
 
+test("a request that is not valid JSON-RPC but has an id is answered with Invalid Request (its sender would wait forever)", async () => {
+  const { stdin, stdout, transport, messages, errors } = setup();
+  let out = "";
+  stdout.on("data", (c: Buffer) => (out += c.toString()));
+  await transport.start();
+  stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 9, method: 5 })}\n${JSON.stringify({ jsonrpc: "2.0", id: 8, result: 1, error: 2 })}\n`);
+  stdin.write(`${JSON.stringify(ping(3))}\n`);
+  await new Promise((r) => setImmediate(r));
+  expect(messages).toEqual([ping(3)]);
+  expect(errors).toHaveLength(2);
+  expect(errors[0]).toMatch(/^an unreadable JSON-RPC message was dropped: not a JSON-RPC 2.0 message/);
+  expect(out.trim().split("\n").map((l) => JSON.parse(l))).toEqual([
+    { jsonrpc: "2.0", id: 9, error: { code: -32600, message: "Invalid Request: not a JSON-RPC 2.0 request" } },
+  ]);
+});
+
+test("a line longer than the longest string V8 can hold is dropped as too large, not a crash", async () => {
+  const { stdin, transport, messages, errors } = setup();
+  await transport.start();
+  const huge = Buffer.alloc(0x1fffffe8 + 16, 0x61); // one byte past V8's string limit, under 512 MiB
+  huge[huge.length - 1] = 0x0a;
+  stdin.write(huge);
+  stdin.write(`${JSON.stringify(ping(4))}\n`);
+  await new Promise((r) => setImmediate(r));
+  expect(messages).toEqual([ping(4)]);
+  expect(errors[0]).toMatch(/^a message larger than \d+ bytes was dropped$/);
+});
+
 test("send writes one line per message", async () => {
   const { stdout, transport } = setup();
   let out = "";
