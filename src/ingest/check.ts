@@ -19,7 +19,6 @@ export const MAX_ID_LENGTH = 512;
 export const MAX_SPARSE_VALUES = 2048;
 export const MAX_METADATA_BYTES = 40960;
 const MAX_UINT32 = 4294967295;
-const MAX_FLOAT32 = 3.4028234663852886e38;
 
 /** Thrown where checks run inside the ingest path (e.g. a streamed record that cannot be sent). */
 export class RecordCheckError extends Error {
@@ -176,7 +175,8 @@ function checkNumbers(list: unknown[], field: string, add: (field: string, rule:
       add(`${field}[${i}]`, `is ${describe(v)}; every value must be a finite number`);
       return; // one per list: a model fixes the cause, not 1536 symptoms
     }
-    if (v > MAX_FLOAT32 || v < -MAX_FLOAT32) {
+    // Outside the range means rounding to ±Infinity: 3.4028235e38 (how the largest float32 is usually written) is in.
+    if (!Number.isFinite(Math.fround(v))) {
       add(`${field}[${i}]`, `is ${v}, outside the 32-bit float range (±3.4e38)`);
       return;
     }

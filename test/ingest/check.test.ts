@@ -61,6 +61,8 @@ describe("checkRecords", () => {
         { id: "nan", values: [0, Number.NaN, 0, Number.POSITIVE_INFINITY] },
         { id: "str", values: [0, 0, "1", 0] },
         { id: "big", values: [0, 0, 0, 1e39] },
+        { id: "flt-max", values: [3.4028235e38, -3.4028235e38, 3.4028234663852886e38, 0] }, // round to ±FLT_MAX: valid
+        { id: "past-max", values: [0, 3.40282357e38, 0, 0] }, // rounds to Infinity
         { id: "sparse-only", sparseValues: { indices: [1], values: [1] } },
       ]),
     ).toEqual([
@@ -69,8 +71,9 @@ describe("checkRecords", () => {
       "2 nan values[1]: is NaN; every value must be a finite number",
       '3 str values[2]: is the string "1"; every value must be a finite number',
       "4 big values[3]: is 1e+39, outside the 32-bit float range (±3.4e38)",
-      "5 sparse-only values: is missing; index 'docs' is dense and needs 4 values per record",
-      "5 sparse-only sparseValues: are given but index 'docs' uses the cosine metric; sparse values need the dotproduct metric",
+      "6 past-max values[1]: is 3.40282357e+38, outside the 32-bit float range (±3.4e38)",
+      "7 sparse-only values: is missing; index 'docs' is dense and needs 4 values per record",
+      "7 sparse-only sparseValues: are given but index 'docs' uses the cosine metric; sparse values need the dotproduct metric",
     ]);
   });
 
