@@ -58,7 +58,12 @@ export const configSchema = z.object({
   /** "remote": the service at controllerUrl with apiKey; "local": the embedded local service. */
   mode: z.enum(["remote", "local"]),
   /** Sent as Api-Key. In local mode main.ts fills in the embedded service's own key. */
-  apiKey: z.string().min(1, { error: () => `${SETTINGS.apiKey} must not be empty (unset it to use the embedded local service)` }).optional(),
+  apiKey: z
+    .string()
+    .min(1, { error: () => `${SETTINGS.apiKey} must not be empty (unset it to use the embedded local service)` })
+    // It travels as a header value, which cannot hold them: every call would fail with a misleading error.
+    .regex(/^[^\u0000-\u001f\u007f]*$/, { error: () => `${SETTINGS.apiKey} must not contain line breaks or other control characters` })
+    .optional(),
   controllerUrl: z
     .string()
     .refine((s) => /^https?:\/\/[^/?#\s]+\/?$/.test(s) && URL.canParse(s), {
@@ -205,7 +210,8 @@ export function loadConfig(argv: string[], env: Env = process.env): { help: true
 
   const blank = (s: string | undefined) => (s === undefined || s === "" ? undefined : s);
   // A desktop bundle passes "" for an optional key left blank: that means unset.
-  const apiKey = blank(env.PINECONE_API_KEY);
+  // Surrounding white space (a line break pasted along with the key) is never part of a key: a header drops it.
+  const apiKey = blank(env.PINECONE_API_KEY?.trim());
   const raw = {
     mode: values.local || !apiKey ? "local" : "remote",
     apiKey: values.local ? undefined : apiKey,

@@ -22,6 +22,7 @@ describe("a bad setting: one line on stderr naming it and what is allowed, exit 
     ["a controller URL that is not http(s)", [], { PINECONE_CONTROLLER_HOST: "ftp://example.com" }, 'PINECONE_CONTROLLER_HOST must be an http:// or https:// URL with no path, e.g. https://api.pinecone.io (got "ftp://example.com")'],
     ["an API version of the wrong form", [], { PINECONE_API_VERSION: "latest" }, 'PINECONE_API_VERSION must look like 2026-04 (YYYY-MM) or be "unstable" (got "latest")'],
     ["an unknown log level", ["--log-level", "loud"], {}, '--log-level / VECDB_LOG_LEVEL must be one of debug, info, warning, error (got "loud")'],
+    ["an API key with a line break inside", [], { PINECONE_API_KEY: "secret-key\nthat-must-not-show" }, "PINECONE_API_KEY must not contain line breaks or other control characters"],
     ["an unknown option", ["--read-write"], {}, `Unknown option '--read-write'; ${OPTIONS}`],
     ["an option without its value", ["--concurrency"], {}, `Option '--concurrency <value>' argument missing; ${OPTIONS}`],
   ];
@@ -132,6 +133,8 @@ describe("defaults", () => {
       },
     });
     const flags = loadConfig(["--local", "--data-dir", "/d", "--timeout-ms", "500", "--concurrency", "2", "--retries", "0"], { PINECONE_API_KEY: "k", PINECONE_CONTROLLER_HOST: "http://127.0.0.1:5/" });
+    // A line break pasted along with the key is not part of it.
+    expect(loadConfig([], { PINECONE_API_KEY: " k\r\n" })).toMatchObject({ config: { mode: "remote", apiKey: "k" } });
     expect(flags).toMatchObject({ config: { mode: "local", apiKey: undefined, dataDir: "/d", timeoutMs: 500, concurrency: 2, retries: 0, controllerUrl: "http://127.0.0.1:5" } });
   });
 });
