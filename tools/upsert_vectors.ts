@@ -17,9 +17,10 @@ const rule = (text: string) => ruleError(text, RULES);
 
 const VectorRecord = z.object({
   id: recordIdArg(RULES).describe("Record id, 1–512 characters, unique within the call. An existing record with this id is overwritten."),
-  values: numberList({ min: 1, max: 20_000, ...rule("dense values are a list of 1–20000 numbers") })
+  // min 0: a sparse record as the service itself returns it (fetch) carries "values": [].
+  values: numberList({ min: 0, max: 20_000, ...rule("dense values are a list of at most 20000 numbers") })
     .optional()
-    .describe("Dense vector: exactly the index's dimension numbers. Required for a dense index; omit for a sparse index."),
+    .describe("Dense vector: exactly the index's dimension numbers. Required for a dense index; omit (or []) for a sparse index."),
   sparseValues: sparseVectorArg(RULES, { nonEmpty: false })
     .optional()
     .describe("Sparse vector (for sparse indexes, or hybrid dotproduct indexes): indices and values of equal length."),
