@@ -86,7 +86,7 @@ export default defineTool({
       if (ids) {
         const unique = [...new Set(ids)];
         const fetched = await service.data.fetchMany(model.host, unique, namespace, signal);
-        found = unique.filter((id) => id in fetched);
+        found = unique.filter((id) => Object.hasOwn(fetched, id)); // not `in`: "constructor" is in every object
       }
       await service.data.deleteVectors(
         model.host,

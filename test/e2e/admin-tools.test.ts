@@ -202,18 +202,18 @@ describe("delete_vectors", () => {
   });
 
   test("by ids: which were found, counts before and after; exactly those are gone", async () => {
-    const r = await mcp.call("delete_vectors", { index: "del-vec", namespace: "n1", ids: ["a", "b", "zz"] });
+    const r = await mcp.call("delete_vectors", { index: "del-vec", namespace: "n1", ids: ["a", "b", "zz", "constructor"] });
     expect(r.isError, r.text).toBe(false);
-    expect(r.structured).toEqual({ index: "del-vec", namespace: "n1", by: "ids", requested: 3, found: 2, missing: ["zz"], before: 5, after: 3, removed: 2 });
+    expect(r.structured).toEqual({ index: "del-vec", namespace: "n1", by: "ids", requested: 4, found: 2, missing: ["zz", "constructor"], before: 5, after: 3, removed: 2 });
     expect(r.text).toBe(
       [
-        'Deleted 2 of the 3 ids given (1 did not exist) from index "del-vec", namespace "n1".',
+        'Deleted 2 of the 4 ids given (2 did not exist) from index "del-vec", namespace "n1".',
         "",
         "| index | namespace | by | records before | records after | removed |",
         "| --- | --- | --- | --- | --- | --- |",
         "| del-vec | n1 | ids | 5 | 3 | 2 |",
         "",
-        "Ids that did not exist: zz",
+        "Ids that did not exist: zz, constructor",
       ].join("\n"),
     );
     expect(Object.keys(await fetchVectors(svc, host, ["a", "b", "c", "d", "e"], "n1")).sort()).toEqual(["c", "d", "e"]);
