@@ -62,14 +62,21 @@ export function wholeNumberArg(min: number, max: number, error: ErrorParam) {
   return z.number().int(error).min(min, error).max(max, error);
 }
 
+/** "." and ".." would be read as path steps in the URL (/indexes/.. is /): another resource would be asked. */
+const notDotSegment = (name: string) => name !== "." && name !== "..";
+
 /** The `index` argument of a tool that works on an existing index. */
 export function indexArg(description: string, rules: RuleOptions = {}) {
-  return textArg(1, 45, ruleError("index names are 1–45 characters", rules)).describe(description);
+  return textArg(1, 45, ruleError("index names are 1–45 characters", rules))
+    .refine(notDotSegment, ruleError('"." and ".." are not index names', rules))
+    .describe(description);
 }
 
 /** The `name` argument of a tool that works on an existing collection. */
 export function collectionArg(description: string) {
-  return textArg(1, 45, ruleError("collection names are 1–45 characters")).describe(description);
+  return textArg(1, 45, ruleError("collection names are 1–45 characters"))
+    .refine(notDotSegment, ruleError('"." and ".." are not collection names'))
+    .describe(description);
 }
 
 /** The optional `namespace` argument; omitted means the default namespace "". */

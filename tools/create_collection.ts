@@ -6,6 +6,7 @@ import { markdownTable } from "../src/format/table.js";
 import { humanBytes } from "../src/format/size.js";
 import { ToolError } from "../src/errors.js";
 import { newNameSchema } from "../src/names.js";
+import { indexArg } from "../src/schema.js";
 import { defineTool } from "../src/tool.js";
 
 const nameSchema = newNameSchema(
@@ -31,7 +32,7 @@ export default defineTool({
     "and structuredContent; it becomes Ready later (see list_collections).",
   inputSchema: {
     name: nameSchema,
-    source: z.string().min(1).max(45).describe("Name of the pod-based index to copy (list_indexes shows the names)."),
+    source: indexArg("Name of the pod-based index to copy (list_indexes shows the names).", { after: "Nothing was created." }),
   },
   outputSchema: { collection: CollectionRecord.describe("The collection as the service created it.") },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },

@@ -176,6 +176,14 @@ describe("with indexes", () => {
     });
   });
 
+  test('an index named "." or ".." is refused before any call (it would address another URL)', async () => {
+    const r = await mcp.call("upsert_vectors", { index: "..", vectors: [{ id: "a", values: [1, 2, 3, 4] }] });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain('index is "..": "." and ".." are not index names. Nothing was written.');
+    const c = await mcp.call("create_collection", { name: "c", source: "." });
+    expect(c.text).toContain('source is ".": "." and ".." are not index names. Nothing was created.');
+  });
+
   test("upsert_vectors into an unknown index: 404 and the next step", async () => {
     const r = await mcp.call("upsert_vectors", { index: "nope", vectors: [{ id: "a", values: [1, 2, 3, 4] }] });
     expect(r.isError).toBe(true);
