@@ -24,7 +24,7 @@ function nextStep(err: ServiceError): string {
     return "The project's plan or quota does not allow this. Free resources or upgrade the plan, then call again.";
   }
   if (err.status === 404 || code === "NOT_FOUND") {
-    return text.includes("collection")
+    return aboutCollection(err)
       ? "Call list_collections to see the collections there are, then call again with one of those names."
       : "Call list_indexes to see the indexes there are, then call again with one of those names.";
   }
@@ -37,6 +37,21 @@ function nextStep(err: ServiceError): string {
   if (err.status === 429) return "The service is limiting the request rate. Wait a few seconds and call again.";
   if (err.status >= 500) return "The service had a problem of its own. Wait a moment and call again.";
   return "Correct the request as the message says and call again.";
+}
+
+/**
+ * Whether a 404 is about a collection: the URL asked for one (the hosted service says "Resource x not found" for
+ * both kinds), or the message starts with "Collection" (a create from a source collection). Not "the message
+ * mentions a collection": an index may be named "old-collection".
+ */
+function aboutCollection(err: ServiceError): boolean {
+  let path = "";
+  try {
+    path = new URL(err.url).pathname;
+  } catch {
+    // not a URL: decide by the message alone
+  }
+  return path.startsWith("/collections") || /^\s*(source\s+)?collection\b/i.test(err.serviceMessage);
 }
 
 function origin(url: string): string {

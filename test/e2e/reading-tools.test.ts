@@ -169,6 +169,14 @@ describe("describe_index", () => {
         "Next step: Call list_indexes to see the indexes there are, then call again with one of those names.",
     );
   });
+
+  test("an unknown index whose name has \"collection\" in it: still list_indexes", async () => {
+    const r = await mcp.call("describe_index", { index: "old-collection" });
+    expect(r.text).toBe(
+      "describe_index failed — the service answered HTTP 404 NOT_FOUND: Index old-collection not found.\n" +
+        "Next step: Call list_indexes to see the indexes there are, then call again with one of those names.",
+    );
+  });
 });
 
 describe("describe_index_stats", () => {
