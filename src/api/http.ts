@@ -65,7 +65,9 @@ export class HttpClient {
     };
     const t = settings.timeoutMs;
     this.agent = new Agent({
-      connections: 32, // upserts run 8–16 at a time; room for control-plane calls beside them
+      // Per origin: the most upserts --concurrency allows (64) at once, with room for control-plane calls beside them.
+      // Fewer would queue requests inside the agent, where their per-attempt timeout already runs.
+      connections: 72,
       pipelining: 1, // no pipelining: a dropped connection then loses one request, which the loop re-sends
       keepAliveTimeout: 10_000,
       keepAliveMaxTimeout: 60_000,

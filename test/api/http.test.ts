@@ -267,6 +267,10 @@ describe("connections", () => {
     const c = client(s.url);
     await Promise.all(Array.from({ length: 16 }, () => c.request({ url: `${s.url}/x`, method: "POST", body: Buffer.from("{}") })));
     expect(peak).toBe(16);
+    // The most --concurrency allows (64): none waits for a connection (its timeout would run while it waits).
+    peak = 0;
+    await Promise.all(Array.from({ length: 64 }, () => c.request({ url: `${s.url}/x`, method: "POST", body: Buffer.from("{}") })));
+    expect(peak).toBe(64);
   });
 
   it("does not follow a redirect (the key would go along)", async () => {
