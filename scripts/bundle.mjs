@@ -21,7 +21,7 @@ const ENTRY = join(outdir, "vecdb-mcp.js");
 const CHUNKS = join(outdir, "bundle");
 
 /** Inputs that must never be on the MCP server's startup path (see `startup` below). */
-const LAZY_ONLY = [/^src\/local\//, /node_modules\/hyparquet\//, /^src\/ingest\/sources\/parquet\.ts$/];
+const LAZY_ONLY = [/^src\/local\//, /node_modules\/hyparquet\//, /^src\/ingest\/sources\/parquet\.ts$/, /^src\/ingest\/check-worker\.ts$/];
 
 // CommonJS dependencies bundled into ESM (undici, parts of the SDK's deps) call require() for Node built-ins;
 // esbuild's ESM output has no require, so each output file gets one. Named so it cannot clash with bundled code.
@@ -64,9 +64,10 @@ const slimStartup = {
 
 const result = await build({
   absWorkingDir: root,
-  entryPoints: { "vecdb-mcp": "src/cli.ts" },
+  // The parallel import check's worker (src/ingest/parallel-check.ts starts it as ./check-worker.js next to its chunk).
+  entryPoints: { "vecdb-mcp": "src/cli.ts", "bundle/check-worker": "src/ingest/check-worker.ts" },
   outdir,
-  entryNames: "[name]",
+  entryNames: "[dir]/[name]",
   chunkNames: "bundle/[name]-[hash]",
   bundle: true,
   splitting: true,

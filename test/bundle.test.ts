@@ -53,6 +53,10 @@ describe("the bundle", () => {
     expect(inputs.filter((i) => /zod\/v4\/locales\/(?!en\.js|vecdb-en-only\.js)/.test(i))).toEqual([]);
     // …while the local service is still there, in a chunk of its own.
     expect(Object.values(meta.outputs).some((o) => o.entryPoint === "src/local/index.ts")).toBe(true);
+    // The import check's worker is an entry of its own next to the chunks (started as ./check-worker.js), never loaded at startup.
+    expect(meta.outputs["dist/bundle/check-worker.js"]?.entryPoint).toBe("src/ingest/check-worker.ts");
+    expect(files).not.toContain("dist/bundle/check-worker.js");
+    expect(inputs).not.toContain("src/ingest/check-worker.ts");
   });
 
   it("answers initialize and tools/list when spawned", async () => {

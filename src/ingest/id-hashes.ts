@@ -45,6 +45,11 @@ export class IdHashSet {
     return this.count;
   }
 
+  /** The table itself: [hi, lo] pairs, (0, 0) for an empty slot (the parallel check sends it between threads). */
+  get table(): Uint32Array {
+    return this.slots;
+  }
+
   /** Bytes held by the table. */
   get bytes(): number {
     return this.slots.byteLength;

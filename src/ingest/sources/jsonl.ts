@@ -1,5 +1,5 @@
 import { open, stat } from "node:fs/promises";
-import { countNonBlankLines, readLines } from "./lines.js";
+import { countNonBlankLines, type Line, readLines } from "./lines.js";
 import { recordFromObject } from "./record-shape.js";
 import type { RecordSource, SourceItem } from "./types.js";
 
@@ -27,6 +27,22 @@ async function refuseBinary(path: string): Promise<void> {
   }
 }
 
+/** What one line of a JSONL file is: a record, or the reason it is not one; undefined for a blank line. */
+export function jsonlItem(line: Line, maxLineBytes: number): SourceItem | undefined {
+  if (line.text === undefined) {
+    return { position: line.number, error: `line is ${line.bytes} bytes, longer than the ${maxLineBytes}-byte limit for one record` };
+  }
+  if (line.text.trim() === "") return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(line.text);
+  } catch (e) {
+    return { position: line.number, error: jsonError(e) };
+  }
+  const shaped = recordFromObject(parsed);
+  return shaped.error !== undefined ? { position: line.number, error: shaped.error, ...(shaped.id !== undefined && { id: shaped.id }) } : { position: line.number, record: shaped.record };
+}
+
 /** One record per line; blank lines are skipped (but keep their number). Never throws for a bad line. */
 export async function openJsonl(path: string, opts: { maxLineBytes?: number } = {}): Promise<RecordSource> {
   const info = await stat(path);
@@ -36,25 +52,14 @@ export async function openJsonl(path: string, opts: { maxLineBytes?: number } = 
   return {
     format: "jsonl",
     path,
+    maxLineBytes,
     count: () => countNonBlankLines(path),
     close: async () => {},
     records(startAt = 1): AsyncIterable<SourceItem> {
       return (async function* () {
         for await (const line of readLines(path, { startAt, maxLineBytes })) {
-          if (line.text === undefined) {
-            yield { position: line.number, error: `line is ${line.bytes} bytes, longer than the ${maxLineBytes}-byte limit for one record` };
-            continue;
-          }
-          if (line.text.trim() === "") continue;
-          let parsed: unknown;
-          try {
-            parsed = JSON.parse(line.text);
-          } catch (e) {
-            yield { position: line.number, error: jsonError(e) };
-            continue;
-          }
-          const shaped = recordFromObject(parsed);
-          yield shaped.error !== undefined ? { position: line.number, error: shaped.error, ...(shaped.id !== undefined && { id: shaped.id }) } : { position: line.number, record: shaped.record };
+          const item = jsonlItem(line, maxLineBytes);
+          if (item !== undefined) yield item;
         }
       })();
     },

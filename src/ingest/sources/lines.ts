@@ -24,16 +24,19 @@ function isBlankBytes(buf: Buffer, start: number, end: number): boolean {
  */
 export async function* readLines(
   path: string,
-  opts: { startAt?: number; maxLineBytes?: number; chunkBytes?: number } = {},
+  opts: { startAt?: number; maxLineBytes?: number; chunkBytes?: number; start?: number; end?: number } = {},
 ): AsyncGenerator<Line> {
   const startAt = opts.startAt ?? 1;
   const maxLineBytes = opts.maxLineBytes ?? 16 * 1024 * 1024;
-  const stream = createReadStream(path, { highWaterMark: opts.chunkBytes ?? 1024 * 1024 });
+  // A byte range [start, end) of the file (the parallel check reads one per worker): numbers count from its start.
+  const start = opts.start ?? 0;
+  if (opts.end !== undefined && opts.end <= start) return;
+  const stream = createReadStream(path, { highWaterMark: opts.chunkBytes ?? 1024 * 1024, start, ...(opts.end !== undefined && { end: opts.end - 1 }) });
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   let tooLong = false;
   let number = 1;
-  let first = true;
+  let first = start === 0;
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       let pos = 0;

@@ -16,6 +16,8 @@ export type SourceFormat = "jsonl" | "parquet";
 export interface RecordSource {
   format: SourceFormat;
   path: string;
+  /** JSONL: lines longer than this are reported, not read (the parallel check reads byte ranges with the same limit). */
+  maxLineBytes?: number;
   /** Records from position `startAt` (1-based, default 1) on; a bad line or row is an item with `error`. */
   records(startAt?: number): AsyncIterable<SourceItem>;
   /** Number of records (JSONL: non-blank lines; Parquet: rows) — cheap: no parsing. */
