@@ -1,6 +1,7 @@
 // The one ingest path: resolve the index's host, plan batches, send `concurrency` at a time, account for every id.
 // upsert_vectors passes an array; import_vectors passes a stream (AsyncIterable) and gets the same batching,
 // retries, host re-resolution and accounting, with at most ~2×concurrency bodies in memory.
+import { getMaxListeners, setMaxListeners } from "node:events";
 import { IndexNotReadyError, ServiceError } from "../api/errors.js";
 import type { Service } from "../api/service.js";
 import { planBatches, type PlannedBatch } from "./batches.js";
@@ -59,6 +60,10 @@ export async function runUpsert(args: UpsertArgs): Promise<UpsertOutcome> {
   const started = performance.now();
   const { service, index, signal } = args;
   const concurrency = Math.max(1, Math.floor(args.concurrency));
+  // Every worker may wait on the caller's signal at once (for the source, or in a backoff sleep): not a leak, and
+  // Node's "possible EventTarget memory leak" warning past 10 listeners would only alarm whoever reads stderr.
+  const listeners = 2 * concurrency + 10;
+  if (signal && getMaxListeners(signal) < listeners) setMaxListeners(listeners, signal);
   let model = await service.hosts.resolve(index, signal);
   if (!model.status.ready) {
     service.hosts.forget(index);

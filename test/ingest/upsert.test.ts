@@ -116,6 +116,21 @@ describe("runUpsert", () => {
     expect(peak).toBe(3);
   });
 
+  it("64 workers waiting on one caller's signal: no MaxListenersExceededWarning on stderr", async () => {
+    const { service } = await cluster();
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => void warnings.push(w.name);
+    process.on("warning", onWarning);
+    try {
+      const out = await runUpsert({ service, index: "docs", records: recs(6400), concurrency: 64, signal: new AbortController().signal });
+      expect(out.upserted).toBe(6400);
+      await new Promise((r) => setImmediate(r)); // warnings are emitted on the next tick
+    } finally {
+      process.off("warning", onWarning);
+    }
+    expect(warnings).not.toContain("MaxListenersExceededWarning");
+  });
+
   it("lands every record through 429 + Retry-After, 503 and a dropped connection", async () => {
     const faults: DataHandler = (req, res, n, body) => {
       if (n === 1) return json(res, 429, { code: 8, message: "slow down", details: [] }, { "Retry-After": "0" });
