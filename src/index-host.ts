@@ -21,16 +21,27 @@ export async function onIndexHost<T>(
           "Next step: wait a little and call again; list_indexes shows when it is Ready.",
       );
     }
-    check?.(model);
     return model;
   };
-  const model = await ready();
+  let model = await ready();
+  if (check) {
+    try {
+      check(model);
+    } catch {
+      // The cached record may be stale (the index was created again with other settings): judge by a fresh one.
+      service.hosts.forget(index);
+      model = await ready();
+      check(model);
+    }
+  }
   try {
     return await call(model);
   } catch (err) {
     if (signal.aborted || !hostGone(err)) throw err;
     service.hosts.forget(index);
-    return call(await ready());
+    const fresh = await ready();
+    check?.(fresh);
+    return call(fresh);
   }
 }
 

@@ -77,8 +77,15 @@ export default defineTool({
   outputSchema: Outcome,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   async run({ index, namespace = "", vectors }, { service, config, signal, progress }) {
-    const model = await writableIndex(service, index, signal);
-    const problems = checkRecords(vectors, model);
+    let model = await writableIndex(service, index, signal);
+    let problems = checkRecords(vectors, model);
+    if (problems.length > 0) {
+      // The cached record may be stale (the index was deleted and created again with another dimension elsewhere):
+      // a refusal is judged against a fresh one. (Costs a control-plane call on bad input only.)
+      service.hosts.forget(index);
+      model = await writableIndex(service, index, signal);
+      problems = checkRecords(vectors, model);
+    }
     if (problems.length > 0) throw new ToolError(problemsText(problems, index));
 
     const outcome = await runUpsert({

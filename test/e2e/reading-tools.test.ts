@@ -653,6 +653,17 @@ describe("an index host that moved: forgotten and resolved again once", () => {
   });
 });
 
+test("an index created again elsewhere with another dimension: a query of the new dimension is not refused by the cached one", async () => {
+  await createIndex(svc, { name: "again", dimension: 3, metric: "cosine", spec: serverless });
+  expect((await mcp.call("describe_index_stats", { index: "again" })).isError).toBe(false); // caches dimension 3
+  expect((await api(svc, "DELETE", "/indexes/again")).status).toBe(202);
+  for (let i = 0; i < 100 && (await api(svc, "GET", "/indexes/again")).status !== 404; i++) await new Promise((r) => setTimeout(r, 50));
+  await createIndex(svc, { name: "again", dimension: 2, metric: "cosine", spec: serverless });
+  const r = await mcp.call("query_vectors", { index: "again", vector: [1, 0], topK: 1 });
+  expect(r.isError, r.text).toBe(false);
+  expect(r.text).toContain('No matches in namespace (default) of index "again".');
+});
+
 test("an index that is not ready: refused with the next step", async () => {
   const control = await startProxy({
     target: svc.controlUrl,

@@ -283,6 +283,17 @@ describe("with indexes", () => {
     expect((await indexStats(svc, docsHost)).namespaces.ten.vectorCount).toBe(10);
   });
 
+  test("an index deleted and created again elsewhere with another dimension: the new dimension is what counts", async () => {
+    await createIndex(svc, { name: "again", dimension: 4, spec: serverless });
+    expect((await mcp.call("upsert_vectors", { index: "again", vectors: [{ id: "a", values: [1, 2, 3, 4] }] })).isError).toBe(false);
+    expect((await api(svc, "DELETE", "/indexes/again")).status).toBe(202);
+    for (let i = 0; i < 100 && (await api(svc, "GET", "/indexes/again")).status !== 404; i++) await new Promise((r) => setTimeout(r, 50));
+    const again = await createIndex(svc, { name: "again", dimension: 2, spec: serverless });
+    const r = await mcp.call("upsert_vectors", { index: "again", vectors: [{ id: "b", values: [1, 2] }] });
+    expect(r.isError, r.text).toBe(false);
+    expect(Object.keys(await fetchVectors(svc, again.host, ["b"]))).toEqual(["b"]);
+  });
+
   test("several calls at once on one connection each land completely", async () => {
     const calls = Array.from({ length: 6 }, (_, n) =>
       mcp.call("upsert_vectors", { index: "docs", namespace: `par-${n}`, vectors: Array.from({ length: 150 }, (_, i) => ({ id: `x${i}`, values: [n, i, 0, 1] })) }),
