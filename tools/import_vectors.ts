@@ -3,6 +3,7 @@
 // the file through the same ingest path as upsert_vectors. A stopped import says which lines landed and where to
 // resume.
 import { z } from "zod";
+import type { IndexModel } from "../src/api/records.js";
 import { ToolError } from "../src/errors.js";
 import { markdownTable } from "../src/format/table.js";
 import { resolveAllowedFile } from "../src/ingest/allowed-paths.js";
@@ -108,13 +109,24 @@ export default defineTool({
     const source = await open(allowed.realPath, format);
     try {
       const unit = source.format === "parquet" ? "row" : "line";
+      const checked = async (model: IndexModel): Promise<FileCheck> => {
+        try {
+          return await checkFile(source, model, { startAt, signal, maxShown: MAX_SHOWN, unit });
+        } catch (err) {
+          if (signal.aborted) throw err;
+          throw new ToolError(`Cannot read ${source.path}: ${err instanceof Error ? err.message : String(err)}. Nothing was written.`);
+        }
+      };
       const model = await writableIndex(service, index, signal);
-      let check: FileCheck;
-      try {
-        check = await checkFile(source, model, { startAt, signal, maxShown: MAX_SHOWN, unit });
-      } catch (err) {
-        if (signal.aborted) throw err;
-        throw new ToolError(`Cannot read ${source.path}: ${err instanceof Error ? err.message : String(err)}. Nothing was written.`);
+      let check = await checked(model);
+      if (check.bad > 0) {
+        // The cached record may be stale (the index was created again elsewhere with other settings): when a fresh
+        // one differs in what the check looks at, the file is judged against that.
+        service.hosts.forget(index);
+        const fresh = await writableIndex(service, index, signal);
+        if (fresh.dimension !== model.dimension || fresh.metric !== model.metric || fresh.vector_type !== model.vector_type) {
+          check = await checked(fresh);
+        }
       }
       if (check.records === 0) {
         throw new ToolError(

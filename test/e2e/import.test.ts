@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServiceProcess, type RunningService } from "../helpers/local-service.js";
 import { CLI, serverEnv, startMcp, type McpSession } from "../helpers/mcp-client.js";
 import { writeParquet } from "../sources/fixtures.js";
-import { createIndex, fetchVectors, indexStats, randomVector, serverless } from "./support.js";
+import { api, createIndex, fetchVectors, indexStats, randomVector, serverless } from "./support.js";
 
 const DIM = 8;
 let svc: RunningService;
@@ -303,6 +303,19 @@ describe("bad records: reported by line and id, nothing written", () => {
     expect(r.structured).toMatchObject({ records: 300, batches: 0, upserted: 0, failed: 0, dry_run: true, bad_records: 0, landed: [] });
     expect(r.text).toMatch(new RegExp(`^Dry run: all 300 records of ${join(allowed, "clean.jsonl")} \\(from line 1\\) are valid for index "imp"; nothing was written\\.`));
     expect(await namespaceCount("dry")).toBeUndefined();
+  });
+
+  it("an index created again elsewhere with another dimension: the file is judged by the new one", async () => {
+    await createIndex(svc, { name: "again", dimension: 3, spec: serverless });
+    writeFileSync(join(allowed, "three.jsonl"), jsonl([{ id: "a", values: [1, 2, 3] }]));
+    expect((await mcp.call("import_vectors", { index: "again", path: "three.jsonl", dry_run: true })).isError).toBe(false);
+    expect((await api(svc, "DELETE", "/indexes/again")).status).toBe(202);
+    for (let i = 0; i < 100 && (await api(svc, "GET", "/indexes/again")).status !== 404; i++) await new Promise((r) => setTimeout(r, 50));
+    await createIndex(svc, { name: "again", dimension: 2, spec: serverless });
+    writeFileSync(join(allowed, "two.jsonl"), jsonl([{ id: "b", values: [1, 2] }]));
+    const r = await mcp.call("import_vectors", { index: "again", path: "two.jsonl", dry_run: true });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.structured).toMatchObject({ records: 1, bad_records: 0 });
   });
 
   it("an index that does not exist: the service's answer and the next step", async () => {
