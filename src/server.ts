@@ -172,6 +172,11 @@ export function createServer(config: Config, service: Service, options: CreateSe
             ...(result.isError && { isError: true }),
           };
         } catch (err) {
+          // A cancelled call throws the client's reason (often a plain string), which is no internal error.
+          if (extra.signal.aborted) {
+            log.info(`${tool.name} → cancelled by the client`);
+            return { content: [{ type: "text", text: `${tool.name} was cancelled before it finished.` }], isError: true };
+          }
           const text = redact(errorText(tool.name, err), secrets());
           log.info(`${tool.name} → isError: ${text.split("\n")[0]}`);
           return { content: [{ type: "text", text }], isError: true };

@@ -225,6 +225,27 @@ test("--timeout-ms bounds every request: a stalled controller answers in time", 
   }
 });
 
+test("a call cancelled while the controller stalls is logged as cancelled, not as an internal error", async () => {
+  const proxy = await startProxy({ target: svc.controlUrl, fault: () => "stall" });
+  const slow = await startMcp({ env: { PINECONE_API_KEY: svc.apiKey, PINECONE_CONTROLLER_HOST: proxy.url } });
+  try {
+    const controller = new AbortController();
+    const call = slow.client.callTool({ name: "upsert_vectors", arguments: { index: "docs", vectors: [{ id: "a", values: [1, 2] }] } }, undefined, {
+      signal: controller.signal,
+    });
+    const rejected = expect(call).rejects.toThrow();
+    for (let i = 0; i < 100 && proxy.requests.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    controller.abort("the user changed their mind");
+    await rejected;
+    for (let i = 0; i < 100 && !slow.stderr().includes("upsert_vectors →"); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(slow.stderr()).toContain("upsert_vectors → cancelled by the client");
+    expect(slow.stderr()).not.toContain("internal error");
+  } finally {
+    await slow.close();
+    await proxy.close();
+  }
+});
+
 test("a name with |, ` and a newline cannot break the table", async () => {
   const { createIndex, serverless } = await import("./support.js");
   await createIndex(svc, { name: "plain", dimension: 2, spec: serverless });
