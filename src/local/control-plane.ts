@@ -1,7 +1,7 @@
 // The control plane's HTTP routes: /indexes and /collections, errors in the control-plane shape.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ControlError, invalid, unauthenticated } from "./control-errors.js";
-import { apiKeyMatches, readBody, sendJson, sendTooLargeAndClose } from "./http-util.js";
+import { apiKeyMatches, readBody, requestUrl, sendJson, sendTooLargeAndClose } from "./http-util.js";
 import type { Registry } from "./registry.js";
 import { parseConfigure, parseCreateCollection, parseCreateIndex, parseJsonObject } from "./validate.js";
 
@@ -59,7 +59,9 @@ export function controlPlaneHandler(registry: Registry, apiKey: string, log: (li
     const method = req.method ?? "GET";
     try {
       if (!apiKeyMatches(req, apiKey)) throw unauthenticated();
-      const pathname = new URL(req.url ?? "/", "http://control.local").pathname;
+      const url = requestUrl(req);
+      if (!url) throw invalid(`The request target ${JSON.stringify(req.url)} is not a valid URL path.`);
+      const pathname = url.pathname;
       const route = table.find((r) => r.pattern.test(pathname));
       if (!route) throw new ControlError(404, "NOT_FOUND", `Unknown route: ${method} ${pathname}`);
       const handler = route.methods[method];

@@ -3,7 +3,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { StoredIndex } from "./catalog.js";
-import { apiKeyMatches, readBody, sendJson, sendTooLargeAndClose } from "./http-util.js";
+import { apiKeyMatches, readBody, requestUrl, sendJson, sendTooLargeAndClose, SERVER_TIMEOUTS } from "./http-util.js";
 import { handleDataPlane, type DataPlaneIndex } from "./vectors/handlers.js";
 import type { VectorStore } from "./vectors/store.js";
 
@@ -14,6 +14,8 @@ const dataError = (code: number, message: string) => ({ code, message, details: 
 interface Running {
   server: Server;
   inFlight: Set<Promise<void>>;
+  /** Requests whose body is still arriving: nothing has been done for them yet. */
+  reading: Set<IncomingMessage>;
 }
 
 export interface DataServersOptions {
@@ -38,8 +40,9 @@ export class DataServers {
   /** Listens for the index, on `preferredPort` when it is free, else on a new free port; returns the port. */
   async open(index: StoredIndex, preferredPort: number): Promise<number> {
     const inFlight = new Set<Promise<void>>();
-    const server = createServer((req, res) => {
-      const work = this.handle(req, res, index.name, index.id);
+    const reading = new Set<IncomingMessage>();
+    const server = createServer(SERVER_TIMEOUTS, (req, res) => {
+      const work = this.handle(req, res, index.name, index.id, reading);
       inFlight.add(work);
       void work.finally(() => inFlight.delete(work));
     });
@@ -52,7 +55,7 @@ export class DataServers {
       this.opts.log(`port ${preferredPort} of index ${index.name} is taken; moving it to a new port`);
       port = await listen(server, this.opts.host, 0);
     }
-    this.running.set(index.id, { server, inFlight });
+    this.running.set(index.id, { server, inFlight, reading });
     return port;
   }
 
@@ -63,6 +66,8 @@ export class DataServers {
     this.running.delete(indexId);
     const closed = new Promise<void>((resolve) => running.server.close(() => resolve()));
     running.server.closeIdleConnections();
+    // A client still sending its body (slow or stalled) must not hold up a delete or a shutdown: cut it off.
+    for (const req of running.reading) req.socket.destroy();
     await Promise.all([...running.inFlight]);
     running.server.closeAllConnections();
     await closed;
@@ -72,13 +77,14 @@ export class DataServers {
     await Promise.all([...this.running.keys()].map((id) => this.close(id)));
   }
 
-  private async handle(req: IncomingMessage, res: ServerResponse, name: string, id: string): Promise<void> {
+  private async handle(req: IncomingMessage, res: ServerResponse, name: string, id: string, reading: Set<IncomingMessage>): Promise<void> {
     try {
       if (!apiKeyMatches(req, this.opts.apiKey)) {
         sendJson(res, 401, dataError(16, "Invalid API Key"));
         return;
       }
-      const read = await readBody(req, DATA_PLANE_BODY_LIMIT);
+      reading.add(req);
+      const read = await readBody(req, DATA_PLANE_BODY_LIMIT).finally(() => reading.delete(req));
       if (!read.ok) {
         if (read.reason === "too-large") {
           sendTooLargeAndClose(req, res, dataError(3, `Request body is larger than the limit of ${DATA_PLANE_BODY_LIMIT} bytes.`));
@@ -94,7 +100,11 @@ export class DataServers {
         sendJson(res, 503, dataError(14, `Index ${name} is not ready yet (state ${index.state}); retry shortly.`));
         return;
       }
-      const url = new URL(req.url ?? "/", "http://index.local");
+      const url = requestUrl(req);
+      if (!url) {
+        sendJson(res, 400, dataError(3, `The request target ${JSON.stringify(req.url)} is not a valid URL path.`));
+        return;
+      }
       const answer = await handleDataPlane(
         { method: req.method ?? "GET", pathname: url.pathname, query: url.searchParams, body: read.body },
         dataPlaneIndex(index),

@@ -2,6 +2,22 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createHash, timingSafeEqual } from "node:crypto";
 
+/**
+ * Bounds on how long a client may take to send a request (headers, then the whole body); past them the
+ * connection gets 408 and is closed, so a stalled or trickling client cannot hold a connection for long.
+ * Node's defaults (300 s for the request, checked every 30 s) are far too generous for a loopback service.
+ */
+export const SERVER_TIMEOUTS = { headersTimeout: 10_000, requestTimeout: 15_000, connectionsCheckingInterval: 1_000 };
+
+/** The request's URL, or undefined when its request target is not a valid path (e.g. `http://[::1/x`). */
+export function requestUrl(req: IncomingMessage): URL | undefined {
+  try {
+    return new URL(req.url ?? "/", "http://local.invalid");
+  } catch {
+    return undefined;
+  }
+}
+
 export type BodyResult = { ok: true; body: Buffer } | { ok: false; reason: "too-large" | "aborted" };
 
 /**

@@ -7,6 +7,7 @@ import { resolveApiKey } from "./api-key.js";
 import { Catalog } from "./catalog.js";
 import { controlPlaneHandler } from "./control-plane.js";
 import { DataServers, listen } from "./data-servers.js";
+import { SERVER_TIMEOUTS } from "./http-util.js";
 import { acquireDataDirLock } from "./lock.js";
 import { Registry } from "./registry.js";
 import { VectorStore } from "./vectors/store.js";
@@ -63,7 +64,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
     registry = new Registry(catalog, store, servers, hostForUrls(host), log);
     await registry.start();
 
-    const control = createServer(controlPlaneHandler(registry, apiKey, log));
+    const control = createServer(SERVER_TIMEOUTS, controlPlaneHandler(registry, apiKey, log));
     control.keepAliveTimeout = 5000;
     const port = await listen(control, host, options.port ?? 0).catch(async (e: unknown) => {
       await servers.closeAll();

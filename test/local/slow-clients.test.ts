@@ -1,0 +1,96 @@
+// Clients that misbehave at the HTTP level: a body that stops arriving, a request target that is no URL.
+// None of them may hold up another request, a delete, or the shutdown, and each gets a bounded answer.
+import { rmSync } from "node:fs";
+import { connect, type Socket } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { startServiceProcess, type RunningService } from "../helpers/local-service.js";
+import { controlClient } from "./http.js";
+
+const started: RunningService[] = [];
+afterEach(async () => {
+  for (const svc of started.splice(0)) {
+    await svc.kill();
+    rmSync(svc.dataDir, { recursive: true, force: true });
+  }
+});
+
+async function service() {
+  const svc = await startServiceProcess();
+  started.push(svc);
+  const api = controlClient(svc.controlUrl, svc.apiKey);
+  const created = await api("POST", "/indexes", { name: "a", dimension: 2, spec: { pod: { environment: "us-east1-gcp", pod_type: "p1.x1" } } });
+  expect(created.status).toBe(201);
+  return { svc, api, host: (created.body as { host: string }).host };
+}
+
+interface Raw {
+  socket: Socket;
+  /** Everything the service sent, once it closed the connection. */
+  closed: Promise<string>;
+}
+
+/** Sends raw bytes on a new connection to host:port and keeps it open. */
+function raw(host: string, bytes: string): Raw {
+  const [name, port] = [host.slice(0, host.lastIndexOf(":")), Number(host.slice(host.lastIndexOf(":") + 1))];
+  const socket = connect(port, name);
+  let received = "";
+  socket.setEncoding("utf8").on("data", (c: string) => (received += c));
+  socket.on("error", () => undefined);
+  socket.write(bytes);
+  return { socket, closed: new Promise((r) => socket.once("close", () => r(received))) };
+}
+
+/** An upsert whose headers promise 1000 bytes of body, of which only a few arrive. */
+const stalledUpsert = (apiKey: string) =>
+  `POST /vectors/upsert HTTP/1.1\r\nHost: x\r\nApi-Key: ${apiKey}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"vectors": [`;
+
+const within = <T>(p: Promise<T>, ms: number, what: string) =>
+  Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what} took more than ${ms} ms`)), ms))]);
+
+describe("slow and malformed clients", () => {
+  it("a client stalled mid-body on an index's port holds up neither the delete of that index nor later changes", async () => {
+    const { svc, api, host } = await service();
+    const stalled = raw(host, stalledUpsert(svc.apiKey));
+    await new Promise((r) => setTimeout(r, 200));
+    expect((await within(api("DELETE", "/indexes/a"), 3000, "DELETE /indexes/a")).status).toBe(202);
+    const again = await within(api("POST", "/indexes", { name: "b", dimension: 2, spec: { serverless: { cloud: "aws", region: "us-east-1" } } }), 3000, "POST /indexes");
+    expect(again.status).toBe(201);
+    expect(await within(stalled.closed, 3000, "closing the stalled connection")).toBe("");
+  });
+
+  it("SIGTERM closes cleanly (exit code 0) at once while a client is stalled mid-body", async () => {
+    const { svc, host } = await service();
+    raw(host, stalledUpsert(svc.apiKey));
+    await new Promise((r) => setTimeout(r, 200));
+    const exit = new Promise<number | null>((r) => svc.child.once("exit", (code) => r(code)));
+    svc.child.kill("SIGTERM");
+    expect(await within(exit, 3000, "exiting after SIGTERM")).toBe(0);
+  });
+
+  it("answers a stalled body with 408 and closes the connection within 16 s, serving others meanwhile", async () => {
+    const { svc, api, host } = await service();
+    const t0 = Date.now();
+    const stalledData = raw(host, stalledUpsert(svc.apiKey));
+    const stalledControl = raw(svc.controlUrl.slice("http://".length), `POST /indexes HTTP/1.1\r\nHost: x\r\nApi-Key: ${svc.apiKey}\r\nContent-Length: 500\r\n\r\n{"name":`);
+    expect((await api("GET", "/indexes")).status).toBe(200);
+    for (const stalled of [stalledData, stalledControl]) {
+      const answer = await within(stalled.closed, 18000, "closing a stalled connection");
+      expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    }
+    expect(Date.now() - t0).toBeLessThan(17000);
+    expect((await api("GET", "/indexes")).body).toMatchObject({ indexes: [{ name: "a" }] });
+  }, 25000);
+
+  it("answers a request target that is not a URL with 400 in each plane's error shape", async () => {
+    const { svc, host } = await service();
+    const control = raw(svc.controlUrl.slice("http://".length), `GET http://[::1/indexes HTTP/1.1\r\nHost: x\r\nApi-Key: ${svc.apiKey}\r\nConnection: close\r\n\r\n`);
+    const data = raw(host, `GET http://[::1/vectors/list HTTP/1.1\r\nHost: x\r\nApi-Key: ${svc.apiKey}\r\nConnection: close\r\n\r\n`);
+    const body = (text: string) => JSON.parse(text.slice(text.indexOf("\r\n\r\n") + 4));
+    const c = await within(control.closed, 3000, "control answer");
+    expect(c).toMatch(/^HTTP\/1\.1 400 /);
+    expect(body(c)).toEqual({ status: 400, error: { code: "INVALID_ARGUMENT", message: 'The request target "http://[::1/indexes" is not a valid URL path.' } });
+    const d = await within(data.closed, 3000, "data answer");
+    expect(d).toMatch(/^HTTP\/1\.1 400 /);
+    expect(body(d)).toEqual({ code: 3, message: 'The request target "http://[::1/vectors/list" is not a valid URL path.', details: [] });
+  });
+});
