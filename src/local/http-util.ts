@@ -69,11 +69,17 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
  * buffered. The socket is given a moment so the client can read the answer before the close.
  */
 export function sendTooLargeAndClose(req: IncomingMessage, res: ServerResponse, body: unknown): void {
+  const socket = req.socket;
+  // For a "connection: close" answer Node calls socket.destroySoon(), which destroys the socket as soon as the
+  // answer is written; with the client's body still arriving that resets the connection, and the client often
+  // sees EPIPE / ECONNRESET instead of the 413. Without destroySoon Node only ends our side (the socket is
+  // half-open), so the rest of the body keeps being read and discarded until the client closes or the timer.
+  (socket as unknown as { destroySoon?: unknown }).destroySoon = undefined;
   sendJson(res, 413, body, { connection: "close" });
   req.on("data", () => undefined); // discard, never keep
-  const timer = setTimeout(() => req.socket.destroy(), 1000);
+  const timer = setTimeout(() => socket.destroy(), 1000);
   timer.unref();
-  req.socket.once("close", () => clearTimeout(timer));
+  socket.once("close", () => clearTimeout(timer));
 }
 
 function digest(s: string): Buffer {

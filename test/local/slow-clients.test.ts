@@ -4,7 +4,7 @@ import { rmSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { startServiceProcess, type RunningService } from "../helpers/local-service.js";
-import { controlClient } from "./http.js";
+import { call, controlClient } from "./http.js";
 
 const started: RunningService[] = [];
 afterEach(async () => {
@@ -92,5 +92,21 @@ describe("slow and malformed clients", () => {
     const d = await within(data.closed, 3000, "data answer");
     expect(d).toMatch(/^HTTP\/1\.1 400 /);
     expect(body(d)).toEqual({ code: 3, message: 'The request target "http://[::1/vectors/list" is not a valid URL path.', details: [] });
+  });
+
+  it("a client still sending a too-large body reads the 413, not a reset connection", async () => {
+    const { svc, host } = await service();
+    for (let i = 0; i < 8; i++) {
+      const data = await call(`http://${host}/vectors/upsert`, { method: "POST", apiKey: svc.apiKey, body: Buffer.alloc(11 * 1024 * 1024, 0x20) });
+      expect({ status: data.status, body: data.body }).toEqual({
+        status: 413,
+        body: { code: 3, message: "Request body is larger than the limit of 10485760 bytes.", details: [] },
+      });
+      const control = await call(`${svc.controlUrl}/indexes`, { method: "POST", apiKey: svc.apiKey, body: Buffer.alloc(2 * 1024 * 1024, 0x20) });
+      expect({ status: control.status, body: control.body }).toEqual({
+        status: 413,
+        body: { status: 413, error: { code: "INVALID_ARGUMENT", message: "Request body is larger than the limit of 1048576 bytes." } },
+      });
+    }
   });
 });
