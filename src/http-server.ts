@@ -9,8 +9,11 @@ import { hostPolicy, urlHost } from "./http-hosts.js";
 import type { Logger } from "./log.js";
 
 export const MCP_PATH = "/mcp";
-/** Large enough for a bulk upsert_vectors call (the SDK's own default is 4 MiB). */
-export const MAX_BODY_BYTES = 64 * 1024 * 1024;
+/**
+ * Large enough for the biggest upsert_vectors call (10,000 records of dimension 768 written as full-precision JSON
+ * are ~153 MB); the SDK's own default is 4 MiB. A body is held in memory while it is parsed, as over stdio.
+ */
+export const MAX_BODY_BYTES = 256 * 1024 * 1024;
 export const MAX_SESSIONS = 256;
 /** How long close() lets responses in flight finish before it drops their connections. */
 const CLOSE_GRACE_MS = 2000;

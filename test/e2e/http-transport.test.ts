@@ -233,9 +233,9 @@ describe("bound to loopback without a token", () => {
     expect(put.status).toBe(405);
 
     // Declared over the limit: answered before any of the body is read.
-    const tooLarge = await raw(open.url, { headers: { "Content-Length": String(65 * 1024 * 1024) }, body: "" });
+    const tooLarge = await raw(open.url, { headers: { "Content-Length": String(257 * 1024 * 1024) }, body: "" });
     expect(tooLarge.status).toBe(413);
-    expect(rpcError(tooLarge.body).message).toBe("Payload Too Large: Request body must not exceed 67108864 bytes");
+    expect(rpcError(tooLarge.body).message).toBe("Payload Too Large: Request body must not exceed 268435456 bytes");
 
     const { client, transport } = await connect(open.url);
     expect((await client.listTools()).tools.length).toBeGreaterThan(0);
