@@ -3,7 +3,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { StoredIndex } from "./catalog.js";
-import { apiKeyMatches, readBody, requestUrl, sendJson, sendTooLargeAndClose, SERVER_TIMEOUTS } from "./http-util.js";
+import { answerClientErrors, apiKeyMatches, readBody, requestUrl, sendJson, sendTooLargeAndClose, SERVER_TIMEOUTS } from "./http-util.js";
 import { handleDataPlane, type DataPlaneIndex } from "./vectors/handlers.js";
 import type { VectorStore } from "./vectors/store.js";
 
@@ -47,6 +47,7 @@ export class DataServers {
       void work.finally(() => inFlight.delete(work));
     });
     server.keepAliveTimeout = 5000;
+    answerClientErrors(server, (status, kind, message) => dataError(kind === "timeout" ? 4 : 3, message));
     let port: number;
     try {
       port = await listen(server, this.opts.host, preferredPort);

@@ -1,5 +1,6 @@
 // Small HTTP helpers shared by the control plane and the per-index data-plane servers.
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
 import { createHash, timingSafeEqual } from "node:crypto";
 
 /**
@@ -8,6 +9,40 @@ import { createHash, timingSafeEqual } from "node:crypto";
  * Node's defaults (300 s for the request, checked every 30 s) are far too generous for a loopback service.
  */
 export const SERVER_TIMEOUTS = { headersTimeout: 10_000, requestTimeout: 15_000, connectionsCheckingInterval: 1_000 };
+
+export type ClientErrorKind = "malformed" | "headers-too-large" | "timeout";
+
+/**
+ * What Node's HTTP layer refuses before a handler runs (a malformed request, headers over 16 KiB, a request
+ * not received in time) is answered in the plane's error shape, not with Node's bare status line.
+ */
+export function answerClientErrors(server: Server, body: (status: number, kind: ClientErrorKind, message: string) => unknown): void {
+  server.on("clientError", (err: NodeJS.ErrnoException, socket: Duplex) => {
+    // As Node's own handler: nothing to say on a reset connection or once an answer has started.
+    if (err.code === "ECONNRESET" || !socket.writable || (socket as Duplex & { bytesWritten?: number }).bytesWritten) {
+      socket.destroy();
+      return;
+    }
+    const [status, reason, kind, message]: [number, string, ClientErrorKind, string] =
+      err.code === "HPE_HEADER_OVERFLOW"
+        ? [431, "Request Header Fields Too Large", "headers-too-large", "The request's header fields are larger than the limit of 16 KiB in all."]
+        : err.code === "ERR_HTTP_REQUEST_TIMEOUT"
+          ? [408, "Request Timeout", "timeout", "The request was not received in full in time; the connection is closed."]
+          : err.code === "HPE_INVALID_EOF_STATE"
+            ? [400, "Bad Request", "malformed", "The request ended before all of its body arrived (fewer bytes than its Content-Length)."]
+            : [400, "Bad Request", "malformed", `The request is not valid HTTP/1.1 (${err.code ?? err.message}).`];
+    const text = JSON.stringify(body(status, kind, message));
+    socket.end(
+      `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\nconnection: close\r\n\r\n${text}`,
+    );
+    // Ends our side only: destroying at once, with the client's bytes still arriving, could reset the connection
+    // before the client reads the answer.
+    const timer = setTimeout(() => socket.destroy(), 1000);
+    timer.unref();
+    socket.once("close", () => clearTimeout(timer));
+    socket.on("data", () => undefined);
+  });
+}
 
 /** The request's URL, or undefined when its request target is not a valid path (e.g. `http://[::1/x`). */
 export function requestUrl(req: IncomingMessage): URL | undefined {

@@ -7,7 +7,8 @@ import { resolveApiKey } from "./api-key.js";
 import { Catalog } from "./catalog.js";
 import { controlPlaneHandler } from "./control-plane.js";
 import { DataServers, listen } from "./data-servers.js";
-import { SERVER_TIMEOUTS } from "./http-util.js";
+import { answerClientErrors, SERVER_TIMEOUTS } from "./http-util.js";
+import { ControlError } from "./control-errors.js";
 import { acquireDataDirLock } from "./lock.js";
 import { Registry } from "./registry.js";
 import { VectorStore } from "./vectors/store.js";
@@ -66,6 +67,9 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
 
     const control = createServer(SERVER_TIMEOUTS, controlPlaneHandler(registry, apiKey, log));
     control.keepAliveTimeout = 5000;
+    answerClientErrors(control, (status, kind, message) =>
+      new ControlError(status, kind === "timeout" ? "DEADLINE_EXCEEDED" : "INVALID_ARGUMENT", message).toBody(),
+    );
     const port = await listen(control, host, options.port ?? 0).catch(async (e: unknown) => {
       await servers.closeAll();
       throw e;

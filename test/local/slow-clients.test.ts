@@ -44,6 +44,8 @@ function raw(host: string, bytes: string): Raw {
 const stalledUpsert = (apiKey: string) =>
   `POST /vectors/upsert HTTP/1.1\r\nHost: x\r\nApi-Key: ${apiKey}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"vectors": [`;
 
+const bodyOf = (answer: string) => JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4)) as unknown;
+
 const within = <T>(p: Promise<T>, ms: number, what: string) =>
   Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what} took more than ${ms} ms`)), ms))]);
 
@@ -73,10 +75,13 @@ describe("slow and malformed clients", () => {
     const stalledData = raw(host, stalledUpsert(svc.apiKey));
     const stalledControl = raw(svc.controlUrl.slice("http://".length), `POST /indexes HTTP/1.1\r\nHost: x\r\nApi-Key: ${svc.apiKey}\r\nContent-Length: 500\r\n\r\n{"name":`);
     expect((await api("GET", "/indexes")).status).toBe(200);
-    for (const stalled of [stalledData, stalledControl]) {
-      const answer = await within(stalled.closed, 18000, "closing a stalled connection");
-      expect(answer).toMatch(/^HTTP\/1\.1 408 /);
-    }
+    const message = "The request was not received in full in time; the connection is closed.";
+    const data = await within(stalledData.closed, 18000, "closing a stalled connection");
+    expect(data).toMatch(/^HTTP\/1\.1 408 /);
+    expect(bodyOf(data)).toEqual({ code: 4, message, details: [] });
+    const control = await within(stalledControl.closed, 18000, "closing a stalled connection");
+    expect(control).toMatch(/^HTTP\/1\.1 408 /);
+    expect(bodyOf(control)).toEqual({ status: 408, error: { code: "DEADLINE_EXCEEDED", message } });
     expect(Date.now() - t0).toBeLessThan(17000);
     expect((await api("GET", "/indexes")).body).toMatchObject({ indexes: [{ name: "a" }] });
   }, 25000);
@@ -85,13 +90,12 @@ describe("slow and malformed clients", () => {
     const { svc, host } = await service();
     const control = raw(svc.controlUrl.slice("http://".length), `GET http://[::1/indexes HTTP/1.1\r\nHost: x\r\nApi-Key: ${svc.apiKey}\r\nConnection: close\r\n\r\n`);
     const data = raw(host, `GET http://[::1/vectors/list HTTP/1.1\r\nHost: x\r\nApi-Key: ${svc.apiKey}\r\nConnection: close\r\n\r\n`);
-    const body = (text: string) => JSON.parse(text.slice(text.indexOf("\r\n\r\n") + 4));
     const c = await within(control.closed, 3000, "control answer");
     expect(c).toMatch(/^HTTP\/1\.1 400 /);
-    expect(body(c)).toEqual({ status: 400, error: { code: "INVALID_ARGUMENT", message: 'The request target "http://[::1/indexes" is not a valid URL path.' } });
+    expect(bodyOf(c)).toEqual({ status: 400, error: { code: "INVALID_ARGUMENT", message: 'The request target "http://[::1/indexes" is not a valid URL path.' } });
     const d = await within(data.closed, 3000, "data answer");
     expect(d).toMatch(/^HTTP\/1\.1 400 /);
-    expect(body(d)).toEqual({ code: 3, message: 'The request target "http://[::1/vectors/list" is not a valid URL path.', details: [] });
+    expect(bodyOf(d)).toEqual({ code: 3, message: 'The request target "http://[::1/vectors/list" is not a valid URL path.', details: [] });
   });
 
   it("a client still sending a too-large body reads the 413, not a reset connection", async () => {
@@ -108,5 +112,31 @@ describe("slow and malformed clients", () => {
         body: { status: 413, error: { code: "INVALID_ARGUMENT", message: "Request body is larger than the limit of 1048576 bytes." } },
       });
     }
+  });
+
+  it("answers what is not HTTP, headers over 16 KiB and a body cut short in each plane's error shape, and keeps serving", async () => {
+    const { svc, api, host } = await service();
+    const control = svc.controlUrl.slice("http://".length);
+    const key = `Api-Key: ${svc.apiKey}\r\n`;
+    const cases: [string, number, string][] = [
+      ["\u0000\u0001 hello\r\n\r\n", 400, "The request is not valid HTTP/1.1 (HPE_INVALID_METHOD)."],
+      [`GET /indexes HTTP/1.1\r\nHost: x\r\n${key}X-Big: ${"a".repeat(20000)}\r\n\r\n`, 431, "The request's header fields are larger than the limit of 16 KiB in all."],
+    ];
+    for (const [bytes, status, message] of cases) {
+      const c = await within(raw(control, bytes).closed, 3000, "control answer");
+      expect(c).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+      expect(bodyOf(c)).toEqual({ status, error: { code: "INVALID_ARGUMENT", message } });
+      const d = await within(raw(host, bytes).closed, 3000, "data answer");
+      expect(d).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+      expect(bodyOf(d)).toEqual({ code: 3, message, details: [] });
+    }
+    const cut = raw(host, "");
+    cut.socket.end(stalledUpsert(svc.apiKey));
+    expect(bodyOf(await within(cut.closed, 3000, "data answer"))).toEqual({
+      code: 3,
+      message: "The request ended before all of its body arrived (fewer bytes than its Content-Length).",
+      details: [],
+    });
+    expect((await api("GET", "/indexes")).status).toBe(200);
   });
 });
