@@ -44,8 +44,7 @@ export async function runServeCommand(argv: string[]): Promise<void> {
   try {
     service = await startLocalService(args);
   } catch (e) {
-    const message = e instanceof DataDirInUseError ? e.message : ((e as Error).stack ?? String(e));
-    process.stderr.write(`vecdb-mcp serve: ${message}\n`);
+    process.stderr.write(`vecdb-mcp serve: ${startFailure(e, args)}\n`);
     process.exit(1);
   }
   const running = service;
@@ -66,4 +65,18 @@ export async function runServeCommand(argv: string[]): Promise<void> {
   process.once("SIGINT", () => stop("SIGINT"));
   process.once("SIGTERM", () => stop("SIGTERM"));
   process.stderr.write(`vecdb-mcp local service listening on ${service.controlUrl} (data dir ${service.dataDir})\n`);
+}
+
+/** Why the service did not start, in one line when the cause is the user's to fix; a stack trace otherwise. */
+function startFailure(e: unknown, args: ServeArgs): string {
+  if (e instanceof DataDirInUseError) return e.message;
+  const err = e as NodeJS.ErrnoException;
+  if (err.code === "EADDRINUSE") {
+    return `port ${args.port} on ${args.host} is already in use; choose another --port (or --port 0 for a free one).`;
+  }
+  if (err.code === "EACCES" && err.syscall === "listen") {
+    return `not allowed to listen on port ${args.port} on ${args.host}; choose a port above 1023 (or --port 0 for a free one).`;
+  }
+  if (typeof err.code === "string" && typeof err.message === "string") return err.message; // e.g. ENOTDIR: not a directory, mkdir '…'
+  return err.stack ?? String(e);
 }

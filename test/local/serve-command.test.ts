@@ -83,6 +83,27 @@ describe("vecdb-mcp serve", () => {
     child.kill("SIGTERM");
     await exited;
   });
+
+  it("says in one line when the port is taken, exits 1 and leaves the data dir unlocked", async () => {
+    const squatter = createServer();
+    await new Promise<void>((r) => squatter.listen(0, "127.0.0.1", () => r()));
+    const port = (squatter.address() as { port: number }).port;
+    const dataDir = dir();
+    try {
+      const { code, stderr } = await run(["--port", String(port), "--data-dir", dataDir, "--api-key", "k"]);
+      expect(code).toBe(1);
+      expect(stderr).toBe(`vecdb-mcp serve: port ${port} on 127.0.0.1 is already in use; choose another --port (or --port 0 for a free one).\n`);
+      expect(existsSync(join(dataDir, "service.lock"))).toBe(false);
+    } finally {
+      await new Promise((r) => squatter.close(r));
+    }
+  });
+
+  it("says in one line when the data dir cannot be made", async () => {
+    const { code, stderr } = await run(["--data-dir", "/dev/null/data"]);
+    expect(code).toBe(1);
+    expect(stderr).toBe("vecdb-mcp serve: ENOTDIR: not a directory, mkdir '/dev/null/data'\n");
+  });
 });
 
 describe("API key", () => {
