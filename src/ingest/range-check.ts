@@ -63,7 +63,9 @@ export async function checkRange(task: RangeTask): Promise<RangeResult> {
   let lines = 0;
   let records = 0;
   let bad = 0;
-  for await (const line of readLines(task.path, { start: task.start, end: task.end, maxLineBytes: task.maxLineBytes })) {
+  // 256 KiB reads, not readLines' 1 MiB: with 1 MiB buffers freed on two threads at once the process kept ~130 MB
+  // more resident (glibc arenas; measured 285 vs 158 MB peak RSS checking 450 MB with 2 workers), at the same speed.
+  for await (const line of readLines(task.path, { start: task.start, end: task.end, maxLineBytes: task.maxLineBytes, chunkBytes: 256 * 1024 })) {
     lines = line.number;
     const item = jsonlItem(line, task.maxLineBytes);
     if (item === undefined) continue;
