@@ -52,6 +52,8 @@ function routes(registry: Registry): Route[] {
 }
 
 class TooLarge extends Error {}
+/** The client went away before its body arrived: there is no one left to answer, and nothing to log. */
+class Aborted extends Error {}
 
 export function controlPlaneHandler(registry: Registry, apiKey: string, log: (line: string) => void) {
   const table = routes(registry);
@@ -81,13 +83,15 @@ export function controlPlaneHandler(registry: Registry, apiKey: string, log: (li
       }
       const body = async () => {
         const read = await readBody(req, CONTROL_BODY_LIMIT);
-        if (!read.ok) throw read.reason === "too-large" ? new TooLarge() : new Error("request aborted");
+        if (!read.ok) throw read.reason === "too-large" ? new TooLarge() : new Aborted();
         return parseJsonObject(read.body);
       };
       const [status, payload] = await handler({ name, body });
       sendJson(res, status, payload);
     } catch (e) {
-      if (e instanceof TooLarge) {
+      if (e instanceof Aborted) {
+        // the connection is gone or closing (see answerClientErrors); nothing to send
+      } else if (e instanceof TooLarge) {
         sendTooLargeAndClose(req, res, new ControlError(413, "INVALID_ARGUMENT", `Request body is larger than the limit of ${CONTROL_BODY_LIMIT} bytes.`).toBody());
       } else if (e instanceof ControlError) {
         sendJson(res, e.status, e.toBody());

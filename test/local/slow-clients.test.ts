@@ -3,7 +3,8 @@
 import { rmSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { startServiceProcess, type RunningService } from "../helpers/local-service.js";
+import { startLocalService } from "../../src/local/index.js";
+import { newDataDir, startServiceProcess, type RunningService } from "../helpers/local-service.js";
 import { call, controlClient } from "./http.js";
 
 const started: RunningService[] = [];
@@ -138,5 +139,24 @@ describe("slow and malformed clients", () => {
       details: [],
     });
     expect((await api("GET", "/indexes")).status).toBe(200);
+  });
+
+  it("logs nothing when a client goes away before its body arrived", async () => {
+    const logged: string[] = [];
+    const dataDir = newDataDir();
+    const svc = await startLocalService({ dataDir, apiKey: "k", log: (line) => logged.push(line) });
+    try {
+      const host = svc.controlUrl.slice("http://".length);
+      for (const path of ["/indexes", "/collections"]) {
+        const cut = raw(host, "");
+        cut.socket.end(`POST ${path} HTTP/1.1\r\nHost: x\r\nApi-Key: k\r\nContent-Length: 100\r\n\r\n{"name":`);
+        await within(cut.closed, 3000, "closing");
+      }
+      expect((await controlClient(svc.controlUrl, "k")("GET", "/indexes")).status).toBe(200);
+      expect(logged).toEqual([]);
+    } finally {
+      await svc.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
