@@ -8,6 +8,9 @@ import { handleDataPlane, type DataPlaneIndex } from "./vectors/handlers.js";
 import type { VectorStore } from "./vectors/store.js";
 
 export const DATA_PLANE_BODY_LIMIT = 10 * 1024 * 1024;
+// A fetch names its ids in the URL (?ids=a&ids=b…): 1000 ids of up to 512 characters need far more than
+// Node's default 16 KiB for the request line and headers (1000 UUIDs alone are ~41 KB).
+export const DATA_PLANE_HEADER_LIMIT = 1024 * 1024;
 
 const dataError = (code: number, message: string) => ({ code, message, details: [] as unknown[] });
 
@@ -41,13 +44,13 @@ export class DataServers {
   async open(index: StoredIndex, preferredPort: number): Promise<number> {
     const inFlight = new Set<Promise<void>>();
     const reading = new Set<IncomingMessage>();
-    const server = createServer(SERVER_TIMEOUTS, (req, res) => {
+    const server = createServer({ ...SERVER_TIMEOUTS, maxHeaderSize: DATA_PLANE_HEADER_LIMIT }, (req, res) => {
       const work = this.handle(req, res, index.name, index.id, reading);
       inFlight.add(work);
       void work.finally(() => inFlight.delete(work));
     });
     server.keepAliveTimeout = 5000;
-    answerClientErrors(server, (status, kind, message) => dataError(kind === "timeout" ? 4 : 3, message));
+    answerClientErrors(server, (status, kind, message) => dataError(kind === "timeout" ? 4 : 3, message), "1 MiB");
     let port: number;
     try {
       port = await listen(server, this.opts.host, preferredPort);

@@ -16,7 +16,11 @@ export type ClientErrorKind = "malformed" | "headers-too-large" | "timeout";
  * What Node's HTTP layer refuses before a handler runs (a malformed request, headers over 16 KiB, a request
  * not received in time) is answered in the plane's error shape, not with Node's bare status line.
  */
-export function answerClientErrors(server: Server, body: (status: number, kind: ClientErrorKind, message: string) => unknown): void {
+export function answerClientErrors(
+  server: Server,
+  body: (status: number, kind: ClientErrorKind, message: string) => unknown,
+  headerLimit = "16 KiB",
+): void {
   server.on("clientError", (err: NodeJS.ErrnoException, socket: Duplex) => {
     // As Node's own handler: nothing to say on a reset connection or once an answer has started.
     if (err.code === "ECONNRESET" || !socket.writable || (socket as Duplex & { bytesWritten?: number }).bytesWritten) {
@@ -25,7 +29,7 @@ export function answerClientErrors(server: Server, body: (status: number, kind: 
     }
     const [status, reason, kind, message]: [number, string, ClientErrorKind, string] =
       err.code === "HPE_HEADER_OVERFLOW"
-        ? [431, "Request Header Fields Too Large", "headers-too-large", "The request's header fields are larger than the limit of 16 KiB in all."]
+        ? [431, "Request Header Fields Too Large", "headers-too-large", `The request line and header fields are larger than the limit of ${headerLimit} in all.`]
         : err.code === "ERR_HTTP_REQUEST_TIMEOUT"
           ? [408, "Request Timeout", "timeout", "The request was not received in full in time; the connection is closed."]
           : err.code === "HPE_INVALID_EOF_STATE"

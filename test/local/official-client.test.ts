@@ -127,6 +127,19 @@ describe("official client against the local service", () => {
     expect(stats.totalRecordCount).toBe(1);
   });
 
+  it("fetches and deletes 1000 records by UUID id in one call each (the ids travel in the URL)", async () => {
+    const idx = handle((await pc.describeIndex("pods")).host, "pods").namespace("uuids");
+    const ids = Array.from({ length: 1000 }, (_, i) => `${i.toString(16).padStart(8, "0")}-7c1e-4f6a-9b3d-2a6f0e8c4d1b`);
+    for (let i = 0; i < ids.length; i += 500) {
+      await idx.upsert({ records: ids.slice(i, i + 500).map((id, j) => ({ id, values: [1, j, 0] })) });
+    }
+    const fetched = await idx.fetch({ ids });
+    expect(Object.keys(fetched.records).sort()).toEqual([...ids].sort());
+    expect(fetched.records[ids[501]].values).toEqual([1, 1, 0]);
+    await idx.deleteMany({ ids });
+    expect(Object.keys((await idx.fetch({ ids: ids.slice(0, 10) })).records)).toEqual([]);
+  });
+
   it("upserts and queries sparse records", async () => {
     const idx = handle((await pc.describeIndex("sparse")).host, "sparse");
     await idx.upsert({

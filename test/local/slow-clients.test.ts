@@ -119,17 +119,18 @@ describe("slow and malformed clients", () => {
     const { svc, api, host } = await service();
     const control = svc.controlUrl.slice("http://".length);
     const key = `Api-Key: ${svc.apiKey}\r\n`;
-    const cases: [string, number, string][] = [
-      ["\u0000\u0001 hello\r\n\r\n", 400, "The request is not valid HTTP/1.1 (HPE_INVALID_METHOD)."],
-      [`GET /indexes HTTP/1.1\r\nHost: x\r\n${key}X-Big: ${"a".repeat(20000)}\r\n\r\n`, 431, "The request's header fields are larger than the limit of 16 KiB in all."],
+    const big = (n: number) => `GET /indexes HTTP/1.1\r\nHost: x\r\n${key}X-Big: ${"a".repeat(n)}\r\n\r\n`;
+    const cases: [string, string, number, string][] = [
+      ["\u0000\u0001 hello\r\n\r\n", "\u0000\u0001 hello\r\n\r\n", 400, "The request is not valid HTTP/1.1 (HPE_INVALID_METHOD)."],
+      [big(20000), big(1100000), 431, "The request line and header fields are larger than the limit of LIMIT in all."],
     ];
-    for (const [bytes, status, message] of cases) {
-      const c = await within(raw(control, bytes).closed, 3000, "control answer");
+    for (const [toControl, toData, status, message] of cases) {
+      const c = await within(raw(control, toControl).closed, 3000, "control answer");
       expect(c).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
-      expect(bodyOf(c)).toEqual({ status, error: { code: "INVALID_ARGUMENT", message } });
-      const d = await within(raw(host, bytes).closed, 3000, "data answer");
+      expect(bodyOf(c)).toEqual({ status, error: { code: "INVALID_ARGUMENT", message: message.replace("LIMIT", "16 KiB") } });
+      const d = await within(raw(host, toData).closed, 3000, "data answer");
       expect(d).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
-      expect(bodyOf(d)).toEqual({ code: 3, message, details: [] });
+      expect(bodyOf(d)).toEqual({ code: 3, message: message.replace("LIMIT", "1 MiB"), details: [] });
     }
     const cut = raw(host, "");
     cut.socket.end(stalledUpsert(svc.apiKey));
