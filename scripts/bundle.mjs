@@ -13,6 +13,7 @@
 import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { execFileSync } from "node:child_process";
 import { build } from "esbuild";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -62,6 +63,9 @@ const slimStartup = {
   },
 };
 
+// The tools' JSON Schemas, converted once here instead of on every start (src/tool-schemas.ts); needs tsc's dist/tools.
+const toolSchemas = execFileSync(process.execPath, [join(root, "scripts", "tool-schemas.mjs")], { cwd: root, encoding: "utf8" });
+
 const result = await build({
   absWorkingDir: root,
   // The parallel import check's worker (src/ingest/parallel-check.ts starts it as ./check-worker.js next to its chunk).
@@ -79,6 +83,7 @@ const result = await build({
   external: ["lmdb"],
   plugins: [slimStartup],
   banner: { js: banner },
+  define: { __VECDB_TOOL_SCHEMAS__: JSON.stringify(toolSchemas) },
   metafile: true,
   write: false,
   logLevel: "warning",

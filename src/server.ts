@@ -17,6 +17,7 @@ import { createLogger, LOG_LEVELS, redact, type Logger, type LogLevel } from "./
 import { trackRoots } from "./roots.js";
 import { callRefusal, scopedService, toolRefusal, type Access } from "./access.js";
 import type { AnyTool, ToolContext } from "./tool.js";
+import { answerToolsListFromBuild } from "./tool-schemas.js";
 import { tools as registry } from "../tools/index.js";
 
 /** The initialize result's instructions: how to start, and the safe modes in force. */
@@ -185,6 +186,7 @@ export function createServer(config: Config, service: Service, options: CreateSe
     );
   }
   if (hidden.size > 0) refuseHiddenTools(server, hidden, log);
+  answerToolsListFromBuild(server, offered);
   return server;
 }
 

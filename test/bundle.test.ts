@@ -77,6 +77,33 @@ describe("the bundle", () => {
     }
   });
 
+  it("answers tools/list from the build's schemas exactly as the SDK converts them (tsc build, no prebuilt schemas)", async () => {
+    const list = async (bin: string, args: string[]) => {
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [bin, ...args],
+        env: { PATH: process.env.PATH ?? "", PINECONE_API_KEY: "bundle-test-key", PINECONE_CONTROLLER_HOST: "http://127.0.0.1:9" },
+        stderr: "pipe",
+      });
+      const client = new Client({ name: "bundle-test", version: "0.0.0" });
+      await client.connect(transport);
+      try {
+        return (await client.listTools()).tools;
+      } finally {
+        await client.close();
+      }
+    };
+    // The bundle carries them (inlined by scripts/bundle.mjs), so the comparison below is not of the SDK with itself.
+    const inlined = startupFiles().some((out) => readFileSync(join(root, out), "utf8").includes('"upsert_vectors":{"inputSchema"'));
+    expect(inlined).toBe(true);
+    const unbundled = join(root, "dist", "src", "cli.js");
+    for (const args of [[], ["--read-only"], ["--allow-destructive"]]) {
+      const [prebuilt, converted] = await Promise.all([list(BUNDLE, args), list(unbundled, args)]);
+      expect(prebuilt.length, args.join(" ")).toBeGreaterThanOrEqual(8);
+      expect(prebuilt, args.join(" ")).toEqual(converted);
+    }
+  });
+
   it("speaks HTTP on the first call (undici is loaded then) and closes cleanly", async () => {
     const service = await startServiceProcess();
     const transport = new StdioClientTransport({
