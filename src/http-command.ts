@@ -3,6 +3,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Config } from "./config.js";
 import { startHttpServer } from "./http-server.js";
 import type { Logger } from "./log.js";
+import { shutdownOnce } from "./shutdown.js";
 
 export async function runHttpTransport(args: {
   config: Config;
@@ -33,15 +34,7 @@ export async function runHttpTransport(args: {
   const auth = config.httpToken ? "bearer token required" : "no token: loopback only";
   process.stderr.write(`vecdb-mcp: MCP (Streamable HTTP) listening on ${http.url} (${auth})\n`);
 
-  let closing = false;
-  const shutdown = async (why: string) => {
-    if (closing) return;
-    closing = true;
-    log.debug(`shutting down (${why})`);
-    await http.close().catch(() => {});
-    await args.release().catch(() => {});
-    process.exit(0);
-  };
+  const shutdown = shutdownOnce(log, [() => http.close(), () => args.release()]);
   process.on("SIGINT", () => void shutdown("SIGINT"));
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
 }

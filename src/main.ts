@@ -3,6 +3,7 @@ import { createService } from "./api/service.js";
 import { ConfigError, loadConfig, USAGE, type Config } from "./config.js";
 import { createLogger } from "./log.js";
 import { createServer } from "./server.js";
+import { shutdownOnce } from "./shutdown.js";
 import { LineStdioTransport } from "./stdio-transport.js";
 
 export async function runMcpCommand(argv: string[]): Promise<void> {
@@ -57,16 +58,7 @@ export async function runMcpCommand(argv: string[]): Promise<void> {
   const server = createServer(config, service, { log });
   const transport = new LineStdioTransport();
 
-  let closing = false;
-  const shutdown = async (why: string) => {
-    if (closing) return;
-    closing = true;
-    log.debug(`shutting down (${why})`);
-    await server.close().catch(() => {});
-    await service.close().catch(() => {});
-    await local?.close().catch(() => {});
-    process.exit(0);
-  };
+  const shutdown = shutdownOnce(log, [() => server.close(), () => service.close(), () => local?.close()]);
   process.stdin.on("end", () => void shutdown("stdin closed"));
   server.server.onclose = () => void shutdown("transport closed");
   process.on("SIGINT", () => void shutdown("SIGINT"));

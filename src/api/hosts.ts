@@ -2,6 +2,7 @@
 // Only ready indexes are cached: a not-ready one is asked for again next time.
 import type { ControlPlane } from "./control.js";
 import type { IndexModel } from "./records.js";
+import { raceSignal } from "../abort.js";
 
 export class HostResolver {
   private readonly cache = new Map<string, IndexModel>();
@@ -32,28 +33,15 @@ export class HostResolver {
       );
       this.pending.set(index, shared);
     }
-    return signal ? raceAbort(shared, signal) : shared;
+    return signal
+      ? raceSignal(shared, signal, () => {
+          throw signal.reason;
+        })
+      : shared;
   }
 
   forget(index: string): void {
     this.cache.delete(index);
     this.pending.delete(index);
   }
-}
-
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (v) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(v);
-      },
-      (e: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(e);
-      },
-    );
-  });
 }

@@ -6,6 +6,7 @@ import { IndexNotReadyError, ServiceError } from "../api/errors.js";
 import type { Service } from "../api/service.js";
 import { planBatches, type PlannedBatch } from "./batches.js";
 import { checkRecords, RecordCheckError, type UpsertRecord } from "./check.js";
+import { raceSignal } from "../abort.js";
 
 export interface LandedRange {
   start: number; // 0-based position of the first record, inclusive
@@ -177,20 +178,7 @@ const ABORTED = { done: true, value: undefined } as const;
 function untilAborted<T>(promise: Promise<IteratorResult<T>>, signal: AbortSignal | undefined): Promise<IteratorResult<T>> {
   if (!signal) return promise;
   if (signal.aborted) return Promise.resolve(ABORTED);
-  return new Promise((resolve, reject) => {
-    const onAbort = () => resolve(ABORTED);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (v) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(v);
-      },
-      (e: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(e);
-      },
-    );
-  });
+  return raceSignal<IteratorResult<T>>(promise, signal, () => ABORTED);
 }
 
 function hostGone(err: unknown): boolean {
