@@ -50,7 +50,15 @@ export function instructionsFor(config: Access, tools: readonly AnyTool[]): stri
   return lines.join("\n");
 }
 
+let version: string | undefined;
+
+/** Read once: an HTTP server calls createServer for every session. */
 function packageVersion(): string {
+  version ??= readPackageVersion();
+  return version;
+}
+
+function readPackageVersion(): string {
   // src/server.ts (tsx) and dist/src/server.js sit at different depths below package.json.
   for (const rel of ["../package.json", "../../package.json"]) {
     const url = new URL(rel, import.meta.url);

@@ -1,7 +1,7 @@
 // Validation of control-plane request bodies. Wrong JSON types and missing required fields are 422
 // (the real service fails to deserialize them); values that break a rule are 400 naming the field and the rule.
 import { invalid, unprocessable, ControlError } from "./control-errors.js";
-import type { Metric, PodSpecRecord, SpecRecord, VectorType } from "./catalog.js";
+import type { Metric, PodSpecRecord, SpecRecord, StoredIndex, VectorType } from "./catalog.js";
 
 export const MAX_DIMENSION = 20000;
 const METRICS: Metric[] = ["cosine", "euclidean", "dotproduct"];
@@ -102,16 +102,10 @@ export function parseTags(v: unknown): Record<string, string> | undefined {
   return tags;
 }
 
-export interface CreateIndexInput {
-  name: string;
-  vectorType: VectorType;
-  dimension?: number;
-  metric: Metric;
-  spec: SpecRecord;
-  deletionProtection: "enabled" | "disabled";
-  tags: Record<string, string>;
+/** The stored index's own settings, as a create request gives them. */
+export type CreateIndexInput = Pick<StoredIndex, "name" | "vectorType" | "dimension" | "metric" | "spec" | "deletionProtection" | "tags"> & {
   sourceCollection?: string;
-}
+};
 
 function parsePod(pod: Record<string, unknown>): PodSpecRecord {
   const environment = str(pod, "environment", "spec.pod.environment", true)!;
