@@ -5,6 +5,19 @@ import type { IndexModel } from "./api/records.js";
 import type { Service } from "./api/service.js";
 import { ToolError } from "./errors.js";
 
+/** The index resolved to its host; a tool error saying nothing was read or written when it is not ready yet. */
+export async function readyIndex(service: Service, index: string, signal: AbortSignal, nothing: "read" | "written"): Promise<IndexModel> {
+  const model = await service.hosts.resolve(index, signal);
+  if (!model.status.ready) {
+    service.hosts.forget(index);
+    throw new ToolError(
+      `Index ${JSON.stringify(index)} is not ready (state ${model.status.state}); nothing was ${nothing}.\n` +
+        "Next step: wait a little and call again; list_indexes shows when it is Ready.",
+    );
+  }
+  return model;
+}
+
 export async function onIndexHost<T>(
   service: Service,
   index: string,
@@ -12,17 +25,7 @@ export async function onIndexHost<T>(
   call: (model: IndexModel) => Promise<T>,
   check?: (model: IndexModel) => void,
 ): Promise<T> {
-  const ready = async () => {
-    const model = await service.hosts.resolve(index, signal);
-    if (!model.status.ready) {
-      service.hosts.forget(index);
-      throw new ToolError(
-        `Index ${JSON.stringify(index)} is not ready (state ${model.status.state}); nothing was read.\n` +
-          "Next step: wait a little and call again; list_indexes shows when it is Ready.",
-      );
-    }
-    return model;
-  };
+  const ready = () => readyIndex(service, index, signal, "read");
   let model = await ready();
   if (check) {
     try {

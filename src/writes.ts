@@ -3,18 +3,11 @@
 import { z } from "zod";
 import type { IndexModel } from "./api/records.js";
 import type { Service } from "./api/service.js";
-import { ToolError } from "./errors.js";
+import { readyIndex } from "./index-host.js";
 
 /** The index to write to, resolved to its host; a tool error when it is not ready yet. */
-export async function writableIndex(service: Service, index: string, signal: AbortSignal): Promise<IndexModel> {
-  const model = await service.hosts.resolve(index, signal);
-  if (!model.status.ready) {
-    throw new ToolError(
-      `Index ${JSON.stringify(index)} is not ready (state ${model.status.state}); nothing was written.\n` +
-        "Next step: wait a little and call again; list_indexes shows when it is Ready.",
-    );
-  }
-  return model;
+export function writableIndex(service: Service, index: string, signal: AbortSignal): Promise<IndexModel> {
+  return readyIndex(service, index, signal, "written");
 }
 
 /** The first fields of a write's result. */
