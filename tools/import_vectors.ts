@@ -8,7 +8,8 @@ import { ToolError } from "../src/errors.js";
 import { markdownTable } from "../src/format/table.js";
 import { resolveAllowedFile } from "../src/ingest/allowed-paths.js";
 import { checkFile, type FileCheck } from "../src/ingest/file-check.js";
-import { openSource, PositionMap, recordsWithPositions, type RecordSource } from "../src/ingest/sources/index.js";
+import { openSource, PositionMap, type RecordSource } from "../src/ingest/sources/index.js";
+import { uploadInput } from "../src/ingest/upload-input.js";
 import { runUpsert, type UpsertOutcome } from "../src/ingest/upsert.js";
 import { indexArg, namespaceArg, ruleError, wholeNumberArg } from "../src/schema.js";
 import { defineTool } from "../src/tool.js";
@@ -159,7 +160,7 @@ export default defineTool({
       const total = check.records;
       const outcome = await runUpsert({
         service, index, namespace, concurrency: ctx.config.concurrency, signal,
-        records: recordsWithPositions(source.records(startAt), positions),
+        records: uploadInput(source, { startAt, namespace, positions }),
         onProgress: (done) => ctx.progress(done, total, `${done} of ${total} records written`),
       });
       return finish(s, outcome, positions, { total, unit, startAt, seconds: seconds(), log: ctx.log });

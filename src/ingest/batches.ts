@@ -140,6 +140,23 @@ export class BatchPlanner {
       const rule = err instanceof EncodeProblem ? err.rule : String(err);
       throw new RecordCheckError([{ position, id: String(id), field, rule }]);
     }
+    return this.placed(id, position, start, recordStart, pos);
+  }
+
+  /** Adds a record already written as JSON (json[0, length)), e.g. by transcodeRecordLine; as add otherwise. */
+  addJson(json: Buffer, length: number, id: string, position: number): PlannedBatch | undefined {
+    const start = this.len;
+    this.ensure(start + 1 + length);
+    let pos = start;
+    if (this.ids.length > 0) this.buf[pos++] = 0x2c; // ","
+    const recordStart = pos;
+    pos += json.copy(this.buf, pos, 0, length);
+    return this.placed(id, position, start, recordStart, pos);
+  }
+
+  /** The record just written at [recordStart, end) joins the batch, or closes it and starts the next one. */
+  private placed(id: string, position: number, start: number, recordStart: number, end: number): PlannedBatch | undefined {
+    let pos = end;
     const size = pos - recordStart;
     if (HEAD.length + size + this.tail.length > this.maxBytes) {
       throw new RecordCheckError([

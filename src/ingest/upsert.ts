@@ -36,11 +36,16 @@ export interface UpsertOutcome {
   inputError?: string; // reading or encoding the input failed at some record: the run stopped there
 }
 
+/** Request bodies planned elsewhere (import_vectors' encode workers, parallel-encode.ts), sent as they come. */
+export class PlannedBodies {
+  constructor(readonly batches: AsyncGenerator<PlannedBatch>) {}
+}
+
 export interface UpsertArgs {
   service: Service;
   index: string;
   namespace?: string;
-  records: UpsertRecord[] | AsyncIterable<UpsertRecord>;
+  records: UpsertRecord[] | AsyncIterable<UpsertRecord> | PlannedBodies;
   concurrency: number;
   signal?: AbortSignal;
   onProgress?: (done: number, total: number | undefined) => void;
@@ -78,7 +83,7 @@ export async function runUpsert(args: UpsertArgs): Promise<UpsertOutcome> {
   const total = Array.isArray(args.records) ? args.records.length : undefined;
 
   // Shared state of the workers.
-  const batches = planBatches(args.records, { namespace: args.namespace });
+  const batches = args.records instanceof PlannedBodies ? args.records.batches : planBatches(args.records, { namespace: args.namespace });
   const reports: BatchReport[] = [];
   let stop = false;
   let readError: unknown;

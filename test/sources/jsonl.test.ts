@@ -31,7 +31,8 @@ describe("openJsonl", () => {
     const src = await openJsonl(p);
     expect(await src.count()).toBe(4);
     expect(await collect(src.records())).toEqual([
-      { position: 1, record: { id: "a", values: [0.1, 0.2, 0.3] } },
+      // dense values come as the 32-bit floats the service stores (sources/json-number.ts)
+      { position: 1, record: { id: "a", values: [0.1, 0.2, 0.3].map(Math.fround) } },
       { position: 3, record: { id: "b", values: [1, 2, 3], metadata: { genre: "drama", year: 1999, tags: ["x"] } } },
       { position: 5, record: { id: "c", sparseValues: { indices: [1, 4000000000], values: [0.5, 0.25] } } },
       { position: 6, record: { id: "d", values: [1, 1, 1], sparseValues: { indices: [7], values: [2] } } },

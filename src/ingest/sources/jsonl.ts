@@ -1,5 +1,6 @@
 import { open, stat } from "node:fs/promises";
 import { countNonBlankLines, type Line, readLines } from "./lines.js";
+import { readRecordLine } from "./record-line.js";
 import { recordFromObject } from "./record-shape.js";
 import type { RecordSource, SourceItem } from "./types.js";
 
@@ -29,15 +30,18 @@ async function refuseBinary(path: string): Promise<void> {
 
 /** What one line of a JSONL file is: a record, or the reason it is not one; undefined for a blank line. */
 export function jsonlItem(line: Line, maxLineBytes: number): SourceItem | undefined {
-  if (line.text === undefined) {
+  if (line.buf === undefined) {
     return { position: line.number, error: `line is ${line.bytes} bytes, longer than the ${maxLineBytes}-byte limit for one record` };
   }
-  if (line.text.trim() === "") return undefined;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(line.text);
-  } catch (e) {
-    return { position: line.number, error: jsonError(e) };
+  let parsed: unknown = readRecordLine(line.buf, line.start, line.end);
+  if (parsed === undefined) {
+    const text = line.buf.toString("utf8", line.start, line.end);
+    if (text.trim() === "") return undefined;
+    try {
+      parsed = JSON.parse(text);
+    } catch (e) {
+      return { position: line.number, error: jsonError(e) };
+    }
   }
   const shaped = recordFromObject(parsed);
   return shaped.error !== undefined ? { position: line.number, error: shaped.error, ...(shaped.id !== undefined && { id: shaped.id }) } : { position: line.number, record: shaped.record };

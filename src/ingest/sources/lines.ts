@@ -1,9 +1,17 @@
 import { createReadStream } from "node:fs";
 
+/** A line as bytes: buf[start, end), without the newline, a CR before it, or the file's byte-order mark. */
 export interface Line {
   number: number; // 1-based
-  text?: string; // undefined when the line was longer than maxLineBytes (then `bytes` says how long)
+  buf?: Buffer; // undefined when the line was longer than maxLineBytes (then `bytes` says how long)
+  start: number;
+  end: number;
   bytes: number;
+}
+
+/** The line decoded as UTF-8; undefined for a line that was too long to read. */
+export function lineText(line: Line): string | undefined {
+  return line.buf?.toString("utf8", line.start, line.end);
 }
 
 const NL = 10;
@@ -78,12 +86,14 @@ export async function* readLines(
   }
 }
 
+// The line is handed out as a view of the chunk it lies in (no copy, no decoding): the consumer reads it before
+// asking for the next one.
 function makeLine(number: number, buf: Buffer, start: number, end: number, tooLong: boolean, bytes: number, first: boolean): Line {
-  if (tooLong) return { number, bytes };
+  if (tooLong) return { number, start: 0, end: 0, bytes };
   if (end > start && buf[end - 1] === CR) end--;
   // a UTF-8 byte-order mark at the start of the file is not part of the first record
   if (first && end - start >= 3 && buf[start] === 0xef && buf[start + 1] === 0xbb && buf[start + 2] === 0xbf) start += 3;
-  return { number, text: buf.toString("utf8", start, end), bytes };
+  return { number, buf, start, end, bytes };
 }
 
 /** Number of non-blank lines, without decoding any of them. */

@@ -1,0 +1,66 @@
+// The upload pass of a JSONL import: lines → request bodies. A plain dense record line is transcoded straight from
+// its bytes (transcodeRecordLine); any other line is read into a record (jsonlItem) and written by the planner, as
+// upsert_vectors' records are. Both land in the same BatchPlanner, so batching and limits are one and the same.
+import { BatchPlanner, type PlannedBatch } from "./batches.js";
+import { RecordCheckError } from "./check.js";
+import { jsonlItem } from "./sources/jsonl.js";
+import { type Line, readLines } from "./sources/lines.js";
+import type { PositionMap } from "./sources/positions.js";
+import { transcodeRecordLine, transcodeRoom } from "./sources/record-line.js";
+
+export class JsonlEncoder {
+  private readonly planner: BatchPlanner;
+  private scratch = Buffer.allocUnsafe(1 << 20);
+  /** Records added so far (their stream positions are 0 … records − 1). */
+  records = 0;
+
+  constructor(
+    namespace: string | undefined,
+    private readonly maxLineBytes: number,
+  ) {
+    this.planner = new BatchPlanner(namespace === undefined ? {} : { namespace });
+  }
+
+  /**
+   * Adds the line's record, if it holds one (blank lines do not). Returns whether it did and the batch the record
+   * closed. Throws an Error naming the line when it cannot be sent (the file changed since the check pass).
+   */
+  add(line: Line): { record: boolean; closed?: PlannedBatch } {
+    if (line.buf !== undefined) {
+      const room = transcodeRoom(line.end - line.start);
+      if (room > this.scratch.length) this.scratch = Buffer.allocUnsafe(room);
+      const fast = transcodeRecordLine(line.buf, line.start, line.end, this.scratch);
+      if (fast !== undefined) return { record: true, closed: this.planner.addJson(this.scratch, fast.length, fast.id, this.records++) };
+    }
+    const item = jsonlItem(line, this.maxLineBytes);
+    if (item === undefined) return { record: false };
+    if (item.record === undefined) throw new Error(`line ${line.number}: ${item.error ?? "no record"}`);
+    try {
+      return { record: true, closed: this.planner.add(item.record, this.records++) };
+    } catch (err) {
+      const problem = err instanceof RecordCheckError ? err.problems[0] : undefined;
+      if (problem) throw new Error(`line ${line.number} (id ${JSON.stringify(problem.id)}): ${problem.field} ${problem.rule}`);
+      throw err;
+    }
+  }
+
+  /** The batch being filled, if any. */
+  flush(): PlannedBatch | undefined {
+    return this.planner.flush();
+  }
+}
+
+/** The bodies of a JSONL file's records from line `startAt` on, in file order; each record's line noted in `positions`. */
+export async function* encodeJsonl(
+  path: string,
+  o: { startAt: number; namespace?: string; maxLineBytes: number; positions: PositionMap },
+): AsyncGenerator<PlannedBatch> {
+  const encoder = new JsonlEncoder(o.namespace, o.maxLineBytes);
+  for await (const line of readLines(path, { startAt: o.startAt, maxLineBytes: o.maxLineBytes })) {
+    const { record, closed } = encoder.add(line);
+    if (record) o.positions.add(line.number);
+    if (closed) yield closed;
+  }
+  const last = encoder.flush();
+  if (last) yield last;
+}
