@@ -15,6 +15,14 @@ export interface RecordProblem {
   rule: string;
 }
 
+/**
+ * Dense values that the import's check pass scanned without reading them (sources/record-line.ts): only their count
+ * is known, and that each is a JSON number that fits a 32-bit float. The checker takes them in place of the list.
+ */
+export class ScannedValues {
+  constructor(readonly length: number) {}
+}
+
 export const MAX_ID_LENGTH = 512;
 export const MAX_SPARSE_VALUES = 2048;
 export const MAX_METADATA_BYTES = 40960;
@@ -92,16 +100,16 @@ function checkOne(
   // dense values
   const sparseIndex = index.vector_type === "sparse";
   const dim = index.dimension ?? undefined;
-  const values = r.values;
+  const values = r.values as number[] | ScannedValues | undefined | null;
   const hasDense = values !== undefined && values !== null;
-  if (hasDense && !Array.isArray(values)) add("values", "is not a list of numbers");
+  if (hasDense && !Array.isArray(values) && !(values instanceof ScannedValues)) add("values", "is not a list of numbers");
   else if (hasDense) {
     if (sparseIndex && values.length > 0) {
       add("values", `has ${values.length} values but index '${index.name}' is sparse; give only sparseValues`);
     } else if (!sparseIndex && dim !== undefined && values.length !== dim) {
       add("values", `has ${values.length} values but index '${index.name}' has dimension ${dim}`);
     }
-    checkNumbers(values, "values", add);
+    if (Array.isArray(values)) checkNumbers(values, "values", add);
   } else if (!sparseIndex) {
     add("values", `is missing; index '${index.name}' is dense and needs ${dim ?? "its dimension's"} values per record`);
   }

@@ -83,7 +83,9 @@ async function scan(
   let records = 0;
   let bad = 0;
 
-  for await (const item of source.records(opts.startAt ?? 1)) {
+  const startAt = opts.startAt ?? 1;
+  const items = source.recordsForCheck ? source.recordsForCheck(startAt) : source.records(startAt);
+  for await (const item of items) {
     opts.signal?.throwIfAborted();
     const { id, problems } = itemProblems(item, checker, records);
     records++;

@@ -3,7 +3,8 @@
 // on lines that are broken on purpose.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { numberEnd, readNumber } from "../../src/ingest/sources/json-number.js";
+import { ScannedValues } from "../../src/ingest/check.js";
+import { MAYBE_TOO_LARGE, NOT_A_NUMBER, numberEnd, readNumber, scanNumber } from "../../src/ingest/sources/json-number.js";
 import { encodeRecord } from "../../src/ingest/batches.js";
 import { readRecordLine, transcodeRecordLine, transcodeRoom } from "../../src/ingest/sources/record-line.js";
 import { recordFromObject } from "../../src/ingest/sources/record-shape.js";
@@ -87,7 +88,48 @@ describe("readNumber", () => {
   });
 });
 
+describe("scanNumber", () => {
+  const scan = (s: string) => {
+    const buf = Buffer.from(`${s},`);
+    return scanNumber(buf, 0, buf.length);
+  };
+
+  it("finds the end of every JSON number, and sends everything from 1e38 up to readNumber", () => {
+    fc.assert(
+      fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (x) => {
+        for (const s of spellings(x)) {
+          const got = scan(s);
+          if (Math.abs(Number(s)) < 1e38) expect(got, s).toBe(s.length);
+          else expect(got, s).toBe(Math.abs(Number(s)) >= 1e39 ? MAYBE_TOO_LARGE : got); // at 1e38 exactly, either
+        }
+      }),
+      { numRuns: 5_000 },
+    );
+    for (const s of ["1e38", "3.5e38", "1e400", "100000000000000000000000000000000000000"]) expect(scan(s), s).toBe(MAYBE_TOO_LARGE);
+    for (const s of ["9.99e37", "0.5e38", "1e-400", "-0", "0.000e5"]) expect(scan(s), s).toBe(s.length);
+  });
+
+  it("refuses what is not a JSON number", () => {
+    for (const s of ["-", "1.", ".5", "1e", "+1", "--1", "1e+", "NaN", "x", "-x"]) expect(scan(s), s).toBe(NOT_A_NUMBER);
+  });
+});
+
 describe("readRecordLine", () => {
+  it("with scan, gives the count of the dense values in their place, or steps aside as without", () => {
+    const value = fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constantFrom("1e39", "1e400", "-1e400", "null", '"1"', "01", "1."));
+    fc.assert(
+      fc.property(fc.array(value, { maxLength: 12 }), (vals) => {
+        const line = `{"id":"x","values":[${vals.map((v) => (typeof v === "number" ? JSON.stringify(v) : v)).join(",")}],"metadata":{"a":1}}`;
+        const read = readLine(line);
+        const scanned = readRecordLine(Buffer.from(line), 0, Buffer.byteLength(line), true);
+        const fits = read !== undefined && (read.values as number[]).every((v) => Number.isFinite(Math.fround(v)));
+        if (fits) expect(scanned).toEqual({ ...read, values: new ScannedValues((read.values as number[]).length) });
+        else expect(scanned, line).toBeUndefined();
+      }),
+      { numRuns: 3_000 },
+    );
+  });
+
   it("reads the usual lines exactly as JSON.parse does, values rounded to float32", () => {
     const record = fc.record(
       {

@@ -122,3 +122,48 @@ function exact(buf: Uint8Array, start: number, end: number): number {
   const rounded = Math.fround(value);
   return Number.isFinite(rounded) ? rounded : value;
 }
+
+/** scanNumber: the bytes are not a JSON number. */
+export const NOT_A_NUMBER = -1;
+/** scanNumber: a JSON number that may be too large for a float32 (10^38 or more): read it with readNumber. */
+export const MAYBE_TOO_LARGE = -2;
+
+/**
+ * Checks the JSON number at buf[pos] without reading its value (the check pass only needs to know that it is one
+ * and that it fits a float32): returns the index after it, NOT_A_NUMBER, or MAYBE_TOO_LARGE. A number below 10^38
+ * always fits (tiny ones round towards 0, as the service rounds them).
+ */
+export function scanNumber(buf: Uint8Array, pos: number, end: number): number {
+  if (buf[pos] === 0x2d) pos++;
+  let d = buf[pos] - 0x30;
+  let integerDigits = 0;
+  if (d === 0) {
+    d = buf[++pos] - 0x30;
+  } else if (d >= 1 && d <= 9) {
+    do {
+      integerDigits++;
+      d = buf[++pos] - 0x30;
+    } while (d >= 0 && d <= 9);
+  } else return NOT_A_NUMBER;
+  if (d === 0x2e - 0x30) {
+    d = buf[++pos] - 0x30;
+    if (!(d >= 0 && d <= 9)) return NOT_A_NUMBER;
+    do d = buf[++pos] - 0x30;
+    while (d >= 0 && d <= 9);
+  }
+  let exponent = 0;
+  if (d === 0x65 - 0x30 || d === 0x45 - 0x30) {
+    d = buf[++pos] - 0x30;
+    const negative = d === 0x2d - 0x30;
+    if (negative || d === 0x2b - 0x30) d = buf[++pos] - 0x30;
+    if (!(d >= 0 && d <= 9)) return NOT_A_NUMBER;
+    do {
+      if (exponent < 100_000) exponent = exponent * 10 + d;
+      d = buf[++pos] - 0x30;
+    } while (d >= 0 && d <= 9);
+    if (negative) exponent = -exponent;
+  }
+  if (pos > end) return NOT_A_NUMBER;
+  // below 10^(integer digits + exponent), or below 10^exponent for 0.…
+  return integerDigits + exponent > 38 ? MAYBE_TOO_LARGE : pos;
+}

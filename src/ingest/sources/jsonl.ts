@@ -28,12 +28,15 @@ async function refuseBinary(path: string): Promise<void> {
   }
 }
 
-/** What one line of a JSONL file is: a record, or the reason it is not one; undefined for a blank line. */
-export function jsonlItem(line: Line, maxLineBytes: number): SourceItem | undefined {
+/**
+ * What one line of a JSONL file is: a record, or the reason it is not one; undefined for a blank line. With `scan`
+ * (the check pass), dense values may come as ScannedValues: their count, known to be 32-bit floats.
+ */
+export function jsonlItem(line: Line, maxLineBytes: number, scan = false): SourceItem | undefined {
   if (line.buf === undefined) {
     return { position: line.number, error: `line is ${line.bytes} bytes, longer than the ${maxLineBytes}-byte limit for one record` };
   }
-  let parsed: unknown = readRecordLine(line.buf, line.start, line.end);
+  let parsed: unknown = readRecordLine(line.buf, line.start, line.end, scan);
   if (parsed === undefined) {
     const text = line.buf.toString("utf8", line.start, line.end);
     if (text.trim() === "") return undefined;
@@ -45,6 +48,13 @@ export function jsonlItem(line: Line, maxLineBytes: number): SourceItem | undefi
   }
   const shaped = recordFromObject(parsed);
   return shaped.error !== undefined ? { position: line.number, error: shaped.error, ...(shaped.id !== undefined && { id: shaped.id }) } : { position: line.number, record: shaped.record };
+}
+
+async function* items(path: string, startAt: number, maxLineBytes: number, scan: boolean): AsyncGenerator<SourceItem> {
+  for await (const line of readLines(path, { startAt, maxLineBytes })) {
+    const item = jsonlItem(line, maxLineBytes, scan);
+    if (item !== undefined) yield item;
+  }
 }
 
 /** One record per line; blank lines are skipped (but keep their number). Never throws for a bad line. */
@@ -59,13 +69,7 @@ export async function openJsonl(path: string, opts: { maxLineBytes?: number } = 
     maxLineBytes,
     count: () => countNonBlankLines(path),
     close: async () => {},
-    records(startAt = 1): AsyncIterable<SourceItem> {
-      return (async function* () {
-        for await (const line of readLines(path, { startAt, maxLineBytes })) {
-          const item = jsonlItem(line, maxLineBytes);
-          if (item !== undefined) yield item;
-        }
-      })();
-    },
+    records: (startAt = 1) => items(path, startAt, maxLineBytes, false),
+    recordsForCheck: (startAt = 1) => items(path, startAt, maxLineBytes, true),
   };
 }

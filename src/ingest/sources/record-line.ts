@@ -10,7 +10,8 @@
 // key, a value in `values` that is not a number, bad syntax) returns undefined, and the caller parses the line with
 // JSON.parse, which also words the error. Values come back as the float32 the service stores (json-number.ts).
 import { writeFloat32 } from "../float32.js";
-import { numberEnd, readNumber } from "./json-number.js";
+import { ScannedValues } from "../check.js";
+import { MAYBE_TOO_LARGE, NOT_A_NUMBER, numberEnd, readNumber, scanNumber } from "./json-number.js";
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -90,10 +91,43 @@ function readValues(buf: Uint8Array, end: number): number[] | undefined {
 }
 
 /**
- * The object a JSON.parse of the line would give (dense values rounded to float32), or undefined when the line is
- * not in the shape this reader takes.
+ * The dense values at `at` only checked, not read (scanNumber): how many there are, all known to be 32-bit floats;
+ * undefined to take the long way (bad syntax, or a value too large for a float32, which the checker must name).
  */
-export function readRecordLine(buf: Buffer, start: number, end: number): Record<string, unknown> | undefined {
+function scanValues(buf: Uint8Array, end: number): ScannedValues | undefined {
+  at++; // "["
+  let count = 0;
+  skipSpace(buf, end);
+  if (buf[at] === CLOSE_BRACKET && at < end) {
+    at++;
+    return new ScannedValues(0);
+  }
+  for (;;) {
+    if (at >= end) return undefined;
+    let next = scanNumber(buf, at, end);
+    if (next === MAYBE_TOO_LARGE) {
+      const value = readNumber(buf, at, end);
+      if (Math.fround(value) !== value || value === Infinity || value === -Infinity) return undefined;
+      next = numberEnd;
+    }
+    if (next === NOT_A_NUMBER) return undefined;
+    count++;
+    at = next;
+    skipSpace(buf, end);
+    if (at >= end) return undefined;
+    const c = buf[at++];
+    if (c === CLOSE_BRACKET) return new ScannedValues(count);
+    if (c !== COMMA) return undefined;
+    skipSpace(buf, end);
+  }
+}
+
+/**
+ * The object a JSON.parse of the line would give (dense values rounded to float32), or undefined when the line is
+ * not in the shape this reader takes. With `scan`, dense values are only checked and counted (ScannedValues): for
+ * the check pass, which needs no more.
+ */
+export function readRecordLine(buf: Buffer, start: number, end: number, scan = false): Record<string, unknown> | undefined {
   at = start;
   skipSpace(buf, end);
   if (buf[at] !== OPEN_BRACE || at >= end) return undefined;
@@ -116,7 +150,7 @@ export function readRecordLine(buf: Buffer, start: number, end: number): Record<
       skipSpace(buf, end);
       if (at >= end) return undefined;
       if (key === "values" && buf[at] === OPEN_BRACKET) {
-        const values = readValues(buf, end);
+        const values = scan ? scanValues(buf, end) : readValues(buf, end);
         if (values === undefined) return undefined;
         record.values = values;
       } else if (key === "id" && buf[at] === QUOTE) {

@@ -1,3 +1,4 @@
+import { ScannedValues } from "../check.js";
 import type { SourceRecord } from "./types.js";
 
 export type ShapeResult = { record: SourceRecord; error?: undefined; id?: undefined } | { record?: undefined; error: string; id?: string };
@@ -12,6 +13,7 @@ function describe(v: unknown): string {
 
 function numberList(v: unknown, field: string): number[] | string {
   if (v === undefined) return `missing "${field}"`;
+  if (v instanceof ScannedValues) return v as unknown as number[]; // checked while scanned (record-line.ts)
   if (!Array.isArray(v)) return `"${field}" must be a list of numbers, got ${describe(v)}`;
   for (let i = 0; i < v.length; i++) {
     const x = v[i];

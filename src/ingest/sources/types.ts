@@ -20,6 +20,8 @@ export interface RecordSource {
   maxLineBytes?: number;
   /** Records from position `startAt` (1-based, default 1) on; a bad line or row is an item with `error`. */
   records(startAt?: number): AsyncIterable<SourceItem>;
+  /** The same for the check pass: dense values may come as ScannedValues (count only), when that is cheaper. */
+  recordsForCheck?(startAt?: number): AsyncIterable<SourceItem>;
   /** Number of records (JSONL: non-blank lines; Parquet: rows) — cheap: no parsing. */
   count(): Promise<number>;
   close(): Promise<void>;
