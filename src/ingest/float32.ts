@@ -98,7 +98,28 @@ export function float32ToString(value: number): string {
   return (x < 0 ? "-" : "") + formatDecimal(String(m), shortestExp);
 }
 
-const DIGITS = new Uint8Array(10);
+// "00" … "99": digits are written two at a time, from the last one back.
+const PAIRS = Uint8Array.from({ length: 200 }, (_, i) => 0x30 + (i & 1 ? (i >> 1) % 10 : Math.floor((i >> 1) / 10)));
+
+/** Writes the digits of m (an int below 10^9) so that the last one lands just before `end`. */
+function writeDigits(buf: Buffer, end: number, m: number): void {
+  while (m >= 100) {
+    const q = (m / 100) | 0;
+    const r = (m - q * 100) << 1;
+    buf[--end] = PAIRS[r + 1];
+    buf[--end] = PAIRS[r];
+    m = q;
+  }
+  if (m >= 10) {
+    buf[--end] = PAIRS[(m << 1) + 1];
+    buf[--end] = PAIRS[m << 1];
+  } else buf[--end] = 0x30 + m;
+}
+
+function digitCount(m: number): number {
+  if (m < 10000) return m < 100 ? (m < 10 ? 1 : 2) : m < 1000 ? 3 : 4;
+  return m < 1000000 ? (m < 100000 ? 5 : 6) : m < 10000000 ? 7 : m < 100000000 ? 8 : 9;
+}
 
 /**
  * Writes float32ToString(value) as ASCII into buf at pos and returns the position after it. The caller makes sure
@@ -111,43 +132,48 @@ export function writeFloat32(buf: Buffer, pos: number, value: number): number {
     return pos + 1;
   }
   if (!Number.isFinite(x)) throw new RangeError(`${value} is not a finite 32-bit float`);
-  let m = shortest(x < 0 ? -x : x);
+  const m = shortest(x < 0 ? -x : x);
   if (m === SLOW) return pos + buf.write(slowPath(x), pos, "latin1");
   if (x < 0) buf[pos++] = 0x2d; // "-"
-  let k = 0;
-  while (m > 0) {
-    const next = (m / 10) | 0;
-    DIGITS[k++] = 0x30 + m - next * 10;
-    m = next;
-  }
-  // DIGITS holds the k digits in reverse order; the value is 0.d1…dk × 10^n
+  // the value is 0.d1…dk × 10^n; written the way JavaScript writes numbers (formatDecimal)
+  const k = digitCount(m);
   const exp = shortestExp;
   const n = k + exp;
-  if (k <= n && n <= 21) {
-    for (let i = k - 1; i >= 0; i--) buf[pos++] = DIGITS[i];
-    for (let i = 0; i < exp; i++) buf[pos++] = 0x30;
-  } else if (0 < n && n <= 21) {
-    for (let i = k - 1; i >= k - n; i--) buf[pos++] = DIGITS[i];
-    buf[pos++] = 0x2e;
-    for (let i = k - n - 1; i >= 0; i--) buf[pos++] = DIGITS[i];
-  } else if (-6 < n && n <= 0) {
+  if (-6 < n && n <= 0) {
     buf[pos++] = 0x30;
     buf[pos++] = 0x2e;
     for (let i = 0; i < -n; i++) buf[pos++] = 0x30;
-    for (let i = k - 1; i >= 0; i--) buf[pos++] = DIGITS[i];
-  } else {
-    buf[pos++] = DIGITS[k - 1];
-    if (k > 1) {
-      buf[pos++] = 0x2e;
-      for (let i = k - 2; i >= 0; i--) buf[pos++] = DIGITS[i];
-    }
-    buf[pos++] = 0x65; // "e"
-    let e = n - 1;
-    buf[pos++] = e < 0 ? 0x2d : 0x2b;
-    if (e < 0) e = -e;
-    if (e >= 10) buf[pos++] = 0x30 + Math.floor(e / 10);
-    buf[pos++] = 0x30 + (e % 10);
+    writeDigits(buf, pos + k, m);
+    return pos + k;
   }
+  if (0 < n && n < k) {
+    const scale = POW10[k - n];
+    const fraction = m % scale;
+    writeDigits(buf, pos + n, (m - fraction) / scale);
+    // the fraction's leading zeros: write it as 1…fraction and put the zeros back
+    writeDigits(buf, pos + k + 1, fraction + scale);
+    buf[pos + n] = 0x2e;
+    return pos + k + 1;
+  }
+  if (k <= n && n <= 21) {
+    writeDigits(buf, pos + k, m);
+    pos += k;
+    for (let i = 0; i < exp; i++) buf[pos++] = 0x30;
+    return pos;
+  }
+  // exponent form: d1[.d2…dk]e±E
+  writeDigits(buf, pos + k + 1, m);
+  buf[pos] = buf[pos + 1];
+  if (k > 1) {
+    buf[pos + 1] = 0x2e;
+    pos += k + 1;
+  } else pos += 1;
+  buf[pos++] = 0x65; // "e"
+  let e = n - 1;
+  buf[pos++] = e < 0 ? 0x2d : 0x2b;
+  if (e < 0) e = -e;
+  if (e >= 10) buf[pos++] = 0x30 + Math.floor(e / 10);
+  buf[pos++] = 0x30 + (e % 10);
   return pos;
 }
 
