@@ -1,125 +1,82 @@
 // The fast way through a JSONL record line: `{"id": "…", "values": [numbers…], "metadata": {…}}` read from the
-// line's bytes, with the values array (nearly all of a line) read number by number by json-number.ts. The other
-// fields are cut out and given to JSON.parse, so they come out exactly as before. Two forms:
-// - readRecordLine (the check pass): the object JSON.parse would give, dense values rounded to float32;
+// line's bytes, with the values array (nearly all of a line) read number by number (src/shared/json-number.ts). The
+// other fields are cut out and given to JSON.parse, so they come out exactly as before. Two forms:
+// - readRecordLine (the check pass): the object JSON.parse would give, dense values rounded to float32 — or, with
+//   `scan`, only checked and counted;
 // - transcodeRecordLine (the upload pass): the record's JSON as the service is sent it, written straight from the
 //   line's bytes — each value as its shortest float32 decimal — without building the record at all.
 //
 // Hand-written because JSON.parse of the whole line was the import's largest cost (both passes parse every line).
 // It only takes the path it fully understands: anything else (an escape in the id or a key, an unknown or repeated
 // key, a value in `values` that is not a number, bad syntax) returns undefined, and the caller parses the line with
-// JSON.parse, which also words the error. Values come back as the float32 the service stores (json-number.ts).
+// JSON.parse, which also words the error.
 import { writeFloat32 } from "../float32.js";
 import { ScannedValues } from "../check.js";
-import { MAYBE_TOO_LARGE, NOT_A_NUMBER, numberEnd, readNumber, scanNumber } from "./json-number.js";
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
+import { CLOSE_BRACE, CLOSE_BRACKET, COMMA, JsonBytes, NOT_JSON, OPEN_BRACE, OPEN_BRACKET, QUOTE } from "../../shared/json-bytes.js";
+import { MAYBE_TOO_LARGE, NOT_A_NUMBER, numberEnd, readNumber, scanNumber } from "../../shared/json-number.js";
 
 // Keys the fast way takes; any other key goes to JSON.parse (and is refused there with its name).
 const FIELDS = new Set(["id", "values", "metadata", "sparse_values", "sparseValues"]);
 
-let at = 0; // position of the reader in the current line
+const r = new JsonBytes();
 
-function skipSpace(buf: Uint8Array, end: number): void {
-  let c = buf[at];
-  while (at < end && (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d)) c = buf[++at];
-}
-
-/** End of a string's contents that has no escape and no control character (at: its opening quote); -1 otherwise. */
-function plainStringEnd(buf: Uint8Array, end: number): number {
-  for (let i = at + 1; i < end; i++) {
-    const c = buf[i];
-    if (c === QUOTE) return i;
-    if (c === BACKSLASH || c < 0x20) return -1;
-  }
-  return -1;
-}
-
-/** Skips any JSON value from `at` (strings, nesting); JSON.parse judges whether it is valid. False at a dead end. */
-function skipValue(buf: Uint8Array, end: number): boolean {
-  let depth = 0;
-  while (at < end) {
-    const c = buf[at];
-    if (c === QUOTE) {
-      at++;
-      while (at < end && buf[at] !== QUOTE) at += buf[at] === BACKSLASH ? 2 : 1;
-      if (at >= end) return false;
-      at++;
-    } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
-      depth++;
-      at++;
-    } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
-      if (depth === 0) return true;
-      depth--;
-      at++;
-    } else if (c === COMMA && depth === 0) {
-      return true;
-    } else at++;
-    if (depth === 0 && (c === QUOTE || c === CLOSE_BRACE || c === CLOSE_BRACKET)) return true;
-  }
-  return depth === 0;
-}
-
-function readValues(buf: Uint8Array, end: number): number[] | undefined {
-  at++; // "["
-  const values: number[] = [];
-  skipSpace(buf, end);
-  if (buf[at] === CLOSE_BRACKET && at < end) {
-    at++;
-    return values;
+/** Reads the array of numbers at the cursor ("["), each handed to `take`; false to take the long way. */
+function eachNumber(take: (value: number) => boolean): boolean {
+  r.at++; // "["
+  r.skipSpace();
+  if (r.peek() === CLOSE_BRACKET) {
+    r.at++;
+    return true;
   }
   for (;;) {
-    if (at >= end) return undefined;
-    const value = readNumber(buf, at, end);
-    if (Number.isNaN(value)) return undefined; // not a number here
-    values.push(value);
-    at = numberEnd;
-    skipSpace(buf, end);
-    if (at >= end) return undefined;
-    const c = buf[at++];
-    if (c === CLOSE_BRACKET) return values;
-    if (c !== COMMA) return undefined;
-    skipSpace(buf, end);
+    if (r.at >= r.end) return false;
+    const value = readNumber(r.buf, r.at, r.end);
+    if (Number.isNaN(value) || !take(value)) return false;
+    r.at = numberEnd;
+    const more = r.nextMember(CLOSE_BRACKET);
+    if (more === undefined) return false;
+    if (!more) return true;
   }
+}
+
+function readValues(): number[] | undefined {
+  const values: number[] = [];
+  return eachNumber((v) => values.push(v) > 0) ? values : undefined;
 }
 
 /**
- * The dense values at `at` only checked, not read (scanNumber): how many there are, all known to be 32-bit floats;
- * undefined to take the long way (bad syntax, or a value too large for a float32, which the checker must name).
+ * The dense values at the cursor only checked, not read (scanNumber): how many there are, all known to be 32-bit
+ * floats; undefined to take the long way (bad syntax, or a value too large for a float32, which the checker must name).
  */
-function scanValues(buf: Uint8Array, end: number): ScannedValues | undefined {
-  at++; // "["
+function scanValues(): ScannedValues | undefined {
+  const { buf, end } = r;
+  r.at++; // "["
   let count = 0;
-  skipSpace(buf, end);
-  if (buf[at] === CLOSE_BRACKET && at < end) {
-    at++;
+  r.skipSpace();
+  if (r.peek() === CLOSE_BRACKET) {
+    r.at++;
     return new ScannedValues(0);
   }
   for (;;) {
-    if (at >= end) return undefined;
-    let next = scanNumber(buf, at, end);
+    if (r.at >= end) return undefined;
+    let next = scanNumber(buf, r.at, end);
     if (next === MAYBE_TOO_LARGE) {
-      const value = readNumber(buf, at, end);
-      if (Math.fround(value) !== value || value === Infinity || value === -Infinity) return undefined;
+      const value = readNumber(buf, r.at, end);
+      if (!isFloat32(value)) return undefined;
       next = numberEnd;
     }
     if (next === NOT_A_NUMBER) return undefined;
     count++;
-    at = next;
-    skipSpace(buf, end);
-    if (at >= end) return undefined;
-    const c = buf[at++];
-    if (c === CLOSE_BRACKET) return new ScannedValues(count);
-    if (c !== COMMA) return undefined;
-    skipSpace(buf, end);
+    r.at = next;
+    const more = r.nextMember(CLOSE_BRACKET);
+    if (more === undefined) return undefined;
+    if (!more) return new ScannedValues(count);
   }
+}
+
+/** readNumber's value is one the service can store: not NaN, not ±Infinity, not a value fround would change. */
+function isFloat32(value: number): boolean {
+  return Math.fround(value) === value && value !== Infinity && value !== -Infinity;
 }
 
 /**
@@ -128,55 +85,38 @@ function scanValues(buf: Uint8Array, end: number): ScannedValues | undefined {
  * the check pass, which needs no more.
  */
 export function readRecordLine(buf: Buffer, start: number, end: number, scan = false): Record<string, unknown> | undefined {
-  at = start;
-  skipSpace(buf, end);
-  if (buf[at] !== OPEN_BRACE || at >= end) return undefined;
-  at++;
+  r.reset(buf, start, end).skipSpace();
+  if (r.peek() !== OPEN_BRACE) return undefined;
+  r.at++;
   const record: Record<string, unknown> = {};
-  skipSpace(buf, end);
-  if (buf[at] === CLOSE_BRACE && at < end) {
-    at++;
-  } else {
+  r.skipSpace();
+  if (r.peek() === CLOSE_BRACE) r.at++;
+  else {
     for (;;) {
-      if (buf[at] !== QUOTE || at >= end) return undefined;
-      const keyEnd = plainStringEnd(buf, end);
-      if (keyEnd < 0) return undefined;
-      const key = buf.toString("latin1", at + 1, keyEnd);
-      if (!FIELDS.has(key) || key in record) return undefined;
-      at = keyEnd + 1;
-      skipSpace(buf, end);
-      if (buf[at] !== COLON || at >= end) return undefined;
-      at++;
-      skipSpace(buf, end);
-      if (at >= end) return undefined;
-      if (key === "values" && buf[at] === OPEN_BRACKET) {
-        const values = scan ? scanValues(buf, end) : readValues(buf, end);
+      const key = r.key();
+      if (key === undefined || !FIELDS.has(key) || key in record) return undefined;
+      const c = r.peek();
+      if (key === "values" && c === OPEN_BRACKET) {
+        const values = scan ? scanValues() : readValues();
         if (values === undefined) return undefined;
         record.values = values;
-      } else if (key === "id" && buf[at] === QUOTE) {
-        const idEnd = plainStringEnd(buf, end);
+      } else if (key === "id" && c === QUOTE) {
+        const idEnd = r.plainStringEnd();
         if (idEnd < 0) return undefined;
-        record.id = buf.toString("utf8", at + 1, idEnd);
-        at = idEnd + 1;
+        record.id = buf.toString("utf8", r.at + 1, idEnd);
+        r.at = idEnd + 1;
       } else {
-        const valueStart = at;
-        if (!skipValue(buf, end)) return undefined;
-        try {
-          record[key] = JSON.parse(buf.toString("utf8", valueStart, at));
-        } catch {
-          return undefined;
-        }
+        const value = r.parsedValue();
+        if (value === NOT_JSON) return undefined;
+        record[key] = value;
       }
-      skipSpace(buf, end);
-      if (at >= end) return undefined;
-      const c = buf[at++];
-      if (c === CLOSE_BRACE) break;
-      if (c !== COMMA) return undefined;
-      skipSpace(buf, end);
+      const more = r.nextMember(CLOSE_BRACE);
+      if (more === undefined) return undefined;
+      if (!more) break;
     }
   }
-  skipSpace(buf, end);
-  return at === end ? record : undefined;
+  r.skipSpace();
+  return r.at === end ? record : undefined;
 }
 
 export interface TranscodedLine {
@@ -198,104 +138,64 @@ const KEY_JSON: Record<string, Buffer> = { id: Buffer.from('"id":'), values: Buf
  * anything readRecordLine would not take, a value that is not a finite float32): the caller takes the long way.
  */
 export function transcodeRecordLine(buf: Buffer, start: number, end: number, out: Buffer): TranscodedLine | undefined {
-  at = start;
-  skipSpace(buf, end);
-  if (buf[at] !== OPEN_BRACE || at >= end) return undefined;
-  at++;
+  r.reset(buf, start, end).skipSpace();
+  if (r.peek() !== OPEN_BRACE) return undefined;
+  r.at++;
   let o = 0;
   out[o++] = OPEN_BRACE;
   let id: string | undefined;
   let values = false;
   let metadata = false;
-  skipSpace(buf, end);
+  r.skipSpace();
   for (;;) {
-    if (buf[at] !== QUOTE || at >= end) return undefined;
-    const keyEnd = plainStringEnd(buf, end);
-    if (keyEnd < 0) return undefined;
-    const key = buf.toString("latin1", at + 1, keyEnd);
-    const keyJson = KEY_JSON[key];
+    const key = r.key();
+    const keyJson = key === undefined ? undefined : KEY_JSON[key];
     if (keyJson === undefined || (key === "id" ? id !== undefined : key === "values" ? values : metadata)) return undefined;
-    at = keyEnd + 1;
-    skipSpace(buf, end);
-    if (buf[at] !== COLON || at >= end) return undefined;
-    at++;
-    skipSpace(buf, end);
-    if (at >= end) return undefined;
     const fieldStart = o;
     if (o > 1) out[o++] = COMMA;
     o += keyJson.copy(out, o);
     if (key === "values") {
-      if (buf[at] !== OPEN_BRACKET) return undefined;
-      o = transcodeValues(buf, end, out, o);
-      if (o < 0) return undefined;
+      if (r.peek() !== OPEN_BRACKET) return undefined;
+      out[o++] = OPEN_BRACKET;
+      let first = true;
+      const ok = eachNumber((value) => {
+        if (!isFloat32(value)) return false;
+        if (!first) out[o++] = COMMA;
+        first = false;
+        o = writeFloat32(out, o, value);
+        return true;
+      });
+      if (!ok) return undefined;
+      out[o++] = CLOSE_BRACKET;
       values = true;
     } else if (key === "id") {
-      if (buf[at] !== QUOTE) return undefined;
-      const idEnd = plainStringEnd(buf, end);
+      if (r.peek() !== QUOTE) return undefined;
+      const idEnd = r.plainStringEnd();
       if (idEnd < 0) return undefined;
       let ascii = true;
-      for (let i = at + 1; i < idEnd; i++) if (buf[i] >= 0x80) ascii = false;
+      for (let i = r.at + 1; i < idEnd; i++) if (buf[i] >= 0x80) ascii = false;
       if (ascii) {
-        id = buf.toString("latin1", at + 1, idEnd);
-        o += buf.copy(out, o, at, idEnd + 1);
+        id = buf.toString("latin1", r.at + 1, idEnd);
+        o += buf.copy(out, o, r.at, idEnd + 1);
       } else {
-        id = buf.toString("utf8", at + 1, idEnd); // as decoding the whole line would read it (invalid bytes → U+FFFD)
+        id = buf.toString("utf8", r.at + 1, idEnd); // as decoding the whole line would read it (invalid bytes → U+FFFD)
         o += out.write(JSON.stringify(id), o, "utf8");
       }
-      at = idEnd + 1;
+      r.at = idEnd + 1;
     } else {
-      const valueStart = at;
-      if (!skipValue(buf, end)) return undefined;
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(buf.toString("utf8", valueStart, at));
-      } catch {
-        return undefined;
-      }
+      const parsed = r.parsedValue();
+      if (parsed === NOT_JSON) return undefined;
       if (parsed === null) o = fieldStart; // null metadata is left out, as the record reader does
       else if (typeof parsed !== "object" || Array.isArray(parsed)) return undefined;
       else o += out.write(JSON.stringify(parsed), o, "utf8");
       metadata = true;
     }
-    skipSpace(buf, end);
-    if (at >= end) return undefined;
-    const c = buf[at++];
-    if (c === CLOSE_BRACE) break;
-    if (c !== COMMA) return undefined;
-    skipSpace(buf, end);
+    const more = r.nextMember(CLOSE_BRACE);
+    if (more === undefined) return undefined;
+    if (!more) break;
   }
-  skipSpace(buf, end);
-  if (at !== end || id === undefined || !values) return undefined;
+  r.skipSpace();
+  if (r.at !== end || id === undefined || !values) return undefined;
   out[o++] = CLOSE_BRACE;
   return { id, length: o };
-}
-
-/** The values array at `at` written to out[o…] as shortest float32 decimals; the new o, or -1 to take the long way. */
-function transcodeValues(buf: Uint8Array, end: number, out: Buffer, o: number): number {
-  at++; // "["
-  out[o++] = OPEN_BRACKET;
-  skipSpace(buf, end);
-  if (buf[at] === CLOSE_BRACKET && at < end) {
-    at++;
-    out[o++] = CLOSE_BRACKET;
-    return o;
-  }
-  for (let first = true; ; first = false) {
-    if (at >= end) return -1;
-    const value = readNumber(buf, at, end);
-    // NaN: not a number here; a value that fround changes (it came back unrounded) or ±Infinity: not a float32
-    if (Math.fround(value) !== value || value === Infinity || value === -Infinity) return -1;
-    if (!first) out[o++] = COMMA;
-    o = writeFloat32(out, o, value);
-    at = numberEnd;
-    skipSpace(buf, end);
-    if (at >= end) return -1;
-    const c = buf[at++];
-    if (c === CLOSE_BRACKET) {
-      out[o++] = CLOSE_BRACKET;
-      return o;
-    }
-    if (c !== COMMA) return -1;
-    skipSpace(buf, end);
-  }
 }

@@ -4,7 +4,16 @@ import type { WriteRecord } from "./store.js";
 import type { DataPlaneIndex } from "./types.js";
 import { checkId, denseValues, describe, metadataJson, sparseValues, type Json } from "./validate.js";
 
-export function parseRecord(raw: Json, position: number, index: DataPlaneIndex): WriteRecord {
+/** A record of an upsert body read by upsert-body.ts: its dense values already float32, the rest as JSON.parse gives it. */
+export interface RawRecord {
+  id?: Json;
+  values?: Float32Array;
+  metadata?: Json;
+  sparseValues?: Json;
+  sparse_values?: Json;
+}
+
+export function parseRecord(raw: Json | RawRecord, position: number, index: DataPlaneIndex): WriteRecord {
   const at = `Vector at position ${position}`;
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
     throw invalid(`${at}: must be an object with an id, got ${describe(raw)}`);
@@ -15,7 +24,7 @@ export function parseRecord(raw: Json, position: number, index: DataPlaneIndex):
   const rawSparse = raw.sparseValues ?? raw.sparse_values;
   let values: Float32Array;
   if (index.vectorType === "sparse") {
-    if (rawValues !== undefined && rawValues !== null && !(Array.isArray(rawValues) && rawValues.length === 0)) {
+    if (rawValues !== undefined && rawValues !== null && !((Array.isArray(rawValues) || rawValues instanceof Float32Array) && rawValues.length === 0)) {
       throw invalid(`${where}: a sparse index takes no dense values; send sparseValues only`);
     }
     if (rawSparse === undefined || rawSparse === null) throw invalid(`${where}: sparseValues are required by a sparse index`);

@@ -89,8 +89,12 @@ export function checkIdList(value: Json | undefined, what: string): string[] {
   return value.map((id, i) => checkId(id, `Id at position ${i}`));
 }
 
-/** Dense values as float32; `where` names the record. */
-export function denseValues(value: Json | undefined, where: string, dimension: number): Float32Array {
+/** Dense values as float32 (read as such already by upsert-body.ts, or checked here); `where` names the record. */
+export function denseValues(value: Json | Float32Array | undefined, where: string, dimension: number): Float32Array {
+  if (value instanceof Float32Array) {
+    if (value.length !== dimension) throw invalid(`${where}: dimension ${value.length} does not match the dimension of the index ${dimension}`);
+    return value;
+  }
   if (!Array.isArray(value)) throw invalid(`${where}: values must be a list of numbers, got ${describe(value)}`);
   if (value.length !== dimension) {
     throw invalid(`${where}: dimension ${value.length} does not match the dimension of the index ${dimension}`);
