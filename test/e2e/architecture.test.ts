@@ -36,3 +36,17 @@ test("every tool file exports one definition, registered in tools/index.ts", () 
     expect(registry, f).toContain(`from "./${f.slice("tools/".length, -3)}.js"`);
   }
 });
+
+test("src/local imports nothing from the client side, only src/shared; src/shared imports nothing of the project", () => {
+  const files = (dir: string): string[] =>
+    readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(`${dir}/${e.name}`) : e.name.endsWith(".ts") ? [`${dir}/${e.name}`] : []));
+  const local = files("src/local");
+  expect(local.length).toBeGreaterThan(10);
+  for (const f of local) {
+    for (const [, spec] of code(f).matchAll(/from "(\.[^"]+)"/g)) {
+      const target = join(f, "..", spec).split("\\").join("/");
+      expect(target.startsWith("src/local/") || target.startsWith("src/shared/"), `${f} imports ${spec}`).toBe(true);
+    }
+  }
+  for (const f of files("src/shared")) expect(code(f), f).not.toMatch(/from "\./);
+});
