@@ -240,6 +240,7 @@ describe("transcodeRecordLine", () => {
       '{"id":"a"}', '{"values":[1]}', '{"id":"a","values":null}', '{"id":"a","values":[1e39]}', '{"id":"a","values":[1e400]}',
       '{"id":"a","values":[-1e400]}', '{"id":"a","values":[1],"metadata":[1]}', '{"id":"a","values":[1],"metadata":"x"}',
       '{"id":"a","values":[1],"metadata":{"x":1},"metadata":{}}', '{"id":5,"values":[1]}', '{"id":"a","values":[1],"extra":1}',
+      '{"id":"a","values":[1],"constructor":1}', '{"__proto__":{},"id":"a","values":[1]}', '{"id":"a","toString":[1],"values":[1]}',
     ]) {
       expect(transcode(line), line).toBeUndefined();
     }

@@ -129,7 +129,7 @@ export function transcodeRoom(lineBytes: number): number {
   return 24 * lineBytes + 64;
 }
 
-const KEY_JSON: Record<string, Buffer> = { id: Buffer.from('"id":'), values: Buffer.from('"values":'), metadata: Buffer.from('"metadata":') };
+const KEY_JSON = new Map(["id", "values", "metadata"].map((key) => [key, Buffer.from(`"${key}":`)]));
 
 /**
  * Writes the line's record as the JSON sent to the service — `{"id":…,"values":[…],"metadata":…}` in the line's key
@@ -149,24 +149,15 @@ export function transcodeRecordLine(buf: Buffer, start: number, end: number, out
   r.skipSpace();
   for (;;) {
     const key = r.key();
-    const keyJson = key === undefined ? undefined : KEY_JSON[key];
+    const keyJson = key === undefined ? undefined : KEY_JSON.get(key);
     if (keyJson === undefined || (key === "id" ? id !== undefined : key === "values" ? values : metadata)) return undefined;
     const fieldStart = o;
     if (o > 1) out[o++] = COMMA;
     o += keyJson.copy(out, o);
     if (key === "values") {
       if (r.peek() !== OPEN_BRACKET) return undefined;
-      out[o++] = OPEN_BRACKET;
-      let first = true;
-      const ok = eachNumber((value) => {
-        if (!isFloat32(value)) return false;
-        if (!first) out[o++] = COMMA;
-        first = false;
-        o = writeFloat32(out, o, value);
-        return true;
-      });
-      if (!ok) return undefined;
-      out[o++] = CLOSE_BRACKET;
+      o = transcodeValues(out, o);
+      if (o < 0) return undefined;
       values = true;
     } else if (key === "id") {
       if (r.peek() !== QUOTE) return undefined;
@@ -198,4 +189,28 @@ export function transcodeRecordLine(buf: Buffer, start: number, end: number, out
   if (r.at !== end || id === undefined || !values) return undefined;
   out[o++] = CLOSE_BRACE;
   return { id, length: o };
+}
+
+/** The values array at the cursor written to out[o…] as shortest float32 decimals; the new o, or -1 for the long way. */
+function transcodeValues(out: Buffer, o: number): number {
+  const { buf, end } = r;
+  r.at++; // "["
+  out[o++] = OPEN_BRACKET;
+  r.skipSpace();
+  if (r.peek() === CLOSE_BRACKET) {
+    r.at++;
+    out[o++] = CLOSE_BRACKET;
+    return o;
+  }
+  for (;;) {
+    if (r.at >= end) return -1;
+    const value = readNumber(buf, r.at, end);
+    if (!isFloat32(value)) return -1;
+    o = writeFloat32(out, o, value);
+    r.at = numberEnd;
+    const more = r.nextMember(CLOSE_BRACKET);
+    if (more === undefined) return -1;
+    out[o++] = more ? COMMA : CLOSE_BRACKET;
+    if (!more) return o;
+  }
 }
