@@ -7,6 +7,19 @@ const COUNT = Number(process.env.BENCH_COUNT ?? 10_000);
 const DIMENSION = 768;
 const ROUNDS = 2;
 
+/**
+ * What any stdio MCP client and server pay for the one JSON-RPC message of the call, whatever the server does next:
+ * the client's JSON.stringify and the server's JSON.parse of it (measured here, in this process).
+ */
+function messageCost(records: unknown[]): { mb: number; stringifyMs: number; parseMs: number } {
+  let start = performance.now();
+  const text = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "upsert_vectors", arguments: { index: "x", vectors: records } } });
+  const stringifyMs = performance.now() - start;
+  start = performance.now();
+  JSON.parse(text);
+  return { mb: Math.round(text.length / 1e6), stringifyMs, parseMs: performance.now() - start };
+}
+
 export async function benchUpsertTool(): Promise<{ ours: number; reference: number }> {
   const records = makeRecords(COUNT, DIMENSION);
   return withService(async (service) => {
@@ -49,8 +62,10 @@ export async function benchUpsertTool(): Promise<{ ours: number; reference: numb
     const line = ratioLine(`upsert_vectors ${COUNT}×${DIMENSION}`, best.ours, best.reference, "vectors/s", "≥ 1.0×");
     const oursMs = (COUNT / best.ours) * 1000;
     const referenceMs = (COUNT / best.reference) * 1000;
+    const message = messageCost(records);
     process.stdout.write(
-      `${line}; stdio leg alone ${stdioLegMs.toFixed(0)} ms of our ${oursMs.toFixed(0)} ms (the reference's whole run: ${referenceMs.toFixed(0)} ms)\n`,
+      `${line}; stdio leg alone ${stdioLegMs.toFixed(0)} ms of our ${oursMs.toFixed(0)} ms (the reference's whole run: ${referenceMs.toFixed(0)} ms); ` +
+        `the ${message.mb} MB call message alone costs JSON.stringify ${message.stringifyMs.toFixed(0)} ms + JSON.parse ${message.parseMs.toFixed(0)} ms\n`,
     );
     return best;
   });
