@@ -52,6 +52,15 @@ export class JsonBytes {
     return -1;
   }
 
+  /** At an opening "[" or "{": moves inside it; false when it is empty (the cursor then past its `close`). */
+  enter(close: number): boolean {
+    this.at++;
+    this.skipSpace();
+    if (this.peek() !== close) return true;
+    this.at++;
+    return false;
+  }
+
   /** A plain key and its colon (cursor after them, on the value); undefined when there is none. */
   key(): string | undefined {
     if (this.peek() !== QUOTE) return undefined;

@@ -22,12 +22,7 @@ const r = new JsonBytes();
 
 /** Reads the array of numbers at the cursor ("["), each handed to `take`; false to take the long way. */
 function eachNumber(take: (value: number) => boolean): boolean {
-  r.at++; // "["
-  r.skipSpace();
-  if (r.peek() === CLOSE_BRACKET) {
-    r.at++;
-    return true;
-  }
+  if (!r.enter(CLOSE_BRACKET)) return true;
   for (;;) {
     if (r.at >= r.end) return false;
     const value = readNumber(r.buf, r.at, r.end);
@@ -50,13 +45,8 @@ function readValues(): number[] | undefined {
  */
 function scanValues(): ScannedValues | undefined {
   const { buf, end } = r;
-  r.at++; // "["
   let count = 0;
-  r.skipSpace();
-  if (r.peek() === CLOSE_BRACKET) {
-    r.at++;
-    return new ScannedValues(0);
-  }
+  if (!r.enter(CLOSE_BRACKET)) return new ScannedValues(0);
   for (;;) {
     if (r.at >= end) return undefined;
     let next = scanNumber(buf, r.at, end);
@@ -87,11 +77,8 @@ function isFloat32(value: number): boolean {
 export function readRecordLine(buf: Buffer, start: number, end: number, scan = false): Record<string, unknown> | undefined {
   r.reset(buf, start, end).skipSpace();
   if (r.peek() !== OPEN_BRACE) return undefined;
-  r.at++;
   const record: Record<string, unknown> = {};
-  r.skipSpace();
-  if (r.peek() === CLOSE_BRACE) r.at++;
-  else {
+  if (r.enter(CLOSE_BRACE)) {
     for (;;) {
       const key = r.key();
       if (key === undefined || !FIELDS.has(key) || key in record) return undefined;
@@ -139,14 +126,12 @@ const KEY_JSON = new Map(["id", "values", "metadata"].map((key) => [key, Buffer.
  */
 export function transcodeRecordLine(buf: Buffer, start: number, end: number, out: Buffer): TranscodedLine | undefined {
   r.reset(buf, start, end).skipSpace();
-  if (r.peek() !== OPEN_BRACE) return undefined;
-  r.at++;
+  if (r.peek() !== OPEN_BRACE || !r.enter(CLOSE_BRACE)) return undefined;
   let o = 0;
   out[o++] = OPEN_BRACE;
   let id: string | undefined;
   let values = false;
   let metadata = false;
-  r.skipSpace();
   for (;;) {
     const key = r.key();
     const keyJson = key === undefined ? undefined : KEY_JSON.get(key);
@@ -194,11 +179,8 @@ export function transcodeRecordLine(buf: Buffer, start: number, end: number, out
 /** The values array at the cursor written to out[o…] as shortest float32 decimals; the new o, or -1 for the long way. */
 function transcodeValues(out: Buffer, o: number): number {
   const { buf, end } = r;
-  r.at++; // "["
   out[o++] = OPEN_BRACKET;
-  r.skipSpace();
-  if (r.peek() === CLOSE_BRACKET) {
-    r.at++;
+  if (!r.enter(CLOSE_BRACKET)) {
     out[o++] = CLOSE_BRACKET;
     return o;
   }

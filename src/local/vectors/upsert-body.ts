@@ -18,13 +18,11 @@ let scratch = new Float32Array(4096);
 
 export function readUpsertBody(body: Buffer): { vectors: RawRecord[]; namespace: Json | undefined } | undefined {
   r.reset(body, 0, body.length).skipSpace();
-  if (r.peek() !== OPEN_BRACE) return undefined;
-  r.at++;
-  r.skipSpace();
+  // {}: the route words what is missing
+  if (r.peek() !== OPEN_BRACE || !r.enter(CLOSE_BRACE)) return undefined;
   let vectors: RawRecord[] | undefined;
   let namespace: Json | undefined;
   let namespaceSeen = false;
-  if (r.peek() === CLOSE_BRACE) return undefined; // {}: the route words what is missing
   for (;;) {
     const key = r.key();
     if (key === "vectors" && vectors === undefined && r.peek() === OPEN_BRACKET) {
@@ -46,12 +44,7 @@ export function readUpsertBody(body: Buffer): { vectors: RawRecord[]; namespace:
 
 function readRecords(): RawRecord[] | undefined {
   const records: RawRecord[] = [];
-  r.at++; // "["
-  r.skipSpace();
-  if (r.peek() === CLOSE_BRACKET) {
-    r.at++;
-    return records;
-  }
+  if (!r.enter(CLOSE_BRACKET)) return records;
   for (;;) {
     const record = readRecord();
     if (record === undefined) return undefined;
@@ -64,13 +57,8 @@ function readRecords(): RawRecord[] | undefined {
 
 function readRecord(): RawRecord | undefined {
   if (r.peek() !== OPEN_BRACE) return undefined;
-  r.at++;
-  r.skipSpace();
   const record: RawRecord = {};
-  if (r.peek() === CLOSE_BRACE) {
-    r.at++;
-    return record;
-  }
+  if (!r.enter(CLOSE_BRACE)) return record;
   for (;;) {
     const key = r.key();
     if (key === undefined || !RECORD_FIELDS.has(key) || key in record) return undefined;
@@ -97,13 +85,8 @@ function readRecord(): RawRecord | undefined {
 
 function readValues(): Float32Array | undefined {
   const { buf, end } = r;
-  r.at++; // "["
   let n = 0;
-  r.skipSpace();
-  if (r.peek() === CLOSE_BRACKET) {
-    r.at++;
-    return new Float32Array(0);
-  }
+  if (!r.enter(CLOSE_BRACKET)) return new Float32Array(0);
   for (;;) {
     if (r.at >= end) return undefined;
     const value = readNumber(buf, r.at, end);
