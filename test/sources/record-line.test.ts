@@ -69,6 +69,19 @@ describe("readNumber", () => {
     );
   });
 
+  it("takes the short way for 0.ddd of any length (1–25 digits, leading zeros, either sign) with the same result", () => {
+    const spelled = fc.tuple(fc.boolean(), fc.nat({ max: 5 }), fc.stringMatching(/^[0-9]{1,25}$/));
+    fc.assert(
+      fc.property(spelled, ([negative, zeros, digits]) => {
+        const s = `${negative ? "-" : ""}0.${"0".repeat(zeros)}${digits}`;
+        const { value, end } = read(s);
+        expect(Object.is(value, expectedNumber(s)), s).toBe(true);
+        expect(end).toBe(s.length);
+      }),
+      { numRuns: 10_000 },
+    );
+  });
+
   it("reads the edges: zeros, float32 overflow and underflow, long mantissas, big exponents", () => {
     for (const s of [
       "0", "-0", "0.0", "-0.000", "0e10", "1e400", "-1e400", "3.4028235e38", "3.4028235677973366e38", "3.4028236e38",
