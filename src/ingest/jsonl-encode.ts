@@ -6,11 +6,14 @@ import { RecordCheckError } from "./check.js";
 import { jsonlItem } from "./sources/jsonl.js";
 import { type Line, readLines } from "./sources/lines.js";
 import type { PositionMap } from "./sources/positions.js";
-import { transcodeRecordLine, transcodeRoom } from "./sources/record-line.js";
+import { NO_ROOM, transcodeRecordLine } from "./sources/record-line.js";
+
+// A record's JSON must fit in one 2,000,000-byte body: past this the long way words the refusal.
+const MAX_SCRATCH = 4 * 1024 * 1024;
 
 export class JsonlEncoder {
   private readonly planner: BatchPlanner;
-  private scratch = Buffer.allocUnsafe(1 << 20);
+  private scratch = Buffer.allocUnsafe(64 * 1024); // grows when a record needs more (up to MAX_SCRATCH)
   /** Records added so far (their stream positions are 0 … records − 1). */
   records = 0;
 
@@ -27,10 +30,14 @@ export class JsonlEncoder {
    */
   add(line: Line): { record: boolean; closed?: PlannedBatch } {
     if (line.buf !== undefined) {
-      const room = transcodeRoom(line.end - line.start);
-      if (room > this.scratch.length) this.scratch = Buffer.allocUnsafe(room);
-      const fast = transcodeRecordLine(line.buf, line.start, line.end, this.scratch);
-      if (fast !== undefined) return { record: true, closed: this.planner.addJson(this.scratch, fast.length, fast.id, this.records++) };
+      let fast = transcodeRecordLine(line.buf, line.start, line.end, this.scratch);
+      while (fast === NO_ROOM && this.scratch.length < MAX_SCRATCH) {
+        this.scratch = Buffer.allocUnsafe(2 * this.scratch.length);
+        fast = transcodeRecordLine(line.buf, line.start, line.end, this.scratch);
+      }
+      if (fast !== undefined && fast !== NO_ROOM) {
+        return { record: true, closed: this.planner.addJson(this.scratch, fast.length, fast.id, this.records++) };
+      }
     }
     const item = jsonlItem(line, this.maxLineBytes);
     if (item === undefined) return { record: false };

@@ -44,6 +44,15 @@ describe("encodeJsonl", () => {
     for (const i of [0, 1, 8, 99, 150, 231]) expect(fastPositions.positionOf(i)).toBe(longPositions.positionOf(i));
   });
 
+  it("sends a record bigger than its first buffer (20,000 values) as the long way does", async () => {
+    const values = Array.from({ length: 20_000 }, (_, i) => Math.sin(i) * 1e-3);
+    const file = join(dir, "wide.jsonl");
+    await writeFile(file, `${JSON.stringify({ id: "wide", values, metadata: { k: "v" } })}\n${JSON.stringify({ id: "small", values: [1] })}\n`);
+    const { fast, long } = await both(file);
+    expect(parsed(fast)).toEqual(parsed(long));
+    expect(fast[0].ids).toEqual(["wide", "small"]);
+  });
+
   it("stops at a line it cannot send, naming it, after the batches before it; later lines are not read", async () => {
     const lines = Array.from({ length: 150 }, (_, i) => JSON.stringify({ id: `r-${i}`, values: [i] }));
     lines.splice(120, 0, '{"id":"broken","values":[1,');

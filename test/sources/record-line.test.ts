@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { ScannedValues } from "../../src/ingest/check.js";
 import { MAYBE_TOO_LARGE, NOT_A_NUMBER, numberEnd, readNumber, scanNumber } from "../../src/shared/json-number.js";
 import { encodeRecord } from "../../src/ingest/batches.js";
-import { readRecordLine, transcodeRecordLine, transcodeRoom } from "../../src/ingest/sources/record-line.js";
+import { NO_ROOM, readRecordLine, transcodeRecordLine } from "../../src/ingest/sources/record-line.js";
 import { recordFromObject } from "../../src/ingest/sources/record-shape.js";
 
 /** What the reader must return for a number: fround of JSON.parse, or JSON.parse's value when fround overflows. */
@@ -200,8 +200,9 @@ describe("readRecordLine", () => {
 /** The line transcoded, as the parsed JSON sent, with its id; undefined when the transcoder steps aside. */
 function transcode(line: string): { sent: unknown; id: string } | undefined {
   const buf = Buffer.from(`${line}\n{"id":"next"}`);
-  const out = Buffer.alloc(transcodeRoom(Buffer.byteLength(line)));
+  const out = Buffer.alloc(64 * Buffer.byteLength(line) + 64);
   const t = transcodeRecordLine(buf, 0, Buffer.byteLength(line), out);
+  if (t === NO_ROOM) throw new Error("no room");
   return t && { sent: JSON.parse(out.toString("utf8", 0, t.length)), id: t.id };
 }
 
@@ -241,10 +242,25 @@ describe("transcodeRecordLine", () => {
   it("writes each value as its shortest float32 decimal and keeps a non-ASCII id as the line decodes it", () => {
     const line = '{"id":"caf\u00e9-ü","values":[0.12345678918063641,1E5,-0,3.4028235e38,1e-45],"metadata":{"k":"v"}}';
     const buf = Buffer.from(line.replace("\\u00e9", "é"));
-    const out = Buffer.alloc(transcodeRoom(buf.length));
+    const out = Buffer.alloc(1024);
     const t = transcodeRecordLine(buf, 0, buf.length, out);
-    expect(t?.id).toBe("café-ü");
-    expect(out.toString("utf8", 0, t!.length)).toBe('{"id":"café-ü","values":[0.12345679,100000,0,3.4028235e+38,1e-45],"metadata":{"k":"v"}}');
+    if (t === undefined || t === NO_ROOM) throw new Error("not transcoded");
+    expect(t.id).toBe("café-ü");
+    expect(out.toString("utf8", 0, t.length)).toBe('{"id":"café-ü","values":[0.12345679,100000,0,3.4028235e+38,1e-45],"metadata":{"k":"v"}}');
+  });
+
+  it("says NO_ROOM when the record does not fit, at any size of the buffer, and never gives a cut record", () => {
+    const line = JSON.stringify({ id: "é-id", values: [1e5, 0.1, -2.5e-8, 3], metadata: { k: "v".repeat(30) } });
+    const buf = Buffer.from(line);
+    const full = Buffer.alloc(1024);
+    const whole = transcodeRecordLine(buf, 0, buf.length, full);
+    if (whole === undefined || whole === NO_ROOM) throw new Error("not transcoded");
+    for (let size = 0; size < whole.length + 40; size++) {
+      const out = Buffer.alloc(size);
+      const t = transcodeRecordLine(buf, 0, buf.length, out);
+      if (t === NO_ROOM) continue;
+      expect(t && out.toString("utf8", 0, t.length)).toBe(full.toString("utf8", 0, whole.length));
+    }
   });
 
   it("steps aside for what it does not send itself: sparse values, no values, null values, values out of range, bad metadata", () => {

@@ -111,20 +111,20 @@ export interface TranscodedLine {
   length: number; // bytes of the record's JSON, written at the start of `out`
 }
 
-/** Room `out` must have for a line of `lineBytes` bytes: a value takes at most 24 bytes, an id byte at most 3. */
-export function transcodeRoom(lineBytes: number): number {
-  return 24 * lineBytes + 64;
-}
+/** What transcodeRecordLine returns when the record does not fit in `out`: the caller may retry with more room. */
+export const NO_ROOM = "no room";
+
+const VALUE_ROOM = 26; // a value's decimal (at most 24 bytes), its comma or "]", and the record's closing "}"
 
 const KEY_JSON = new Map(["id", "values", "metadata"].map((key) => [key, Buffer.from(`"${key}":`)]));
 
 /**
  * Writes the line's record as the JSON sent to the service — `{"id":…,"values":[…],"metadata":…}` in the line's key
- * order, values as shortest float32 decimals, metadata as JSON.stringify writes it — at the start of `out` (which
- * has transcodeRoom bytes). Undefined when the line is not a plain dense record (no id or values, sparse values,
- * anything readRecordLine would not take, a value that is not a finite float32): the caller takes the long way.
+ * order, values as shortest float32 decimals, metadata as JSON.stringify writes it — at the start of `out`. Undefined
+ * when the line is not a plain dense record (no id or values, sparse values, anything readRecordLine would not take, a
+ * value that is not a finite float32): the caller takes the long way. NO_ROOM when the JSON would not fit in `out`.
  */
-export function transcodeRecordLine(buf: Buffer, start: number, end: number, out: Buffer): TranscodedLine | undefined {
+export function transcodeRecordLine(buf: Buffer, start: number, end: number, out: Buffer): TranscodedLine | typeof NO_ROOM | undefined {
   r.reset(buf, start, end).skipSpace();
   if (r.peek() !== OPEN_BRACE || !r.enter(CLOSE_BRACE)) return undefined;
   let o = 0;
@@ -137,12 +137,14 @@ export function transcodeRecordLine(buf: Buffer, start: number, end: number, out
     const keyJson = key === undefined ? undefined : KEY_JSON.get(key);
     if (keyJson === undefined || (key === "id" ? id !== undefined : key === "values" ? values : metadata)) return undefined;
     const fieldStart = o;
+    if (o + 16 > out.length) return NO_ROOM;
     if (o > 1) out[o++] = COMMA;
     o += keyJson.copy(out, o);
     if (key === "values") {
       if (r.peek() !== OPEN_BRACKET) return undefined;
       o = transcodeValues(out, o);
-      if (o < 0) return undefined;
+      if (o === NOT_PLAIN) return undefined;
+      if (o === OUT_OF_ROOM) return NO_ROOM;
       values = true;
     } else if (key === "id") {
       if (r.peek() !== QUOTE) return undefined;
@@ -151,11 +153,13 @@ export function transcodeRecordLine(buf: Buffer, start: number, end: number, out
       let ascii = true;
       for (let i = r.at + 1; i < idEnd; i++) if (buf[i] >= 0x80) ascii = false;
       if (ascii) {
+        if (o + (idEnd + 2 - r.at) > out.length) return NO_ROOM;
         id = buf.toString("latin1", r.at + 1, idEnd);
         o += buf.copy(out, o, r.at, idEnd + 1);
       } else {
         id = buf.toString("utf8", r.at + 1, idEnd); // as decoding the whole line would read it (invalid bytes → U+FFFD)
-        o += out.write(JSON.stringify(id), o, "utf8");
+        o = writeJson(out, o, id);
+        if (o < 0) return NO_ROOM;
       }
       r.at = idEnd + 1;
     } else {
@@ -163,7 +167,10 @@ export function transcodeRecordLine(buf: Buffer, start: number, end: number, out
       if (parsed === NOT_JSON) return undefined;
       if (parsed === null) o = fieldStart; // null metadata is left out, as the record reader does
       else if (typeof parsed !== "object" || Array.isArray(parsed)) return undefined;
-      else o += out.write(JSON.stringify(parsed), o, "utf8");
+      else {
+        o = writeJson(out, o, parsed);
+        if (o < 0) return NO_ROOM;
+      }
       metadata = true;
     }
     const more = r.nextMember(CLOSE_BRACE);
@@ -176,7 +183,17 @@ export function transcodeRecordLine(buf: Buffer, start: number, end: number, out
   return { id, length: o };
 }
 
-/** The values array at the cursor written to out[o…] as shortest float32 decimals; the new o, or -1 for the long way. */
+/** JSON.stringify(value) written at out[o…]; the new o, or -1 when it does not fit (with room for a closing "}"). */
+function writeJson(out: Buffer, o: number, value: unknown): number {
+  const json = JSON.stringify(value);
+  if (o + Buffer.byteLength(json) + 1 > out.length) return -1;
+  return o + out.write(json, o, "utf8");
+}
+
+const NOT_PLAIN = -1;
+const OUT_OF_ROOM = -2;
+
+/** The values array at the cursor written to out[o…] as shortest float32 decimals; the new o, NOT_PLAIN or OUT_OF_ROOM. */
 function transcodeValues(out: Buffer, o: number): number {
   const { buf, end } = r;
   out[o++] = OPEN_BRACKET;
@@ -185,13 +202,14 @@ function transcodeValues(out: Buffer, o: number): number {
     return o;
   }
   for (;;) {
-    if (r.at >= end) return -1;
+    if (r.at >= end) return NOT_PLAIN;
     const value = readNumber(buf, r.at, end);
-    if (!isFloat32(value)) return -1;
+    if (!isFloat32(value)) return NOT_PLAIN;
+    if (o + VALUE_ROOM > out.length) return OUT_OF_ROOM;
     o = writeFloat32(out, o, value);
     r.at = numberEnd;
     const more = r.nextMember(CLOSE_BRACKET);
-    if (more === undefined) return -1;
+    if (more === undefined) return NOT_PLAIN;
     out[o++] = more ? COMMA : CLOSE_BRACKET;
     if (!more) return o;
   }
