@@ -7,9 +7,8 @@ import type { IndexModel } from "../src/api/records.js";
 import { ToolError } from "../src/errors.js";
 import { markdownTable } from "../src/format/table.js";
 import { resolveAllowedFile } from "../src/ingest/allowed-paths.js";
-import { checkFile, type FileCheck } from "../src/ingest/file-check.js";
-import { openSource, PositionMap, type RecordSource } from "../src/ingest/sources/index.js";
-import { uploadInput } from "../src/ingest/upload-input.js";
+import type { FileCheck } from "../src/ingest/file-check.js";
+import type { PositionMap, RecordSource } from "../src/ingest/sources/index.js";
 import { runUpsert, type UpsertOutcome } from "../src/ingest/upsert.js";
 import { indexArg, namespaceArg, ruleError, wholeNumberArg } from "../src/schema.js";
 import { defineTool } from "../src/tool.js";
@@ -65,9 +64,12 @@ function badRecordsText(check: FileCheck, s: Structured, unit: string): string {
   );
 }
 
+/** Loaded on the first call, not at start-up (src/ingest/import-file.ts). */
+const ingest = () => import("../src/ingest/import-file.js");
+
 async function open(path: string, format: "jsonl" | "parquet" | undefined): Promise<RecordSource> {
   try {
-    return await openSource(path, format);
+    return await (await ingest()).openSource(path, format);
   } catch (err) {
     throw new ToolError(`Cannot import ${path}: ${err instanceof Error ? err.message : String(err)}. Nothing was written.`);
   }
@@ -112,7 +114,7 @@ export default defineTool({
       const unit = source.format === "parquet" ? "row" : "line";
       const checked = async (model: IndexModel): Promise<FileCheck> => {
         try {
-          return await checkFile(source, model, { startAt, signal, maxShown: MAX_SHOWN, unit });
+          return await (await ingest()).checkFile(source, model, { startAt, signal, maxShown: MAX_SHOWN, unit });
         } catch (err) {
           if (signal.aborted) throw err;
           throw new ToolError(`Cannot read ${source.path}: ${err instanceof Error ? err.message : String(err)}. Nothing was written.`);
@@ -156,6 +158,7 @@ export default defineTool({
         };
       }
 
+      const { PositionMap, uploadInput } = await ingest();
       const positions = new PositionMap();
       const total = check.records;
       const outcome = await runUpsert({
