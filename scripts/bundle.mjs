@@ -22,7 +22,16 @@ const ENTRY = join(outdir, "vecdb-mcp.js");
 const CHUNKS = join(outdir, "bundle");
 
 /** Inputs that must never be on the MCP server's startup path (see `startup` below). */
-const LAZY_ONLY = [/^src\/local\//, /node_modules\/hyparquet\//, /^src\/ingest\/sources\/parquet\.ts$/, /^src\/ingest\/check-worker\.ts$/];
+const LAZY_ONLY = [
+  /^src\/local\//,
+  /node_modules\/hyparquet\//,
+  /^src\/ingest\/sources\/parquet\.ts$/,
+  /^src\/ingest\/check-worker\.ts$/,
+  // import_vectors' file reading (src/ingest/import-file.ts) and the JSON byte readers
+  /^src\/ingest\/(file-check|parallel-check|jsonl-encode|upload-input)\.ts$/,
+  /^src\/ingest\/sources\/(record-line|jsonl|lines)\.ts$/,
+  /^src\/shared\//,
+];
 
 // CommonJS dependencies bundled into ESM (undici, parts of the SDK's deps) call require() for Node built-ins;
 // esbuild's ESM output has no require, so each output file gets one. Named so it cannot clash with bundled code.
