@@ -150,7 +150,7 @@ export function writeFloat32(buf: Buffer, pos: number, value: number): number {
     const scale = POW10[k - n];
     const fraction = m % scale;
     writeDigits(buf, pos + n, (m - fraction) / scale);
-    // the fraction's leading zeros: write it as 1…fraction and put the zeros back
+    // the fraction with its leading zeros: scale + fraction is a 1 followed by them, and its 1 lands where the point goes
     writeDigits(buf, pos + k + 1, fraction + scale);
     buf[pos + n] = 0x2e;
     return pos + k + 1;

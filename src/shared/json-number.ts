@@ -7,7 +7,8 @@
 // gives. Rounding to float32 drops 29 of the double's 52 fraction bits; fround(d) ≠ fround(D) is only possible when
 // a float32 rounding midpoint lies between d and D, i.e. when d's dropped bits are within a few ulps of half. Those
 // values (about one in 10 million), and everything outside the plain range (subnormal or overflowing float32, more
-// than 22 powers of ten, more than 19 digits), are read exactly with Number() instead.
+// than 22 powers of ten), are read exactly with Number() instead. Digits past the 19th (the 18th on the short way)
+// only shift the exponent: they move d by far less than an ulp, which the guard covers.
 
 const POW10 = Float64Array.from({ length: 23 }, (_, i) => Number(`1e${i}`));
 const F64 = new Float64Array(1);
@@ -24,8 +25,8 @@ export let numberEnd = 0;
 /**
  * Reads the JSON number starting at buf[pos] (before `end`). Returns fround of its value — except for values that
  * do not fit a float32 (|x| ≥ 1e38 and overflow), which come back exactly as JSON.parse reads them, so that checks
- * can name them — and sets numberEnd; NaN when the bytes are not a JSON number (the caller then hands the line to JSON.parse,
- * which words the error).
+ * can name them — and sets numberEnd; NaN when the bytes are not a JSON number (the caller then hands the line to
+ * JSON.parse, which words the error).
  */
 export function readNumber(buf: Uint8Array, pos: number, end: number): number {
   // The usual embedding value, [-]0.ddd…d without an exponent, has a shorter way (the same arithmetic).
