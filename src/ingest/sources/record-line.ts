@@ -20,23 +20,20 @@ const FIELDS = new Set(["id", "values", "metadata", "sparse_values", "sparseValu
 
 const r = new JsonBytes();
 
-/** Reads the array of numbers at the cursor ("["), each handed to `take`; false to take the long way. */
-function eachNumber(take: (value: number) => boolean): boolean {
-  if (!r.enter(CLOSE_BRACKET)) return true;
-  for (;;) {
-    if (r.at >= r.end) return false;
-    const value = readNumber(r.buf, r.at, r.end);
-    if (Number.isNaN(value) || !take(value)) return false;
-    r.at = numberEnd;
-    const more = r.nextMember(CLOSE_BRACKET);
-    if (more === undefined) return false;
-    if (!more) return true;
-  }
-}
-
+/** The array of numbers at the cursor, each rounded to float32 (one too large for it as is); undefined for the long way. */
 function readValues(): number[] | undefined {
   const values: number[] = [];
-  return eachNumber((v) => values.push(v) > 0) ? values : undefined;
+  if (!r.enter(CLOSE_BRACKET)) return values;
+  for (;;) {
+    if (r.at >= r.end) return undefined;
+    const value = readNumber(r.buf, r.at, r.end);
+    if (Number.isNaN(value)) return undefined;
+    values.push(value);
+    r.at = numberEnd;
+    const more = r.nextMember(CLOSE_BRACKET);
+    if (more === undefined) return undefined;
+    if (!more) return values;
+  }
 }
 
 /**
