@@ -1,6 +1,7 @@
 // The one ingest path: resolve the index's host, plan batches, send `concurrency` at a time, account for every id.
-// upsert_vectors passes an array; import_vectors passes a stream (AsyncIterable) and gets the same batching,
-// retries, host re-resolution and accounting, with at most ~2×concurrency bodies in memory.
+// upsert_vectors passes an array; import_vectors passes a stream (AsyncIterable of records, or for JSONL the bodies
+// already planned: PlannedBodies) and gets the same batching, retries, host re-resolution and accounting, with at
+// most ~2×concurrency bodies in memory.
 import { getMaxListeners, setMaxListeners } from "node:events";
 import { IndexNotReadyError, ServiceError } from "../api/errors.js";
 import type { Service } from "../api/service.js";
@@ -36,7 +37,10 @@ export interface UpsertOutcome {
   inputError?: string; // reading or encoding the input failed at some record: the run stopped there
 }
 
-/** Request bodies planned elsewhere (import_vectors' encode workers, parallel-encode.ts), sent as they come. */
+/**
+ * Request bodies planned elsewhere, with the call's namespace, by the same BatchPlanner (import_vectors' JSONL lines,
+ * transcoded in jsonl-encode.ts): sent as they come, with the same routing, retries and accounting.
+ */
 export class PlannedBodies {
   constructor(readonly batches: AsyncGenerator<PlannedBatch>) {}
 }
