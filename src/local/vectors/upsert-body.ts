@@ -18,7 +18,7 @@ let scratch = new Float32Array(4096);
 
 export function readUpsertBody(body: Buffer): { vectors: RawRecord[]; namespace: Json | undefined } | undefined {
   r.reset(body, 0, body.length).skipSpace();
-  // {}: the route words what is missing
+  // not an object, or {}: the long way, where the route words what is wrong or missing
   if (r.peek() !== OPEN_BRACE || !r.enter(CLOSE_BRACE)) return undefined;
   let vectors: RawRecord[] | undefined;
   let namespace: Json | undefined;
