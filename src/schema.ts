@@ -23,8 +23,8 @@ export function ruleError(text: string, opts: { list?: string; after?: string } 
         typeof value === "number"
           ? ` is ${value}`
           : typeof value === "string"
-            ? value.length > 40
-              ? ` is ${JSON.stringify(`${value.slice(0, 40)}…`)} (${value.length} characters)`
+            ? [...value].length > 40
+              ? ` is ${JSON.stringify(`${[...value].slice(0, 40).join("")}…`)} (${[...value].length} characters)`
               : ` is ${JSON.stringify(value)}`
             : "";
       return `${where}${got}: ${text}.${opts.after ? ` ${opts.after}` : ""}`;
@@ -52,9 +52,17 @@ export function numberList(opts: { min: number; max: number } & ErrorParam): z.Z
 /** How a tool's argument errors read (see ruleError): `after` ends every message, e.g. "Nothing was written.". */
 export type RuleOptions = { list?: string; after?: string };
 
-/** A string of `min`–`max` characters; both limits answer with `error`. */
+/**
+ * A string of `min`–`max` characters, counted as the service counts them — code points, so an emoji is one, where
+ * zod's min/max would count UTF-16 units; both limits answer with `error`, and the JSON Schema says the same.
+ */
 export function textArg(min: number, max: number, error: ErrorParam) {
-  return z.string().min(min, error).max(max, error);
+  const fits = (s: string) => {
+    if (min <= 1 && s.length <= max) return s.length >= min; // code points ≤ UTF-16 units, and ≥ 1 when there is one
+    const n = [...s].length;
+    return n >= min && n <= max;
+  };
+  return z.string().check(z.refine(fits, error)).meta({ ...(min > 0 && { minLength: min }), maxLength: max });
 }
 
 /** A whole number from `min` to `max`; every limit answers with `error`. */
@@ -81,7 +89,7 @@ export function collectionArg(description: string) {
 
 /** The optional `namespace` argument; omitted means the default namespace "". */
 export function namespaceArg(description: string, rules: RuleOptions = {}) {
-  return z.string().max(512, ruleError("namespaces are at most 512 characters", rules)).optional().describe(description);
+  return textArg(0, 512, ruleError("namespaces are at most 512 characters", rules)).optional().describe(description);
 }
 
 /** A record id, 1–512 characters (undescribed: each tool says what the id is for). */

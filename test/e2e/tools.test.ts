@@ -157,6 +157,17 @@ describe("with indexes", () => {
       expect(r.text).toContain(`namespace is "${"n".repeat(40)}…" (513 characters): namespaces are at most 512 characters. Nothing was written.`);
     });
 
+    test("ids and namespaces are counted in characters as the service counts them: 512 emoji pass, 513 do not", async () => {
+      const id = "😀".repeat(512); // 1024 UTF-16 units
+      const ok = await mcp.call("upsert_vectors", { index: "docs", namespace: "🌍".repeat(512), vectors: [{ id, values: [1, 2, 3, 4] }] });
+      expect(ok.isError, ok.text).toBeFalsy();
+      const got = await mcp.call("fetch_vectors", { index: "docs", namespace: "🌍".repeat(512), ids: [id] });
+      expect((got.structured as { vectors: { id: string }[] }).vectors.map((v) => v.id)).toEqual([id]);
+      const r = await mcp.call("upsert_vectors", { index: "docs", vectors: [{ id: `${id}😀`, values: [1, 2, 3, 4] }] });
+      expect(r.isError).toBe(true);
+      expect(r.text).toContain(`id is "${"😀".repeat(40)}…" (513 characters): record ids are 1–512 characters. Nothing was written.`);
+    });
+
     test("every problem is listed, and the valid records of the call are not written either", async () => {
       const before = await indexStats(svc, docsHost);
       const r = await mcp.call("upsert_vectors", {
