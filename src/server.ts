@@ -12,6 +12,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Service } from "./api/service.js";
 import type { Config } from "./config.js";
+import { protoKeyPath } from "./dropped-keys.js";
 import { errorText } from "./errors.js";
 import { createLogger, LOG_LEVELS, redact, type Logger, type LogLevel } from "./log.js";
 import { trackRoots } from "./roots.js";
@@ -193,7 +194,7 @@ export function createServer(config: Config, service: Service, options: CreateSe
       },
     );
   }
-  if (hidden.size > 0) refuseHiddenTools(server, hidden, log);
+  guardToolCalls(server, hidden, log);
   answerToolsListFromBuild(server, offered);
   return server;
 }
@@ -201,17 +202,26 @@ export function createServer(config: Config, service: Service, options: CreateSe
 type CallHandler = (request: unknown, extra: unknown) => Promise<unknown>;
 
 /**
- * Answers tools/call of a tool the safe modes took away with an isError result saying why (the SDK alone would answer
- * "Tool … not found"). The SDK offers no public hook before its own tools/call handler, so this wraps it.
+ * Answers, before the SDK's own tools/call handler, the calls it would get wrong: a tool the safe modes took away
+ * (the SDK alone would answer "Tool … not found") gets why; arguments with a key named "__proto__" (which zod would
+ * silently drop, see dropped-keys.ts) are refused, naming where. The SDK offers no public hook there, so this wraps it.
  */
-function refuseHiddenTools(server: McpServer, hidden: ReadonlyMap<string, string>, log: Logger): void {
+function guardToolCalls(server: McpServer, hidden: ReadonlyMap<string, string>, log: Logger): void {
   const handlers = (server.server as unknown as { _requestHandlers?: Map<string, CallHandler> })._requestHandlers;
   const sdkHandler = handlers?.get("tools/call");
   if (!sdkHandler) return; // no tool registered at all: the SDK refuses every call by itself
   server.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const why = hidden.get(request.params.name);
-    if (why === undefined) return (await sdkHandler(request, extra)) as CallToolResult;
-    log.info(`${request.params.name} → refused: ${why.split("\n")[0]}`);
-    return { content: [{ type: "text", text: why }], isError: true };
+    const { name } = request.params;
+    const why = hidden.get(name);
+    const dropped = why === undefined ? protoKeyPath(request.params.arguments) : undefined;
+    const refusal =
+      why ??
+      (dropped === undefined
+        ? undefined
+        : `${name}: ${dropped} has a field named "__proto__", which this server cannot pass on (JavaScript objects drop that ` +
+          `name). Rename the field and call again. Nothing was done.`);
+    if (refusal === undefined) return (await sdkHandler(request, extra)) as CallToolResult;
+    log.info(`${name} → refused: ${refusal.split("\n")[0]}`);
+    return { content: [{ type: "text", text: refusal }], isError: true };
   });
 }

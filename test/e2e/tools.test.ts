@@ -168,6 +168,18 @@ describe("with indexes", () => {
       expect(r.text).toContain(`id is "${"😀".repeat(40)}…" (513 characters): record ids are 1–512 characters. Nothing was written.`);
     });
 
+    test('a metadata field named "__proto__" is refused, not silently dropped, and nothing is written', async () => {
+      const before = await indexStats(svc, docsHost);
+      const metadata = JSON.parse('{"genre":"drama","__proto__":"x"}') as Record<string, unknown>; // an own key, as JSON gives it
+      const vectors = [{ id: "p1", values: [1, 2, 3, 4] }, { id: "p2", values: [1, 2, 3, 4], metadata }];
+      const r = await mcp.call("upsert_vectors", { index: "docs", namespace: "bad", vectors });
+      expect(r.isError).toBe(true);
+      expect(r.text).toBe(
+        'upsert_vectors: vectors[1].metadata has a field named "__proto__", which this server cannot pass on (JavaScript objects drop that name). Rename the field and call again. Nothing was done.',
+      );
+      expect(await indexStats(svc, docsHost)).toEqual(before);
+    });
+
     test("every problem is listed, and the valid records of the call are not written either", async () => {
       const before = await indexStats(svc, docsHost);
       const r = await mcp.call("upsert_vectors", {
