@@ -6,9 +6,14 @@
 export function protoKeyPath(value: unknown, path = ""): string | undefined {
   if (value === null || typeof value !== "object") return undefined;
   if (Array.isArray(value)) {
+    // A list that starts with something other than an object (the 7.68 million values of a large upsert) is skipped
+    // whole: no tool takes objects in such a list — its schema refuses them, or, inside a filter (which zod passes on
+    // untouched below its first level, "__proto__" keys included), they reach the service as sent and it refuses them.
+    const first: unknown = value[0];
+    if (first === null || typeof first !== "object") return undefined;
     for (let i = 0; i < value.length; i++) {
       const item: unknown = value[i];
-      if (item === null || typeof item !== "object") continue; // most items are numbers: skip them cheaply
+      if (item === null || typeof item !== "object") continue;
       const found = protoKeyPath(item, `${path}[${i}]`);
       if (found !== undefined) return found;
     }
