@@ -11,7 +11,7 @@ import { NO_ROOM, transcodeRecordLine } from "./sources/record-line.js";
 // A record's JSON must fit in one 2,000,000-byte body: past this the long way words the refusal.
 const MAX_SCRATCH = 4 * 1024 * 1024;
 
-export class JsonlEncoder {
+class JsonlEncoder {
   private readonly planner: BatchPlanner;
   private scratch = Buffer.allocUnsafe(64 * 1024); // grows when a record needs more (up to MAX_SCRATCH)
   /** Records added so far (their stream positions are 0 … records − 1). */
