@@ -165,6 +165,11 @@ function readAnyNumber(buf: Uint8Array, pos: number, end: number): number {
   return rounded === Infinity || rounded === -Infinity ? exact(buf, start, pos) : rounded;
 }
 
+/** readNumber's value is one a float32 store takes: not NaN, not ±Infinity, not a value fround would change. */
+export function isFloat32(value: number): boolean {
+  return Math.fround(value) === value && value !== Infinity && value !== -Infinity;
+}
+
 /** The number as JSON.parse reads it, rounded to float32 unless it does not fit one (then as is, for the checks). */
 function exact(buf: Uint8Array, start: number, end: number): number {
   let text = "";

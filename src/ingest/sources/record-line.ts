@@ -13,7 +13,7 @@
 import { writeFloat32 } from "../float32.js";
 import { ScannedValues } from "../check.js";
 import { CLOSE_BRACE, CLOSE_BRACKET, COMMA, JsonBytes, NOT_JSON, OPEN_BRACE, OPEN_BRACKET, QUOTE } from "../../shared/json-bytes.js";
-import { MAYBE_TOO_LARGE, NOT_A_NUMBER, numberEnd, readNumber, scanNumber } from "../../shared/json-number.js";
+import { isFloat32, MAYBE_TOO_LARGE, NOT_A_NUMBER, numberEnd, readNumber, scanNumber } from "../../shared/json-number.js";
 
 // Keys the fast way takes; any other key goes to JSON.parse (and is refused there with its name).
 const FIELDS = new Set(["id", "values", "metadata", "sparse_values", "sparseValues"]);
@@ -59,11 +59,6 @@ function scanValues(): ScannedValues | undefined {
     if (more === undefined) return undefined;
     if (!more) return new ScannedValues(count);
   }
-}
-
-/** readNumber's value is one the service can store: not NaN, not ±Infinity, not a value fround would change. */
-function isFloat32(value: number): boolean {
-  return Math.fround(value) === value && value !== Infinity && value !== -Infinity;
 }
 
 /**

@@ -7,7 +7,7 @@
 // float32, an escape in an id, bad JSON — returns undefined and the route parses the body with JSON.parse, which
 // also words every error as before.
 import { CLOSE_BRACE, CLOSE_BRACKET, JsonBytes, NOT_JSON, OPEN_BRACE, OPEN_BRACKET, QUOTE } from "../../shared/json-bytes.js";
-import { numberEnd, readNumber } from "../../shared/json-number.js";
+import { isFloat32, numberEnd, readNumber } from "../../shared/json-number.js";
 import type { RawRecord } from "./records.js";
 import type { Json } from "./validate.js";
 
@@ -90,8 +90,7 @@ function readValues(): Float32Array | undefined {
   for (;;) {
     if (r.at >= end) return undefined;
     const value = readNumber(buf, r.at, end);
-    // NaN (not a number), or a value that does not fit a float32: the long way words the error
-    if (Math.fround(value) !== value || value === Infinity || value === -Infinity) return undefined;
+    if (!isFloat32(value)) return undefined; // not a number, or too large for a float32: the long way words the error
     if (n === scratch.length) {
       const bigger = new Float32Array(2 * n);
       bigger.set(scratch);
