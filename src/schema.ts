@@ -19,12 +19,13 @@ export function ruleError(text: string, opts: { list?: string; after?: string } 
         .replace(/^\./, "");
       const where = inRecord ? `record at position ${String(path[1])}${field ? `, ${field}` : ""}` : field;
       const value = issue.input;
+      const chars = typeof value === "string" ? [...value] : []; // counted as the limits count them (textArg)
       const got =
         typeof value === "number"
           ? ` is ${value}`
           : typeof value === "string"
-            ? [...value].length > 40
-              ? ` is ${JSON.stringify(`${[...value].slice(0, 40).join("")}…`)} (${[...value].length} characters)`
+            ? chars.length > 40
+              ? ` is ${JSON.stringify(`${chars.slice(0, 40).join("")}…`)} (${chars.length} characters)`
               : ` is ${JSON.stringify(value)}`
             : "";
       return `${where}${got}: ${text}.${opts.after ? ` ${opts.after}` : ""}`;
