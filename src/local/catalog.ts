@@ -84,21 +84,21 @@ export class Catalog {
     await this.db.flushed;
   }
 
-  /** Removes the record and, in the same commit, notes its space as to be dropped (finished by clearDrop). */
   async removeIndex(index: StoredIndex): Promise<void> {
     this.indexes.delete(index.name);
-    await this.db.transaction(() => {
-      this.db.removeSync(INDEX + index.name);
-      this.db.putSync(DROP + index.space, true);
-    });
-    await this.db.flushed;
+    await this.removeWithSpace(INDEX + index.name, index.space);
   }
 
   async removeCollection(collection: StoredCollection): Promise<void> {
     this.collections.delete(collection.name);
+    await this.removeWithSpace(COLLECTION + collection.name, collection.space);
+  }
+
+  /** Removes the record at `key` and, in the same commit, notes its space as to be dropped (finished by clearDrop). */
+  private async removeWithSpace(key: string, space: string): Promise<void> {
     await this.db.transaction(() => {
-      this.db.removeSync(COLLECTION + collection.name);
-      this.db.putSync(DROP + collection.space, true);
+      this.db.removeSync(key);
+      this.db.putSync(DROP + space, true);
     });
     await this.db.flushed;
   }
