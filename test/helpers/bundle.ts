@@ -5,11 +5,12 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 
-const root = resolve(import.meta.dirname, "../..");
-export const BUNDLE = join(root, "dist", "vecdb-mcp.js");
-const SOURCES = ["src", "tools", "scripts/bundle-shims"].map((dir) => join(root, dir));
-const BUILD_SCRIPT = join(root, "scripts", "bundle.mjs");
-const LOCK = join(root, "dist", ".bundle-lock");
+/** The repository's root directory. */
+export const ROOT = resolve(import.meta.dirname, "../..");
+export const BUNDLE = join(ROOT, "dist", "vecdb-mcp.js");
+const SOURCES = ["src", "tools", "scripts/bundle-shims"].map((dir) => join(ROOT, dir));
+const BUILD_SCRIPT = join(ROOT, "scripts", "bundle.mjs");
+const LOCK = join(ROOT, "dist", ".bundle-lock");
 
 function newestSource(): number {
   let newest = 0;
@@ -45,7 +46,7 @@ export function ensureBundle(): void {
       }
     }
     try {
-      if (stale()) execFileSync(process.execPath, [join(root, "scripts", "bundle.mjs")], { stdio: ["ignore", "ignore", "pipe"] });
+      if (stale()) execFileSync(process.execPath, [join(ROOT, "scripts", "bundle.mjs")], { stdio: ["ignore", "ignore", "pipe"] });
     } finally {
       rmSync(LOCK, { recursive: true, force: true });
     }

@@ -3,11 +3,10 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { BUNDLE, ensureBundle } from "./bundle.js";
+import { join } from "node:path";
+import { BUNDLE, ensureBundle, ROOT } from "./bundle.js";
 
-export const repoRoot = resolve(import.meta.dirname, "../..");
-export const cliPath = BUNDLE;
+export { ROOT as repoRoot, BUNDLE as cliPath };
 ensureBundle(); // rebuilt here when a source is newer than it
 
 export interface RunningService {
@@ -33,12 +32,12 @@ function exited(child: ChildProcess): Promise<void> {
 export function startServiceProcess(
   opts: { dataDir?: string; apiKey?: string; timeoutMs?: number } = {},
 ): Promise<RunningService> {
-  if (!existsSync(cliPath)) {
-    return Promise.reject(new Error(`${cliPath} is missing: build first with \`npm run build\``));
+  if (!existsSync(BUNDLE)) {
+    return Promise.reject(new Error(`${BUNDLE} is missing: build first with \`npm run build\``));
   }
   const dataDir = opts.dataDir ?? newDataDir();
   const apiKey = opts.apiKey ?? `test-${randomBytes(12).toString("hex")}`;
-  const child = spawn(process.execPath, [cliPath, "serve", "--port", "0", "--data-dir", dataDir, "--api-key", apiKey], {
+  const child = spawn(process.execPath, [BUNDLE, "serve", "--port", "0", "--data-dir", dataDir, "--api-key", apiKey], {
     stdio: ["ignore", "ignore", "pipe"],
   });
   let err = "";

@@ -1,8 +1,6 @@
 // Spawns the BUILT server (`node dist/vecdb-mcp.js`, the shipped bundle) over stdio with the SDK's Client, and checks every
 // structuredContent it returns against the outputSchema the server listed (ajv).
 import { existsSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import {
@@ -13,10 +11,9 @@ import {
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { Ajv } from "ajv";
-import { BUNDLE, ensureBundle } from "./bundle.js";
+import { BUNDLE, ensureBundle, ROOT } from "./bundle.js";
 
-export const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-export const CLI = BUNDLE;
+export { ROOT, BUNDLE as CLI };
 ensureBundle(); // rebuilt here when a source is newer than it
 
 export interface ToolCall {
@@ -48,10 +45,10 @@ export function serverEnv(extra: Record<string, string | undefined>): Record<str
 }
 
 export async function startMcp(opts: { env: Record<string, string | undefined>; args?: string[] }): Promise<McpSession> {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: build first with \`npm run build\``);
+  if (!existsSync(BUNDLE)) throw new Error(`${BUNDLE} is missing: build first with \`npm run build\``);
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [CLI, ...(opts.args ?? [])],
+    args: [BUNDLE, ...(opts.args ?? [])],
     env: serverEnv(opts.env),
     stderr: "pipe",
     cwd: ROOT,
