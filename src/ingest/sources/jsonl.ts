@@ -1,5 +1,5 @@
 import { open, stat } from "node:fs/promises";
-import { countNonBlankLines, type Line, readLines } from "./lines.js";
+import { countNonBlankLines, type Line, lineText, readLines } from "./lines.js";
 import { readRecordLine } from "./record-line.js";
 import { recordFromObject } from "./record-shape.js";
 import type { RecordSource, SourceItem } from "./types.js";
@@ -38,7 +38,7 @@ export function jsonlItem(line: Line, maxLineBytes: number, scan = false): Sourc
   }
   let parsed: unknown = readRecordLine(line.buf, line.start, line.end, scan);
   if (parsed === undefined) {
-    const text = line.buf.toString("utf8", line.start, line.end);
+    const text = lineText(line) ?? "";
     if (text.trim() === "") return undefined;
     try {
       parsed = JSON.parse(text);
