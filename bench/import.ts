@@ -12,7 +12,7 @@ const COUNT = Number(process.env.BENCH_IMPORT_COUNT ?? 100_000);
 const DIMENSION = 768;
 
 export function importToolMissing(): string | undefined {
-  return existsSync(path.join(repoRoot, "tools", "import_vectors.ts")) ? undefined : "tools/import_vectors.ts does not exist yet";
+  return existsSync(path.join(repoRoot, "tools", "vectors", "import_vectors.ts")) ? undefined : "tools/vectors/import_vectors.ts does not exist yet";
 }
 
 export async function benchImport(): Promise<{ ours: number; reference: number }> {

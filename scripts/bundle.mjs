@@ -72,7 +72,7 @@ const slimStartup = {
   },
 };
 
-// The tools' JSON Schemas, converted once here instead of on every start (src/tool-schemas.ts); needs tsc's dist/tools.
+// The tools' JSON Schemas, converted once here instead of on every start (src/mcp/tool-schemas.ts); needs tsc's dist/tools.
 const toolSchemas = execFileSync(process.execPath, [join(root, "scripts", "tool-schemas.mjs")], { cwd: root, encoding: "utf8" });
 
 const result = await build({

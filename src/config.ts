@@ -3,8 +3,8 @@ import { homedir } from "node:os";
 import { delimiter, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { z } from "zod";
-import { brokenNameRule } from "./names.js";
-import { isLoopbackHost } from "./http-hosts.js";
+import { brokenNameRule } from "./tool-kit/args/names.js";
+import { isLoopbackHost } from "./transports/http/hosts.js";
 
 /** A bad setting: `message` is the one line printed on stderr before exiting with code 2. */
 export class ConfigError extends Error {
@@ -92,7 +92,7 @@ export const configSchema = z.object({
   // ── Embedded local service (used when mode is "local") ───────────────────────────────────────
   dataDir: z.string().min(1, { error: () => `${SETTINGS.dataDir} must not be empty` }),
 
-  // ── Access (enforced per call in src/access.ts) ───────────────────────────────────────────────
+  // ── Access (enforced per call in src/mcp/access.ts) ───────────────────────────────────────────────
   /** Only tools with readOnlyHint exist. */
   readOnly: flag(SETTINGS.readOnly),
   /** delete_collection, delete_index and delete_vectors exist only when this is on (and readOnly is off). */
@@ -112,7 +112,7 @@ export const configSchema = z.object({
       }),
     )
     .optional(),
-  // ── Transport: stdio, or Streamable HTTP with --http (src/http-server.ts) ────────────────────
+  // ── Transport: stdio, or Streamable HTTP with --http (src/transports/http/server.ts) ────────────────────
   http: z.boolean().default(false),
   /** 0 picks a free port. */
   httpPort: int(SETTINGS.httpPort, 0, 65535, 3333),

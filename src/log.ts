@@ -1,4 +1,4 @@
-// Logging: one line per event on stderr (stdout is the MCP protocol), plus an optional sink that server.ts
+// Logging: one line per event on stderr (stdout is the MCP protocol), plus an optional sink that src/mcp/server.ts
 // points at MCP `notifications/message`. Secrets are redacted from every line.
 
 export type LogLevel = "debug" | "info" | "notice" | "warning" | "error" | "critical" | "alert" | "emergency";

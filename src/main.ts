@@ -2,9 +2,9 @@
 import { createService } from "./api/service.js";
 import { ConfigError, loadConfig, USAGE, type Config } from "./config.js";
 import { createLogger } from "./log.js";
-import { createServer } from "./server.js";
+import { createServer } from "./mcp/server.js";
 import { shutdownOnce } from "./shutdown.js";
-import { LineStdioTransport } from "./stdio-transport.js";
+import { LineStdioTransport } from "./transports/stdio.js";
 
 export async function runMcpCommand(argv: string[]): Promise<void> {
   let loaded: ReturnType<typeof loadConfig>;
@@ -48,7 +48,7 @@ export async function runMcpCommand(argv: string[]): Promise<void> {
     controllerUrl: config.controllerUrl,
   });
   if (config.http) {
-    const { runHttpTransport } = await import("./http-command.js");
+    const { runHttpTransport } = await import("./transports/http/command.js");
     const release = async () => {
       await service.close().catch(() => {});
       await local?.close().catch(() => {});

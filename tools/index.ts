@@ -1,20 +1,20 @@
 // The registry: every tool the server offers, in the order tools/list shows them.
-import type { AnyTool } from "../src/tool.js";
-import createCollection from "./create_collection.js";
-import createIndex from "./create_index.js";
-import deleteCollection from "./delete_collection.js";
-import deleteIndex from "./delete_index.js";
-import deleteVectors from "./delete_vectors.js";
-import listCollections from "./list_collections.js";
-import listIndexes from "./list_indexes.js";
-import upsertVectors from "./upsert_vectors.js";
-import importVectors from "./import_vectors.js";
-import describeIndex from "./describe_index.js";
-import describeIndexStats from "./describe_index_stats.js";
-import queryVectors from "./query_vectors.js";
-import fetchVectors from "./fetch_vectors.js";
-import listVectorIds from "./list_vector_ids.js";
-import describeCollection from "./describe_collection.js";
+import type { AnyTool } from "../src/tool-kit/tool.js";
+import createCollection from "./collections/create_collection.js";
+import createIndex from "./indexes/create_index.js";
+import deleteCollection from "./collections/delete_collection.js";
+import deleteIndex from "./indexes/delete_index.js";
+import deleteVectors from "./vectors/delete_vectors.js";
+import listCollections from "./collections/list_collections.js";
+import listIndexes from "./indexes/list_indexes.js";
+import upsertVectors from "./vectors/upsert_vectors.js";
+import importVectors from "./vectors/import_vectors.js";
+import describeIndex from "./indexes/describe_index.js";
+import describeIndexStats from "./indexes/describe_index_stats.js";
+import queryVectors from "./vectors/query_vectors.js";
+import fetchVectors from "./vectors/fetch_vectors.js";
+import listVectorIds from "./vectors/list_vector_ids.js";
+import describeCollection from "./collections/describe_collection.js";
 
 export const tools: readonly AnyTool[] = [
   listIndexes,
@@ -29,7 +29,7 @@ export const tools: readonly AnyTool[] = [
   fetchVectors,
   listVectorIds,
   describeCollection,
-  // Only with --allow-destructive (src/access.ts):
+  // Only with --allow-destructive (src/mcp/access.ts):
   deleteVectors,
   deleteIndex,
   deleteCollection,

@@ -2,7 +2,7 @@
 // Only ready indexes are cached: a not-ready one is asked for again next time.
 import type { ControlPlane } from "./control.js";
 import type { IndexModel } from "./records.js";
-import { raceSignal } from "../abort.js";
+import { raceSignal } from "./abort.js";
 
 export class HostResolver {
   private readonly cache = new Map<string, IndexModel>();

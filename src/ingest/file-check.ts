@@ -13,22 +13,12 @@ import { createRecordChecker } from "./check.js";
 import { hashId, hashKey, IdHashSet } from "./id-hashes.js";
 import { checkJsonlInParallel, type ParallelOptions } from "./parallel-check.js";
 import { itemProblems } from "./range-check.js";
+import type { BadRecord, FileCheck } from "./file-check-result.js";
 import type { RecordSource } from "./sources/index.js";
 
+export type { BadRecord, FileCheck } from "./file-check-result.js";
+
 const MAX_SUSPECTS = 100_000;
-
-export interface BadRecord {
-  position: number; // 1-based line (JSONL) or row (Parquet)
-  id?: string;
-  problem: string;
-}
-
-export interface FileCheck {
-  records: number; // records read from startAt on (blank lines are not records)
-  bad: number; // records with at least one problem
-  shown: BadRecord[]; // the first `maxShown` of them, in file order
-  rescanned: boolean; // a second scan settled possible duplicates exactly
-}
 
 export interface FileCheckOptions {
   startAt?: number;

@@ -12,7 +12,7 @@ import { open, stat } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { IndexModel } from "../api/records.js";
-import type { BadRecord, FileCheck } from "./file-check.js";
+import type { BadRecord, FileCheck } from "./file-check-result.js";
 import { hashKey, IdHashSet } from "./id-hashes.js";
 import type { RangeResult, RangeTask } from "./range-check.js";
 

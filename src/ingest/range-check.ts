@@ -3,7 +3,7 @@
 // first line; the main thread shifts them once it knows how many lines the ranges before hold.
 import type { IndexModel } from "../api/records.js";
 import { createRecordChecker } from "./check.js";
-import type { BadRecord } from "./file-check.js";
+import type { BadRecord } from "./file-check-result.js";
 import { hashId, hashKey, IdHashSet } from "./id-hashes.js";
 import { jsonlItem } from "./sources/jsonl.js";
 import { readLines } from "./sources/lines.js";

@@ -7,7 +7,7 @@ import { IndexNotReadyError, ServiceError } from "../api/errors.js";
 import type { Service } from "../api/service.js";
 import { planBatches, type PlannedBatch } from "./batches.js";
 import { checkRecords, RecordCheckError, type UpsertRecord } from "./check.js";
-import { raceSignal } from "../abort.js";
+import { raceSignal } from "../api/abort.js";
 
 export interface LandedRange {
   start: number; // 0-based position of the first record, inclusive

@@ -3,15 +3,15 @@ import { mkdirSync } from "node:fs";
 import { createServer } from "node:http";
 import { join, resolve } from "node:path";
 import { open, type RootDatabase } from "lmdb";
-import { resolveApiKey } from "./api-key.js";
-import { Catalog } from "./catalog.js";
-import { controlPlaneHandler } from "./control-plane.js";
-import { DataServers, listen } from "./data-servers.js";
+import { resolveApiKey } from "./storage/api-key.js";
+import { Catalog } from "./storage/catalog.js";
+import { controlPlaneHandler } from "./control/routes.js";
+import { DataServers, listen } from "./data/servers.js";
 import { answerClientErrors, SERVER_TIMEOUTS } from "./http-util.js";
-import { ControlError } from "./control-errors.js";
-import { acquireDataDirLock } from "./lock.js";
-import { Registry } from "./registry.js";
-import { VectorStore } from "./vectors/store.js";
+import { ControlError } from "./control/errors.js";
+import { acquireDataDirLock } from "./storage/lock.js";
+import { Registry } from "./control/registry.js";
+import { VectorStore } from "./storage/store.js";
 
 export interface LocalServiceOptions {
   dataDir: string;

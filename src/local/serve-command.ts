@@ -1,6 +1,6 @@
 // `vecdb-mcp serve --port N --data-dir DIR [--api-key KEY] [--host H]`: runs the local service alone.
 import { startLocalService } from "./index.js";
-import { DataDirInUseError } from "./lock.js";
+import { DataDirInUseError } from "./storage/lock.js";
 
 const USAGE = "usage: vecdb-mcp serve --data-dir DIR [--port N] [--api-key KEY] [--host 127.0.0.1]";
 

@@ -1,6 +1,6 @@
 // Reading JSON from bytes a step at a time: the pieces that the fast readers of records are made of — the import's
 // JSONL lines (src/ingest/sources/record-line.ts) and the local service's upsert bodies
-// (src/local/vectors/upsert-body.ts). Both read the usual shape of a record themselves and leave anything else to
+// (src/local/data/upsert-body.ts). Both read the usual shape of a record themselves and leave anything else to
 // JSON.parse; this module only moves a cursor. It imports nothing, so both sides of the package may use it.
 
 export const QUOTE = 0x22;

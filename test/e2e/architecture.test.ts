@@ -1,52 +1,107 @@
-// The house rules of the MCP surface, checked on its source: tools know nothing of MCP plumbing, nothing but
-// config.ts reads process.env, and nothing writes to stdout except the transport (and --help).
+// The house rules of the layout, checked on the source: what each folder may import (the README's architecture
+// section says why), no import cycles, nothing but src/config.ts reads process.env, and nothing writes to stdout
+// except the stdio transport (and --help).
 import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import { expect, test } from "vitest";
+import { join, posix } from "node:path";
+import { describe, expect, test } from "vitest";
 import { ROOT } from "../helpers/mcp-client.js";
 
-const MINE = ["src/config.ts", "src/main.ts", "src/server.ts", "src/errors.ts", "src/log.ts", "src/tool.ts", "src/schema.ts", "src/stdio-transport.ts"];
-const TOOLS = readdirSync(join(ROOT, "tools")).filter((f) => f.endsWith(".ts")).map((f) => `tools/${f}`);
-const read = (f: string) => readFileSync(join(ROOT, f), "utf8");
-const code = (f: string) => read(f).replace(/\/\/.*$/gm, "").replace(/\/\*[\s\S]*?\*\//g, "");
+const files = (dir: string): string[] =>
+  readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? files(`${dir}/${e.name}`) : e.name.endsWith(".ts") ? [`${dir}/${e.name}`] : [],
+  );
+const SOURCES = [...files("src"), ...files("tools")];
+const TOOLS = files("tools");
+const code = (f: string) => readFileSync(join(ROOT, f), "utf8").replace(/\/\/.*$/gm, "").replace(/\/\*[\s\S]*?\*\//g, "");
+
+/** Every relative import of a file (static, type-only and dynamic), as repository paths ending in .ts. */
+function importsOf(f: string): string[] {
+  return [...code(f).matchAll(/(?:from|import)\s*\(?\s*"(\.{1,2}\/[^"]+)"/g)].map(([, spec]) =>
+    posix.normalize(posix.join(posix.dirname(f), spec)).replace(/\.js$/, ".ts"),
+  );
+}
+
+/** The room a file lives in: a folder of src/ (or tools/), or "process" for the files at src/'s root. */
+function room(f: string): string {
+  if (f === "tools/index.ts") return "registry";
+  if (f.startsWith("tools/")) return "tools";
+  const parts = f.split("/");
+  return parts.length === 2 ? "process" : parts[1];
+}
+
+/** What each room may import besides itself. The process (cli, main, config, log, shutdown) may import anything. */
+const MAY_IMPORT: Record<string, readonly string[]> = {
+  shared: [],
+  local: ["shared"],
+  api: [],
+  ingest: ["api", "shared"],
+  "tool-kit": ["api", "ingest", "process"],
+  tools: ["tool-kit", "api", "ingest"],
+  registry: ["tools", "tool-kit"],
+  mcp: ["registry", "tool-kit", "api", "ingest", "process"],
+  transports: ["process"],
+};
+
+describe("import rules by folder", () => {
+  for (const [from, allowed] of Object.entries(MAY_IMPORT)) {
+    test(`${from} imports only ${[from, ...allowed].join(", ")}`, () => {
+      const inRoom = SOURCES.filter((f) => room(f) === from);
+      expect(inRoom.length, from).toBeGreaterThan(0);
+      for (const f of inRoom) {
+        for (const target of importsOf(f)) {
+          const to = room(target);
+          expect(to === from || allowed.includes(to), `${f} imports ${target}`).toBe(true);
+          // The process files another room may use: the settings, the logger, the once-only shutdown; never main or cli.
+          if (to === "process") expect(["src/config.ts", "src/log.ts", "src/shutdown.ts"], `${f} imports ${target}`).toContain(target);
+        }
+      }
+    });
+  }
+
+  test("no import cycles between files", () => {
+    const graph = new Map(SOURCES.map((f) => [f, importsOf(f)]));
+    const state = new Map<string, "open" | "done">();
+    const visit = (f: string, path: string[]): void => {
+      if (state.get(f) === "done") return;
+      if (state.get(f) === "open") throw new Error(`import cycle: ${[...path.slice(path.indexOf(f)), f].join(" → ")}`);
+      state.set(f, "open");
+      for (const next of graph.get(f) ?? []) visit(next, [...path, f]);
+      state.set(f, "done");
+    };
+    for (const f of SOURCES) visit(f, []);
+  });
+});
 
 test("tools import nothing from the MCP SDK and no other tool (except the registry)", () => {
   for (const f of TOOLS) {
     expect(code(f), f).not.toMatch(/@modelcontextprotocol/);
-    if (f !== "tools/index.ts") expect(code(f), f).not.toMatch(/from "\.\/[^"]+"/);
+    if (f !== "tools/index.ts") expect(importsOf(f).filter((t) => t.startsWith("tools/")), f).toEqual([]);
   }
 });
 
 test("process.env is read in src/config.ts only", () => {
-  for (const f of [...MINE, ...TOOLS].filter((f) => f !== "src/config.ts")) expect(code(f), f).not.toMatch(/process\.env/);
+  for (const f of SOURCES.filter((f) => f !== "src/config.ts")) expect(code(f), f).not.toMatch(/process\.env/);
 });
 
-test("no console.log; stdout is written by the transport (and --help) only", () => {
-  for (const f of [...MINE, ...TOOLS]) {
+test("no console.log; stdout is written by the stdio transport (and --help) only", () => {
+  for (const f of SOURCES) {
     expect(code(f), f).not.toMatch(/console\.(log|info)/);
-    if (f !== "src/stdio-transport.ts" && f !== "src/main.ts") expect(code(f), f).not.toMatch(/process\.stdout/);
+    if (f !== "src/transports/stdio.ts" && f !== "src/main.ts") expect(code(f), f).not.toMatch(/process\.stdout/);
   }
   expect(code("src/main.ts").match(/process\.stdout/g)).toHaveLength(1); // the --help text
 });
 
 test("every tool file exports one definition, registered in tools/index.ts", () => {
-  const registry = read("tools/index.ts");
-  for (const f of TOOLS.filter((f) => f !== "tools/index.ts")) {
+  const registry = code("tools/index.ts");
+  const tools = TOOLS.filter((f) => f !== "tools/index.ts");
+  expect(tools.length).toBeGreaterThan(10);
+  for (const f of tools) {
+    expect(f.split("/"), `${f} sits in a folder named by what it acts on`).toHaveLength(3);
     expect(code(f).match(/export default defineTool\(/g), f).toHaveLength(1);
     expect(registry, f).toContain(`from "./${f.slice("tools/".length, -3)}.js"`);
   }
 });
 
-test("src/local imports nothing from the client side, only src/shared; src/shared imports nothing of the project", () => {
-  const files = (dir: string): string[] =>
-    readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(`${dir}/${e.name}`) : e.name.endsWith(".ts") ? [`${dir}/${e.name}`] : []));
-  const local = files("src/local");
-  expect(local.length).toBeGreaterThan(10);
-  for (const f of local) {
-    for (const [, spec] of code(f).matchAll(/from "(\.[^"]+)"/g)) {
-      const target = join(f, "..", spec).split("\\").join("/");
-      expect(target.startsWith("src/local/") || target.startsWith("src/shared/"), `${f} imports ${spec}`).toBe(true);
-    }
-  }
+test("src/shared imports nothing of the project", () => {
   for (const f of files("src/shared")) expect(code(f), f).not.toMatch(/from "\./);
 });

@@ -11,7 +11,7 @@ import { CallToolResultSchema, ListRootsRequestSchema, type CallToolResult } fro
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServiceProcess, type RunningService } from "../helpers/local-service.js";
 import { CLI, serverEnv, startMcp, type McpSession } from "../helpers/mcp-client.js";
-import { writeParquet } from "../sources/fixtures.js";
+import { writeParquet } from "../ingest/sources/fixtures.js";
 import { api, createIndex, fetchVectors, indexStats, randomVector, serverless } from "./support.js";
 
 const DIM = 8;

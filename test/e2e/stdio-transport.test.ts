@@ -2,7 +2,7 @@
 import { PassThrough } from "node:stream";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { expect, test } from "vitest";
-import { LineStdioTransport } from "../../src/stdio-transport.js";
+import { LineStdioTransport } from "../../src/transports/stdio.js";
 
 function setup(max?: number) {
   const stdin = new PassThrough();

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type PlannedBatch, planBatches } from "../../src/ingest/batches.js";
 import { encodeJsonl } from "../../src/ingest/jsonl-encode.js";
 import { openJsonl, PositionMap, recordsWithPositions } from "../../src/ingest/sources/index.js";
-import { tempDir } from "../sources/fixtures.js";
+import { tempDir } from "./sources/fixtures.js";
 
 let dir: string;
 let cleanup: () => Promise<void>;

@@ -1,0 +1,277 @@
+// The control plane's operations on indexes and collections: catalog, data-plane ports and the
+// background copies between spaces. Mutations run one at a time and answer only after lmdb committed.
+import { randomUUID } from "node:crypto";
+import type { Catalog, StoredCollection, StoredIndex } from "../storage/catalog.js";
+import { ControlError, invalid, notFound, alreadyExists } from "./errors.js";
+import type { DataServers } from "../data/servers.js";
+import { Jobs, Serial } from "./jobs.js";
+import { collectionModel, indexModel } from "./records.js";
+import type { ConfigureInput, CreateIndexInput } from "./validate.js";
+import type { VectorStore } from "../storage/store.js";
+
+type Model = Record<string, unknown>;
+
+export class Registry {
+  private readonly serial = new Serial();
+  readonly jobs = new Jobs();
+
+  constructor(
+    private readonly catalog: Catalog,
+    private readonly store: VectorStore,
+    private readonly servers: DataServers,
+    private readonly hostName: string,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  /** The index record with this name, if it is still the one with this id. */
+  lookup(name: string, id: string): StoredIndex | undefined {
+    const index = this.catalog.indexes.get(name);
+    return index && index.id === id ? index : undefined;
+  }
+
+  /** At start: finish interrupted drops, open every index's port (the same one when free), resume copies. */
+  async start(): Promise<void> {
+    for (const space of this.catalog.pendingDrops()) {
+      await this.store.dropSpace(space);
+      await this.catalog.clearDrop(space);
+    }
+    for (const index of [...this.catalog.indexes.values()]) {
+      const port = await this.servers.open(index, index.port);
+      if (port !== index.port) await this.catalog.putIndex({ ...index, port });
+      if (index.state === "Initializing") this.startIndexCopy(index);
+    }
+    for (const collection of this.catalog.collections.values()) {
+      if (collection.status === "Initializing") this.startCollectionCopy(collection);
+    }
+  }
+
+  /** Waits for the mutation in progress and every background copy or drop. */
+  async drain(): Promise<void> {
+    await this.serial.run(async () => undefined);
+    await this.jobs.all();
+  }
+
+  listIndexes(): Model {
+    return { indexes: sortedByName(this.catalog.indexes).map((i) => indexModel(i, this.hostName)) };
+  }
+
+  describeIndex(name: string): Model {
+    return indexModel(this.getIndex(name), this.hostName);
+  }
+
+  createIndex(input: CreateIndexInput): Promise<Model> {
+    return this.serial.run(async () => {
+      if (this.catalog.indexes.has(input.name)) throw alreadyExists(`Index ${input.name} already exists.`);
+      let copyFrom: string | undefined;
+      if (input.sourceCollection !== undefined) {
+        const collection = this.catalog.collections.get(input.sourceCollection);
+        if (!collection) throw notFound(`Collection ${input.sourceCollection} not found.`);
+        if (collection.status !== "Ready") {
+          throw invalid(`Collection ${collection.name} is not ready yet (status ${collection.status}); wait until it is Ready.`);
+        }
+        if (collection.dimension !== undefined && input.dimension !== collection.dimension) {
+          throw invalid(
+            `dimension ${input.dimension ?? "(none)"} does not match the dimension of collection ${collection.name} (${collection.dimension}).`,
+          );
+        }
+        copyFrom = collection.space;
+      }
+      const id = randomUUID();
+      const index: StoredIndex = {
+        name: input.name,
+        id,
+        space: `i:${id}`,
+        vectorType: input.vectorType,
+        ...(input.dimension !== undefined ? { dimension: input.dimension } : {}),
+        metric: input.metric,
+        spec: input.spec,
+        deletionProtection: input.deletionProtection,
+        tags: input.tags,
+        port: 0,
+        state: copyFrom ? "Initializing" : "Ready",
+        ...(copyFrom ? { copyFrom } : {}),
+        createdAt: new Date().toISOString(),
+      };
+      index.port = await this.servers.open(index, 0);
+      try {
+        await this.catalog.putIndex(index);
+      } catch (e) {
+        this.catalog.indexes.delete(index.name);
+        await this.servers.close(index.id);
+        throw e;
+      }
+      if (copyFrom) this.startIndexCopy(index);
+      return indexModel(index, this.hostName);
+    });
+  }
+
+  configureIndex(name: string, input: ConfigureInput): Promise<Model> {
+    return this.serial.run(async () => {
+      const index = this.getIndex(name);
+      const next: StoredIndex = { ...index, tags: { ...index.tags } };
+      if (input.deletionProtection) next.deletionProtection = input.deletionProtection;
+      if (input.tags) {
+        for (const [k, v] of Object.entries(input.tags)) {
+          if (v === "") delete next.tags[k];
+          else next.tags[k] = v;
+        }
+      }
+      if (input.pod) {
+        if (!("pod" in index.spec)) throw invalid(`spec.pod cannot be configured: index ${name} is serverless.`);
+        const pod = { ...index.spec.pod, ...input.pod };
+        pod.pods = pod.replicas * pod.shards;
+        next.spec = { pod };
+      }
+      await this.catalog.putIndex(next);
+      return indexModel(next, this.hostName);
+    });
+  }
+
+  deleteIndex(name: string): Promise<void> {
+    return this.serial.run(async () => {
+      const index = this.getIndex(name);
+      if (index.deletionProtection === "enabled") {
+        throw new ControlError(
+          403,
+          "FORBIDDEN",
+          "Deletion protection is enabled for this index. Disable deletion protection before retrying.",
+        );
+      }
+      const pending = [...this.catalog.collections.values()].filter((c) => c.source === name && c.status === "Initializing");
+      if (pending.length > 0) {
+        throw new ControlError(
+          412,
+          "FAILED_PRECONDITION",
+          `Unable to delete an index. There are pending collections for this index: [${pending.map((c) => `'${c.name}'`).join(", ")}]`,
+        );
+      }
+      await this.catalog.removeIndex(index);
+      await this.servers.close(index.id);
+      this.dropLater(index.space);
+    });
+  }
+
+  listCollections(): Model {
+    return { collections: sortedByName(this.catalog.collections).map(collectionModel) };
+  }
+
+  describeCollection(name: string): Model {
+    return collectionModel(this.getCollection(name));
+  }
+
+  createCollection(name: string, source: string): Promise<Model> {
+    return this.serial.run(async () => {
+      if (this.catalog.collections.has(name)) throw alreadyExists(`Collection ${name} already exists.`);
+      const index = this.catalog.indexes.get(source);
+      if (!index) throw notFound(`Index ${source} not found.`);
+      if (!("pod" in index.spec)) {
+        throw invalid(
+          `Serverless indexes do not support collections: index ${source} is serverless. Collections can only be created from pod-based indexes.`,
+        );
+      }
+      if (index.state !== "Ready") throw invalid(`Index ${source} is not ready yet (state ${index.state}); wait until it is Ready.`);
+      const id = randomUUID();
+      const collection: StoredCollection = {
+        name,
+        id,
+        space: `c:${id}`,
+        source,
+        sourceSpace: index.space,
+        environment: index.spec.pod.environment,
+        ...(index.dimension !== undefined ? { dimension: index.dimension } : {}),
+        status: "Initializing",
+        createdAt: new Date().toISOString(),
+      };
+      await this.catalog.putCollection(collection);
+      this.startCollectionCopy(collection);
+      return collectionModel(collection);
+    });
+  }
+
+  deleteCollection(name: string): Promise<void> {
+    return this.serial.run(async () => {
+      const collection = this.getCollection(name);
+      const restoring = [...this.catalog.indexes.values()].filter((i) => i.state === "Initializing" && i.copyFrom === collection.space);
+      if (restoring.length > 0) {
+        throw new ControlError(
+          412,
+          "FAILED_PRECONDITION",
+          `Unable to delete a collection. There are indexes being created from this collection: [${restoring.map((i) => `'${i.name}'`).join(", ")}]`,
+        );
+      }
+      await this.catalog.removeCollection(collection);
+      this.dropLater(collection.space);
+    });
+  }
+
+  private getIndex(name: string): StoredIndex {
+    const index = this.catalog.indexes.get(name);
+    if (!index) throw notFound(`Index ${name} not found.`);
+    return index;
+  }
+
+  private getCollection(name: string): StoredCollection {
+    const collection = this.catalog.collections.get(name);
+    if (!collection) throw notFound(`Collection ${name} not found.`);
+    return collection;
+  }
+
+  /** Drops a space whose record is already gone, once no copy touches it any more. */
+  private dropLater(space: string): void {
+    this.jobs.run(
+      [`drop:${space}`],
+      async () => {
+        await this.jobs.settled(space);
+        await this.store.dropSpace(space);
+        await this.catalog.clearDrop(space);
+      },
+      (e) => this.log(`dropping ${space} failed (retried at the next start): ${String(e)}`),
+    );
+  }
+
+  private startCollectionCopy(collection: StoredCollection): void {
+    this.jobs.run(
+      [collection.space, collection.sourceSpace],
+      async () => {
+        await this.store.dropSpace(collection.space); // a copy interrupted by a crash starts over
+        const stats = await this.store.copySpace(collection.sourceSpace, collection.space);
+        await this.serial.run(async () => {
+          const current = this.catalog.collections.get(collection.name);
+          if (!current || current.id !== collection.id) return; // deleted meanwhile; its drop follows
+          await this.catalog.putCollection({
+            ...current,
+            status: "Ready",
+            size: stats.bytes,
+            vectorCount: stats.totalVectorCount,
+            ...(stats.dimension !== undefined || current.dimension !== undefined
+              ? { dimension: stats.dimension ?? current.dimension }
+              : {}),
+          });
+        });
+      },
+      (e) => this.log(`copying index ${collection.source} into collection ${collection.name} failed: ${String(e)}`),
+    );
+  }
+
+  private startIndexCopy(index: StoredIndex): void {
+    const from = index.copyFrom!;
+    this.jobs.run(
+      [index.space, from],
+      async () => {
+        await this.store.dropSpace(index.space);
+        await this.store.copySpace(from, index.space);
+        await this.serial.run(async () => {
+          const current = this.catalog.indexes.get(index.name);
+          if (!current || current.id !== index.id) return;
+          const { copyFrom: _done, ...rest } = current;
+          await this.catalog.putIndex({ ...rest, state: "Ready" });
+        });
+      },
+      (e) => this.log(`creating index ${index.name} from its collection failed: ${String(e)}`),
+    );
+  }
+}
+
+function sortedByName<T extends { name: string }>(map: Map<string, T>): T[] {
+  return [...map.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}

@@ -1,0 +1,104 @@
+// The control plane's HTTP routes: /indexes and /collections, errors in the control-plane shape.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { ControlError, invalid, unauthenticated } from "./errors.js";
+import { apiKeyMatches, readBody, requestUrl, sendJson, sendTooLargeAndClose } from "../http-util.js";
+import type { Registry } from "./registry.js";
+import { parseConfigure, parseCreateCollection, parseCreateIndex, parseJsonObject } from "./validate.js";
+
+export const CONTROL_BODY_LIMIT = 1024 * 1024;
+
+type Handler = (ctx: { name: string; body: () => Promise<Record<string, unknown>> }) => Promise<[number, unknown]>;
+
+interface Route {
+  pattern: RegExp;
+  methods: Record<string, Handler>;
+}
+
+function routes(registry: Registry): Route[] {
+  return [
+    {
+      pattern: /^\/indexes\/?$/,
+      methods: {
+        GET: async () => [200, registry.listIndexes()],
+        POST: async ({ body }) => [201, await registry.createIndex(parseCreateIndex(await body()))],
+      },
+    },
+    {
+      pattern: /^\/indexes\/([^/]+)\/?$/,
+      methods: {
+        GET: async ({ name }) => [200, registry.describeIndex(name)],
+        DELETE: async ({ name }) => [202, await registry.deleteIndex(name)],
+        PATCH: async ({ name, body }) => [202, await registry.configureIndex(name, parseConfigure(await body()))],
+      },
+    },
+    {
+      pattern: /^\/collections\/?$/,
+      methods: {
+        GET: async () => [200, registry.listCollections()],
+        POST: async ({ body }) => {
+          const { name, source } = parseCreateCollection(await body());
+          return [201, await registry.createCollection(name, source)];
+        },
+      },
+    },
+    {
+      pattern: /^\/collections\/([^/]+)\/?$/,
+      methods: {
+        GET: async ({ name }) => [200, registry.describeCollection(name)],
+        DELETE: async ({ name }) => [202, await registry.deleteCollection(name)],
+      },
+    },
+  ];
+}
+
+class TooLarge extends Error {}
+/** The client went away before its body arrived: there is no one left to answer, and nothing to log. */
+class Aborted extends Error {}
+
+export function controlPlaneHandler(registry: Registry, apiKey: string, log: (line: string) => void) {
+  const table = routes(registry);
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const method = req.method ?? "GET";
+    try {
+      if (!apiKeyMatches(req, apiKey)) throw unauthenticated();
+      const url = requestUrl(req);
+      if (!url) throw invalid(`The request target ${JSON.stringify(req.url)} is not a valid URL path.`);
+      const pathname = url.pathname;
+      const route = table.find((r) => r.pattern.test(pathname));
+      if (!route) throw new ControlError(404, "NOT_FOUND", `Unknown route: ${method} ${pathname}`);
+      const handler = route.methods[method];
+      if (!handler) {
+        const allowed = Object.keys(route.methods).join(", ");
+        res.setHeader("allow", allowed);
+        throw new ControlError(405, "UNIMPLEMENTED", `Method ${method} is not allowed on ${pathname}; allowed: ${allowed}.`);
+      }
+      let name = "";
+      const raw = route.pattern.exec(pathname)?.[1];
+      if (raw !== undefined) {
+        try {
+          name = decodeURIComponent(raw);
+        } catch {
+          throw invalid(`The name in the path ${pathname} is not valid percent-encoding.`);
+        }
+      }
+      const body = async () => {
+        const read = await readBody(req, CONTROL_BODY_LIMIT);
+        if (!read.ok) throw read.reason === "too-large" ? new TooLarge() : new Aborted();
+        return parseJsonObject(read.body);
+      };
+      const [status, payload] = await handler({ name, body });
+      sendJson(res, status, payload);
+    } catch (e) {
+      if (e instanceof Aborted) {
+        // the connection is gone or closing (see answerClientErrors); nothing to send
+      } else if (e instanceof TooLarge) {
+        sendTooLargeAndClose(req, res, new ControlError(413, "INVALID_ARGUMENT", `Request body is larger than the limit of ${CONTROL_BODY_LIMIT} bytes.`).toBody());
+      } else if (e instanceof ControlError) {
+        sendJson(res, e.status, e.toBody());
+      } else {
+        log(`control plane error on ${method} ${req.url}: ${(e as Error).stack ?? String(e)}`);
+        sendJson(res, 500, { status: 500, error: { code: "UNKNOWN", message: "Internal server error" } });
+      }
+    }
+  };
+}

@@ -1,0 +1,237 @@
+// Validation of control-plane request bodies. Wrong JSON types and missing required fields are 422
+// (the real service fails to deserialize them); values that break a rule are 400 naming the field and the rule.
+import { invalid, unprocessable, ControlError } from "./errors.js";
+import type { Metric, PodSpecRecord, SpecRecord, StoredIndex, VectorType } from "../storage/catalog.js";
+
+export const MAX_DIMENSION = 20000;
+const METRICS: Metric[] = ["cosine", "euclidean", "dotproduct"];
+const CLOUDS = ["aws", "gcp", "azure"];
+const POD_TYPE = /^(s1|p1|p2)\.(x1|x2|x4|x8)$/;
+
+export function parseJsonObject(body: Buffer): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(body.toString("utf8"));
+  } catch (e) {
+    throw invalid(`Failed to parse the request body as JSON: ${(e as Error).message}`);
+  }
+  if (!isObject(value)) throw unprocessable(`invalid type: ${jsonType(value)}, expected a JSON object`);
+  return value;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function jsonType(v: unknown): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "array";
+  return typeof v === "number" && Number.isInteger(v) ? "integer" : typeof v;
+}
+
+function typeError(field: string, v: unknown, expected: string): ControlError {
+  return unprocessable(`${field}: invalid type: ${jsonType(v)}, expected ${expected}`);
+}
+
+function str(obj: Record<string, unknown>, key: string, field: string, required: boolean): string | undefined {
+  const v = obj[key];
+  if (v === undefined || v === null) {
+    if (required) throw unprocessable(`missing field \`${field}\``);
+    return undefined;
+  }
+  if (typeof v !== "string") throw typeError(field, v, "a string");
+  return v;
+}
+
+function int(obj: Record<string, unknown>, key: string, field: string): number | undefined {
+  const v = obj[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== "number" || !Number.isInteger(v)) throw typeError(field, v, "an integer");
+  return v;
+}
+
+function obj(parent: Record<string, unknown>, key: string, field: string, required: boolean): Record<string, unknown> | undefined {
+  const v = parent[key];
+  if (v === undefined || v === null) {
+    if (required) throw unprocessable(`missing field \`${field}\``);
+    return undefined;
+  }
+  if (!isObject(v)) throw typeError(field, v, "an object");
+  return v;
+}
+
+/** Resource names: 1–45 characters, lower-case alphanumeric or '-', alphanumeric first and last. */
+export function checkResourceName(kind: "Index" | "Collection", name: string): void {
+  const shown = JSON.stringify(name);
+  if (name.length < 1 || name.length > 45) {
+    throw invalid(`${kind} name ${shown} is invalid: name must be 1-45 characters long (got ${name.length}).`);
+  }
+  if (!/^[a-z0-9-]+$/.test(name)) {
+    throw invalid(`${kind} name ${shown} is invalid: name must consist only of lower case alphanumeric characters or '-'.`);
+  }
+  if (name.startsWith("-") || name.endsWith("-")) {
+    throw invalid(`${kind} name ${shown} is invalid: name must start and end with an alphanumeric character.`);
+  }
+}
+
+export function parseDeletionProtection(v: unknown): "enabled" | "disabled" | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (v !== "enabled" && v !== "disabled") {
+    throw invalid(`deletion_protection must be "enabled" or "disabled" (got ${JSON.stringify(v)}).`);
+  }
+  return v;
+}
+
+/** Tags: keys ≤ 80 characters of alphanumerics, '_' or '-'; values ≤ 120 characters (empty unsets on configure). */
+export function parseTags(v: unknown): Record<string, string> | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (!isObject(v)) throw typeError("tags", v, "an object of strings");
+  const tags: Record<string, string> = {};
+  for (const [key, value] of Object.entries(v)) {
+    if (typeof value !== "string") throw typeError(`tags.${key}`, value, "a string");
+    if (key.length < 1 || key.length > 80 || !/^[A-Za-z0-9_-]+$/.test(key)) {
+      throw invalid(`tags key ${JSON.stringify(key)} is invalid: keys must be 1-80 characters of alphanumerics, '_' or '-'.`);
+    }
+    if (value.length > 120 || !/^[A-Za-z0-9;@_\-.+ ]*$/.test(value)) {
+      throw invalid(
+        `tags value for ${JSON.stringify(key)} is invalid: values must be at most 120 characters of alphanumerics, ';', '@', '_', '-', '.', '+' or ' '.`,
+      );
+    }
+    tags[key] = value;
+  }
+  return tags;
+}
+
+/** The stored index's own settings, as a create request gives them. */
+export type CreateIndexInput = Pick<StoredIndex, "name" | "vectorType" | "dimension" | "metric" | "spec" | "deletionProtection" | "tags"> & {
+  sourceCollection?: string;
+};
+
+function parsePod(pod: Record<string, unknown>): PodSpecRecord {
+  const environment = str(pod, "environment", "spec.pod.environment", true)!;
+  if (environment.trim() === "") throw invalid("spec.pod.environment must not be empty.");
+  const podType = str(pod, "pod_type", "spec.pod.pod_type", false) ?? "p1.x1";
+  if (!POD_TYPE.test(podType)) {
+    throw invalid(
+      `spec.pod.pod_type ${JSON.stringify(podType)} is invalid: it must be one of s1, p1 or p2 followed by '.' and one of x1, x2, x4 or x8 (e.g. "p1.x1").`,
+    );
+  }
+  const replicas = int(pod, "replicas", "spec.pod.replicas") ?? 1;
+  const shards = int(pod, "shards", "spec.pod.shards") ?? 1;
+  const pods = int(pod, "pods", "spec.pod.pods") ?? replicas * shards;
+  for (const [field, n] of [["replicas", replicas], ["shards", shards], ["pods", pods]] as const) {
+    if (n < 1) throw invalid(`spec.pod.${field} must be at least 1 (got ${n}).`);
+  }
+  const record: PodSpecRecord = { environment, pod_type: podType, pods, replicas, shards };
+  const meta = obj(pod, "metadata_config", "spec.pod.metadata_config", false);
+  if (meta) {
+    const indexed = meta.indexed;
+    if (indexed !== undefined && (!Array.isArray(indexed) || indexed.some((f) => typeof f !== "string"))) {
+      throw typeError("spec.pod.metadata_config.indexed", indexed, "an array of strings");
+    }
+    record.metadata_config = indexed === undefined ? {} : { indexed: indexed as string[] };
+  }
+  const source = str(pod, "source_collection", "spec.pod.source_collection", false);
+  if (source !== undefined) record.source_collection = source;
+  return record;
+}
+
+export function parseCreateIndex(body: Record<string, unknown>): CreateIndexInput {
+  const name = str(body, "name", "name", true)!;
+  checkResourceName("Index", name);
+  const vectorTypeRaw = str(body, "vector_type", "vector_type", false) ?? "dense";
+  if (vectorTypeRaw !== "dense" && vectorTypeRaw !== "sparse") {
+    throw invalid(`vector_type must be "dense" or "sparse" (got ${JSON.stringify(vectorTypeRaw)}).`);
+  }
+  const vectorType: VectorType = vectorTypeRaw;
+  const dimension = int(body, "dimension", "dimension");
+  if (vectorType === "dense") {
+    if (dimension === undefined) throw invalid("dimension is required for a dense index (an integer from 1 to 20000).");
+    if (dimension < 1 || dimension > MAX_DIMENSION) {
+      throw invalid(`dimension must be between 1 and ${MAX_DIMENSION} (got ${dimension}).`);
+    }
+  } else if (dimension !== undefined) {
+    throw invalid("dimension must not be set for a sparse index.");
+  }
+  const metricRaw = str(body, "metric", "metric", false) ?? (vectorType === "sparse" ? "dotproduct" : "cosine");
+  if (!METRICS.includes(metricRaw as Metric)) {
+    throw invalid(`metric must be one of cosine, euclidean or dotproduct (got ${JSON.stringify(metricRaw)}).`);
+  }
+  const metric = metricRaw as Metric;
+  if (vectorType === "sparse" && metric !== "dotproduct") {
+    throw invalid(`metric must be dotproduct for a sparse index (got ${JSON.stringify(metric)}).`);
+  }
+
+  const spec = obj(body, "spec", "spec", true)!;
+  const kinds = Object.keys(spec).filter((k) => spec[k] !== undefined && spec[k] !== null);
+  if (kinds.length !== 1 || (kinds[0] !== "serverless" && kinds[0] !== "pod")) {
+    throw invalid(
+      `spec must contain exactly one of serverless or pod (got ${kinds.length === 0 ? "none" : kinds.join(", ")}).`,
+    );
+  }
+  let parsedSpec: SpecRecord;
+  let sourceCollection: string | undefined;
+  if (kinds[0] === "serverless") {
+    const sl = obj(spec, "serverless", "spec.serverless", true)!;
+    const cloud = str(sl, "cloud", "spec.serverless.cloud", true)!;
+    if (!CLOUDS.includes(cloud)) {
+      throw invalid(`spec.serverless.cloud must be one of aws, gcp or azure (got ${JSON.stringify(cloud)}).`);
+    }
+    const region = str(sl, "region", "spec.serverless.region", true)!;
+    if (region.trim() === "") throw invalid("spec.serverless.region must not be empty.");
+    sourceCollection = str(sl, "source_collection", "spec.serverless.source_collection", false);
+    parsedSpec = { serverless: { cloud, region, ...(sourceCollection !== undefined ? { source_collection: sourceCollection } : {}) } };
+  } else {
+    if (vectorType === "sparse") throw invalid("vector_type sparse is only supported for serverless indexes, not pod-based ones.");
+    const pod = parsePod(obj(spec, "pod", "spec.pod", true)!);
+    sourceCollection = pod.source_collection;
+    parsedSpec = { pod };
+  }
+
+  return {
+    name,
+    vectorType,
+    ...(dimension !== undefined ? { dimension } : {}),
+    metric,
+    spec: parsedSpec,
+    deletionProtection: parseDeletionProtection(body.deletion_protection) ?? "disabled",
+    tags: parseTags(body.tags) ?? {},
+    ...(sourceCollection !== undefined ? { sourceCollection } : {}),
+  };
+}
+
+export function parseCreateCollection(body: Record<string, unknown>): { name: string; source: string } {
+  const name = str(body, "name", "name", true)!;
+  checkResourceName("Collection", name);
+  const source = str(body, "source", "source", true)!;
+  if (source === "") throw invalid("source must name an index (got an empty string).");
+  return { name, source };
+}
+
+export interface ConfigureInput {
+  deletionProtection?: "enabled" | "disabled";
+  tags?: Record<string, string>;
+  pod?: { replicas?: number; pod_type?: string };
+}
+
+export function parseConfigure(body: Record<string, unknown>): ConfigureInput {
+  const out: ConfigureInput = {};
+  const dp = parseDeletionProtection(body.deletion_protection);
+  if (dp) out.deletionProtection = dp;
+  const tags = parseTags(body.tags);
+  if (tags) out.tags = tags;
+  const spec = obj(body, "spec", "spec", false);
+  if (spec) {
+    const pod = obj(spec, "pod", "spec.pod", false);
+    if (pod) {
+      const replicas = int(pod, "replicas", "spec.pod.replicas");
+      if (replicas !== undefined && replicas < 1) throw invalid(`spec.pod.replicas must be at least 1 (got ${replicas}).`);
+      const podType = str(pod, "pod_type", "spec.pod.pod_type", false);
+      if (podType !== undefined && !POD_TYPE.test(podType)) {
+        throw invalid(`spec.pod.pod_type ${JSON.stringify(podType)} is invalid: it must be one of s1, p1 or p2 followed by '.' and one of x1, x2, x4 or x8 (e.g. "p1.x1").`);
+      }
+      out.pod = { ...(replicas !== undefined ? { replicas } : {}), ...(podType !== undefined ? { pod_type: podType } : {}) };
+    }
+  }
+  return out;
+}

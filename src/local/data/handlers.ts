@@ -1,0 +1,80 @@
+// The data plane of one index: routes a request that arrived on the index's own port.
+// Every failure is answered in the service's data-plane error shape; nothing escapes as an exception.
+//
+// Semantics where the published API leaves a choice:
+// - Default namespace: "" and "__default__" name the same namespace. Responses and describe_index_stats call
+//   it "" (as the spec's examples do); the namespace API (/namespaces) calls it "__default__".
+// - Scores: cosine and dotproduct, higher first; euclidean is the SQUARED distance, lower first (as the service
+//   documents). Ties go by id. Stored values are 32-bit floats; fetch returns exactly Math.fround(input).
+// - Update of an id that does not exist: 404, code 5 NOT_FOUND (nothing is created).
+// - List: ids in byte order of UTF-8 (bitwise "C" collation), limit 1-100, default 100.
+// - Delete or update in a namespace that does not exist is a no-op (delete) / 404 (update by id).
+// - Unknown route: 404 code 5; wrong method: 405 code 12; a route of the API not implemented here: 501 code 12.
+import { DataPlaneError, errorBody, GRPC } from "./errors.js";
+import { deleteVectors } from "./routes/delete.js";
+import { fetchByMetadata } from "./routes/fetch-by-metadata.js";
+import { deleteNamespace, describeNamespace, listNamespaces } from "./routes/namespaces.js";
+import { describeIndexStats } from "./routes/stats.js";
+import { listVectors } from "./routes/list.js";
+import { updateVector } from "./routes/update.js";
+import { fetchVectors } from "./routes/fetch.js";
+import { query } from "./routes/query.js";
+import { upsert } from "./routes/upsert.js";
+import type { VectorStore } from "../storage/store.js";
+import type { DataPlaneIndex, DataPlaneRequest, DataPlaneResponse, Route, RouteContext } from "./types.js";
+
+export type { DataPlaneIndex, DataPlaneRequest, DataPlaneResponse } from "./types.js";
+
+const ROUTES: Record<string, Partial<Record<string, Route>>> = {
+  "/vectors/upsert": { POST: upsert },
+  "/query": { POST: query },
+  "/vectors/fetch": { GET: fetchVectors },
+  "/vectors/delete": { POST: deleteVectors },
+  "/vectors/update": { POST: updateVector },
+  "/vectors/list": { GET: listVectors },
+  "/vectors/fetch_by_metadata": { POST: fetchByMetadata },
+  "/describe_index_stats": { POST: describeIndexStats, GET: describeIndexStats },
+  "/namespaces": { GET: listNamespaces },
+};
+
+/** Routes of the published API this local service does not implement: 501 UNIMPLEMENTED, not 404. */
+const UNSUPPORTED = [/^\/bulk\/imports(\/|$)/, /^\/records\/namespaces\//];
+
+async function namespaceRoute(ctx: RouteContext, encoded: string): Promise<unknown> {
+  let name: string;
+  try {
+    name = decodeURIComponent(encoded);
+  } catch {
+    throw new DataPlaneError(400, GRPC.INVALID_ARGUMENT, "The namespace in the path is not valid percent-encoding");
+  }
+  const method = ctx.req.method.toUpperCase();
+  if (method === "GET") return describeNamespace(ctx, name);
+  if (method === "DELETE") return deleteNamespace(ctx, name);
+  throw new DataPlaneError(405, GRPC.UNIMPLEMENTED, `Method ${ctx.req.method} is not allowed on /namespaces/{namespace}; use GET or DELETE`);
+}
+
+export async function handleDataPlane(req: DataPlaneRequest, index: DataPlaneIndex, store: VectorStore): Promise<DataPlaneResponse> {
+  try {
+    const path = req.pathname.length > 1 ? req.pathname.replace(/\/+$/, "") : req.pathname;
+    if (UNSUPPORTED.some((re) => re.test(path)) || (path === "/namespaces" && req.method.toUpperCase() === "POST")) {
+      throw new DataPlaneError(501, GRPC.UNIMPLEMENTED, `${req.method} ${path} is not supported by the local service`);
+    }
+    const ns = /^\/namespaces\/([^/]+)$/.exec(path);
+    if (ns) return { status: 200, body: await namespaceRoute({ req, index, store }, ns[1]) };
+    const methods = ROUTES[path];
+    if (!methods) {
+      throw new DataPlaneError(404, GRPC.NOT_FOUND, `Not found: ${req.method} ${path} is not a data-plane route`);
+    }
+    const route = methods[req.method.toUpperCase()];
+    if (!route) {
+      const allowed = Object.keys(methods).join(" or ");
+      throw new DataPlaneError(405, GRPC.UNIMPLEMENTED, `Method ${req.method} is not allowed on ${path}; use ${allowed}`);
+    }
+    const body = await route({ req, index, store });
+    return { status: 200, body };
+  } catch (e) {
+    if (e instanceof DataPlaneError) return { status: e.status, body: errorBody(e) };
+    const message = e instanceof Error ? e.message : String(e);
+    return { status: 500, body: errorBody(new DataPlaneError(500, GRPC.INTERNAL, `Internal error: ${message}`)) };
+  }
+}

@@ -1,0 +1,29 @@
+// POST /describe_index_stats {filter?} → {namespaces, dimension, indexFullness, totalVectorCount, metric, vectorType}
+import { compileFilter } from "../../search/filter.js";
+import type { RouteContext } from "../types.js";
+import { field, parseBody } from "../validate.js";
+
+export function describeIndexStats({ req, index, store }: RouteContext) {
+  const body = req.method === "GET" ? {} : parseBody(req.body);
+  const predicate = compileFilter(field(body, "filter"));
+  const stats = store.spaceStats(index.space);
+  let namespaces = stats.namespaces;
+  if (predicate) {
+    namespaces = {};
+    for (const name of Object.keys(stats.namespaces)) {
+      let count = 0;
+      for (const r of store.scanMetadata(index.space, name)) {
+        if (predicate(r.metadataJson === undefined ? {} : JSON.parse(r.metadataJson))) count++;
+      }
+      if (count > 0) namespaces[name] = { vectorCount: count };
+    }
+  }
+  return {
+    namespaces,
+    ...(index.vectorType === "dense" ? { dimension: index.dimension } : {}),
+    indexFullness: 0,
+    totalVectorCount: stats.totalVectorCount,
+    metric: index.metric,
+    vectorType: index.vectorType,
+  };
+}

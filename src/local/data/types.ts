@@ -1,0 +1,9 @@
+import type { VectorStore } from "../storage/store.js";
+
+export interface DataPlaneIndex { name: string; space: string; dimension: number;
+  metric: "cosine" | "euclidean" | "dotproduct"; vectorType: "dense" | "sparse" }
+export interface DataPlaneRequest { method: string; pathname: string; query: URLSearchParams; body: Buffer }
+export interface DataPlaneResponse { status: number; body: unknown }   // body is JSON-serialised by L1
+
+export interface RouteContext { req: DataPlaneRequest; index: DataPlaneIndex; store: VectorStore }
+export type Route = (ctx: RouteContext) => Promise<unknown> | unknown;

@@ -1,0 +1,55 @@
+// Exact scoring by the index's metric.
+//   cosine:     dot(q, v) / (|q| |v|), 0 when either vector is all zeros; higher is more similar
+//   dotproduct: dot(q, v) (+ the sparse dot product for hybrid records); higher is more similar
+//   euclidean:  squared Euclidean distance, as the service documents; LOWER is more similar
+import type { SparseVector } from "../storage/codec.js";
+import type { StoredRecord } from "../storage/store.js";
+
+export type Metric = "cosine" | "euclidean" | "dotproduct";
+
+export interface Query {
+  dense?: Float32Array;
+  denseNorm: number;
+  sparse?: Map<number, number>;
+}
+
+export function makeQuery(dense: Float32Array | undefined, sparse: SparseVector | undefined): Query {
+  let n = 0;
+  if (dense) for (let i = 0; i < dense.length; i++) n += dense[i] * dense[i];
+  let map: Map<number, number> | undefined;
+  if (sparse) {
+    map = new Map();
+    for (let i = 0; i < sparse.indices.length; i++) map.set(sparse.indices[i], sparse.values[i]);
+  }
+  return { dense, denseNorm: Math.sqrt(n), sparse: map };
+}
+
+export function score(metric: Metric, q: Query, r: StoredRecord): number {
+  let s = 0;
+  const qv = q.dense;
+  if (qv && qv.length > 0 && r.values.length === qv.length) {
+    const v = r.values;
+    if (metric === "euclidean") {
+      for (let i = 0; i < v.length; i++) {
+        const d = qv[i] - v[i];
+        s += d * d;
+      }
+    } else {
+      for (let i = 0; i < v.length; i++) s += qv[i] * v[i];
+      if (metric === "cosine") s = q.denseNorm === 0 || r.norm === 0 ? 0 : s / (q.denseNorm * r.norm);
+    }
+  }
+  if (q.sparse && r.sparse) {
+    const { indices, values } = r.sparse;
+    for (let i = 0; i < indices.length; i++) {
+      const w = q.sparse.get(indices[i]);
+      if (w !== undefined) s += w * values[i];
+    }
+  }
+  return s;
+}
+
+/** Whether score a ranks before score b. */
+export function better(metric: Metric): (a: number, b: number) => number {
+  return metric === "euclidean" ? (a, b) => a - b : (a, b) => b - a;
+}

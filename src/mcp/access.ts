@@ -1,0 +1,94 @@
+// The safe modes, checked on every call (not only by hiding tools from tools/list):
+//   --read-only          only tools whose readOnlyHint is true exist;
+//   --allow-destructive  the delete tools exist only with it;
+//   --indexes a,b        every index argument must be one of these, and the service view the tools get hides the
+//                        others (list_indexes, create_collection's list of pod indexes, …) and refuses them by name.
+// Collections name no index (the API does not say which index a collection was copied from), so under --indexes
+// they are listed and described as usual, but nothing may be restored from one (create_index with
+// pod.source_collection) or delete one: either could reach records of an index outside the list.
+import type { ControlPlane, CreateIndexRequest } from "../api/control.js";
+import type { HostResolver } from "../api/hosts.js";
+import type { Service } from "../api/service.js";
+import type { Config } from "../config.js";
+import { ToolError } from "../tool-kit/tool-error.js";
+import type { AnyTool } from "../tool-kit/tool.js";
+
+export type Access = Pick<Config, "readOnly" | "allowDestructive" | "indexes">;
+
+const list = (names: readonly string[]) => names.map((n) => JSON.stringify(n)).join(", ");
+
+/** Why `tool` does not exist on this server (the text a call to it gets), or undefined when it does. */
+export function toolRefusal(tool: AnyTool, access: Access): string | undefined {
+  if (access.readOnly && !tool.annotations.readOnlyHint) {
+    return (
+      `${tool.name} is not available: this server runs read-only (--read-only / VECDB_READ_ONLY), so only tools that ` +
+      "read can be called. Nothing was changed.\nNext step: tell the user; writing needs the server restarted without --read-only."
+    );
+  }
+  if (tool.requiresAllowDestructive && !access.allowDestructive) {
+    return (
+      `${tool.name} is not available: the delete tools exist only when the server is started with --allow-destructive ` +
+      "(VECDB_ALLOW_DESTRUCTIVE=1). Nothing was deleted.\nNext step: tell the user; deleting needs the server restarted with --allow-destructive."
+    );
+  }
+  if (tool.unscopedWrite && access.indexes) {
+    return (
+      `${tool.name} is not available: this server is limited to the indexes ${list(access.indexes)} (--indexes / VECDB_INDEXES), ` +
+      "and a collection may hold records of any index. Nothing was changed."
+    );
+  }
+  return undefined;
+}
+
+/** The refusal of an index outside --indexes; it does not say whether such an index exists. */
+export function indexRefusal(name: string, indexes: readonly string[]): string {
+  return (
+    `Index ${JSON.stringify(name)} is not available: this server is limited to the indexes ${list(indexes)} ` +
+    "(--indexes / VECDB_INDEXES). Nothing was read or changed.\nNext step: call again with one of those indexes."
+  );
+}
+
+/** The refusal of a call whose `index` argument (or another argument naming an index) is outside --indexes. */
+export function callRefusal(tool: AnyTool, args: Record<string, unknown>, access: Access): string | undefined {
+  if (!access.indexes) return undefined;
+  for (const arg of ["index", ...(tool.indexArguments ?? [])]) {
+    const name = args[arg];
+    if (typeof name === "string" && !access.indexes.includes(name)) return indexRefusal(name, access.indexes);
+  }
+  return undefined;
+}
+
+/**
+ * The service as the tools see it under --indexes: other indexes are missing from lists and refused by name, so a
+ * tool cannot show or touch them even through a path the argument check does not see. Without --indexes: `service`.
+ */
+export function scopedService(service: Service, indexes: readonly string[] | undefined): Service {
+  if (!indexes) return service;
+  const allow = (name: string) => {
+    if (!indexes.includes(name)) throw new ToolError(indexRefusal(name, indexes));
+  };
+  const inner = service.control;
+  const control: ControlPlane = Object.assign(Object.create(inner) as ControlPlane, {
+    listIndexes: async (signal?: AbortSignal) => (await inner.listIndexes(signal)).filter((i) => indexes.includes(i.name)),
+    describeIndex: async (name: string, signal?: AbortSignal) => (allow(name), inner.describeIndex(name, signal)),
+    createIndex: async (body: CreateIndexRequest, signal?: AbortSignal) => {
+      allow(body.name);
+      if (body.spec.pod?.source_collection !== undefined) {
+        throw new ToolError(
+          `An index cannot be created from a collection on this server: it is limited to the indexes ${list(indexes)} ` +
+            "(--indexes / VECDB_INDEXES), and a collection may hold records of any index. Nothing was created.\n" +
+            "Next step: create the index without pod.source_collection.",
+        );
+      }
+      return inner.createIndex(body, signal);
+    },
+    deleteIndex: async (name: string, signal?: AbortSignal) => (allow(name), inner.deleteIndex(name, signal)),
+    createCollection: async (body: { name: string; source: string }, signal?: AbortSignal) => (
+      allow(body.source), inner.createCollection(body, signal)
+    ),
+  });
+  const hosts: HostResolver = Object.assign(Object.create(service.hosts) as HostResolver, {
+    resolve: async (name: string, signal?: AbortSignal) => (allow(name), service.hosts.resolve(name, signal)),
+  });
+  return { ...service, control, hosts };
+}

@@ -1,0 +1,91 @@
+// Turns anything a tool throws into the text of an isError result: what went wrong, and what to do next.
+// Never a stack trace; secrets are redacted by the caller (server.ts) from the final text.
+import { IndexNotReadyError, ResponseShapeError, ServiceError, UntrustedHostError } from "../api/errors.js";
+import { RecordCheckError } from "../ingest/check.js";
+import { ToolError } from "../tool-kit/tool-error.js";
+
+function nextStep(err: ServiceError): string {
+  const code = (err.code ?? "").toUpperCase();
+  const text = err.serviceMessage.toLowerCase();
+  if (err.status === undefined) {
+    return "The service did not answer. Check PINECONE_CONTROLLER_HOST and that the service is running and reachable, then call again.";
+  }
+  if (err.status === 401 || code === "UNAUTHENTICATED") {
+    return "Check PINECONE_API_KEY: the service did not accept the key. Set the right key in the server's environment and restart the server.";
+  }
+  if (err.status === 403 || code === "FORBIDDEN") {
+    return "The API key is not allowed to do this. Check the key's project and permissions.";
+  }
+  if (err.status === 402 || code === "PAYMENT_REQUIRED" || code === "QUOTA_EXCEEDED") {
+    return "The project's plan or quota does not allow this. Free resources or upgrade the plan, then call again.";
+  }
+  if (err.status === 404 || code === "NOT_FOUND") {
+    return aboutCollection(err)
+      ? "Call list_collections to see the collections there are, then call again with one of those names."
+      : "Call list_indexes to see the indexes there are, then call again with one of those names.";
+  }
+  if (err.status === 409 || code === "ALREADY_EXISTS") {
+    return "The name is taken. Choose another name (list_collections and list_indexes show the names in use).";
+  }
+  if (err.status === 412 || code === "FAILED_PRECONDITION" || /not ready/.test(text)) {
+    return "The resource is not in a state that allows this yet (e.g. not ready). Wait a little and call again; list_indexes shows each index's state.";
+  }
+  if (err.status === 429) return "The service is limiting the request rate. Wait a few seconds and call again.";
+  if (err.status >= 500) return "The service had a problem of its own. Wait a moment and call again.";
+  return "Correct the request as the message says and call again.";
+}
+
+/**
+ * Whether a 404 is about a collection: the URL asked for one (the hosted service says "Resource x not found" for
+ * both kinds), or the message starts with "Collection" (a create from a source collection). Not "the message
+ * mentions a collection": an index may be named "old-collection".
+ */
+function aboutCollection(err: ServiceError): boolean {
+  let path = "";
+  try {
+    path = new URL(err.url).pathname;
+  } catch {
+    // not a URL: decide by the message alone
+  }
+  return path.startsWith("/collections") || /^\s*(source\s+)?collection\b/i.test(err.serviceMessage);
+}
+
+function origin(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+}
+
+/** What happened, in one line: "the service answered HTTP 404 NOT_FOUND: Index x not found." */
+export function describeServiceError(err: ServiceError): string {
+  if (err.status === undefined) return `got no answer from ${origin(err.url)}: ${err.serviceMessage}`;
+  const code = err.code ? ` ${err.code}` : "";
+  const message = err.serviceMessage ? `: ${err.serviceMessage}` : "";
+  return `the service answered HTTP ${err.status}${code}${message}`;
+}
+
+function isAbort(err: unknown): boolean {
+  return err instanceof Error && err.name === "AbortError";
+}
+
+/** The text of the isError result for an error thrown while running `tool`. */
+export function errorText(tool: string, err: unknown): string {
+  if (err instanceof ToolError) return err.message;
+  if (err instanceof ServiceError) {
+    const tries = err.attempts > 1 ? ` (after ${err.attempts} attempts)` : "";
+    return `${tool} failed — ${describeServiceError(err)}${tries}\nNext step: ${nextStep(err)}`;
+  }
+  if (err instanceof IndexNotReadyError) return `${tool} failed: ${err.message} Nothing was written.`;
+  if (err instanceof RecordCheckError) return `${tool} failed: ${err.message}`;
+  if (err instanceof UntrustedHostError) {
+    return `${tool} failed: ${err.message}\nNext step: check PINECONE_CONTROLLER_HOST; the service must name index hosts it serves.`;
+  }
+  if (err instanceof ResponseShapeError) {
+    return `${tool} failed: ${err.message}\nNext step: check that PINECONE_CONTROLLER_HOST points at a Pinecone-compatible service and PINECONE_API_VERSION is one it supports.`;
+  }
+  if (isAbort(err)) return `${tool} was cancelled before it finished.`;
+  const message = err instanceof Error ? err.message.split("\n")[0] : String(err);
+  return `${tool} failed with an internal error: ${message}\nNext step: call again; if it keeps failing, check the server's log on stderr.`;
+}

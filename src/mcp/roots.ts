@@ -1,0 +1,32 @@
+// The directories tools may read files from: --allow-dir (config) plus the MCP roots the client declares. Roots are
+// asked of the client (roots/list) when a tool first needs them, and asked again after notifications/roots/list_changed.
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { ListRootsResultSchema, RootsListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import type { Logger } from "../log.js";
+
+/** What a tool call can send to the client; the request goes out on the call's own channel (works over HTTP too). */
+export interface ClientRequester {
+  sendRequest(request: { method: "roots/list" }, schema: typeof ListRootsResultSchema, options?: { timeout?: number }): Promise<{ roots: { uri: string }[] }>;
+}
+
+const ROOTS_TIMEOUT_MS = 10_000;
+
+export function trackRoots(server: Server, allowDirs: readonly string[], log: Logger): (via: ClientRequester) => Promise<string[]> {
+  let clientRoots: Promise<string[]> | undefined;
+  server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
+    clientRoots = undefined;
+  });
+  return async (via) => {
+    if (!server.getClientCapabilities()?.roots) return [...allowDirs];
+    const asked = (clientRoots ??= via.sendRequest({ method: "roots/list" }, ListRootsResultSchema, { timeout: ROOTS_TIMEOUT_MS }).then(
+      // Only file:// roots name directories; other URI schemes allow nothing here.
+      (r) => r.roots.map((root) => root.uri).filter((uri) => uri.startsWith("file:")),
+      (err: unknown) => {
+        log.warning(`the client did not list its roots: ${err instanceof Error ? err.message : String(err)}`);
+        if (clientRoots === asked) clientRoots = undefined; // ask again next time
+        return [];
+      },
+    ));
+    return [...allowDirs, ...(await asked)];
+  };
+}

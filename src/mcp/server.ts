@@ -1,0 +1,227 @@
+// createServer: an McpServer with every tool of the registry. The MCP plumbing lives here and only here:
+// tool results → content + structuredContent, errors → isError text, progress tokens, cancellation, logging.
+import { existsSync, readFileSync } from "node:fs";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import {
+  CallToolRequestSchema,
+  SetLevelRequestSchema,
+  type CallToolResult,
+  type ServerNotification,
+  type ServerRequest,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { Service } from "../api/service.js";
+import type { Config } from "../config.js";
+import { protoKeyPath } from "./dropped-keys.js";
+import { errorText } from "./errors.js";
+import { createLogger, LOG_LEVELS, redact, type Logger, type LogLevel } from "../log.js";
+import { trackRoots } from "./roots.js";
+import { callRefusal, scopedService, toolRefusal, type Access } from "./access.js";
+import type { AnyTool, ToolContext } from "../tool-kit/tool.js";
+import { answerToolsListFromBuild } from "./tool-schemas.js";
+import { tools as registry } from "../../tools/index.js";
+
+/** The initialize result's instructions: how to start, and the safe modes in force. */
+export function instructionsFor(config: Access, tools: readonly AnyTool[]): string {
+  const has = (name: string) => tools.some((t) => t.name === name);
+  const lines = [
+    "Administer and fill a vector database (Pinecone API).",
+    "Start with list_indexes (and list_collections) to discover what exists: names, dimensions, hosts, states" +
+      (has("describe_index") ? "; describe_index and describe_index_stats show one index in detail." : "."),
+  ];
+  if (config.readOnly) {
+    lines.push("This server is READ-ONLY: it can list and read, but not write, create or delete anything.");
+  } else {
+    lines.push(
+      "Then write: upsert_vectors adds or overwrites records in an index (checked against the index first; nothing is written if a record is invalid)" +
+        (has("create_index") ? ", create_index makes an index and waits until it is ready" : "") +
+        (has("import_vectors") ? ", import_vectors writes every record of a JSONL or Parquet file in a directory the user allowed" : "") +
+        ", create_collection snapshots a pod-based index.",
+    );
+  }
+  if (config.indexes) {
+    lines.push(
+      `This server is LIMITED to the indexes ${config.indexes.map((n) => JSON.stringify(n)).join(", ")}: other indexes are not shown and calls naming them are refused.`,
+    );
+  }
+  if (!config.readOnly && config.allowDestructive && has("delete_index")) {
+    lines.push("Deleting is enabled (delete_vectors, delete_index, delete_collection) and cannot be undone: confirm with the user first.");
+  }
+  lines.push("Every result is a markdown table plus the same facts as structuredContent. Errors say what was wrong and the next step.");
+  return lines.join("\n");
+}
+
+let version: string | undefined;
+
+/** Read once: an HTTP server calls createServer for every session. */
+function packageVersion(): string {
+  version ??= readPackageVersion();
+  return version;
+}
+
+function readPackageVersion(): string {
+  // The bundle's chunks, src/mcp/server.ts (tsx) and dist/src/mcp/server.js sit at different depths below package.json.
+  for (const rel of ["../package.json", "../../package.json", "../../../package.json"]) {
+    const url = new URL(rel, import.meta.url);
+    if (existsSync(url)) {
+      const pkg = JSON.parse(readFileSync(url, "utf8")) as { name?: string; version?: string };
+      if (pkg.name === "vecdb-mcp" && pkg.version) return pkg.version;
+    }
+  }
+  return "0.0.0";
+}
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+// The SDK client drops a progress notification that arrives in the same read as the response
+// (modelcontextprotocol/typescript-sdk#2580), so a result waits this long after the last progress notification.
+const PROGRESS_SETTLE_MS = 25;
+
+function progressOf(extra: Extra): ToolContext["progress"] & { settle(): Promise<void> } {
+  const token = extra._meta?.progressToken;
+  let last = -Infinity;
+  let sentAt = 0;
+  const progress = (done: number, total?: number, message?: string) => {
+    if (token === undefined || !(done > last)) return; // the protocol requires progress to increase
+    last = done;
+    sentAt = Date.now();
+    extra
+      .sendNotification({
+        method: "notifications/progress",
+        params: { progressToken: token, progress: done, ...(total !== undefined && { total }), ...(message && { message }) },
+      })
+      .catch(() => {});
+  };
+  const settle = async () => {
+    const wait = sentAt + PROGRESS_SETTLE_MS - Date.now();
+    if (sentAt && wait > 0) await new Promise((r) => setTimeout(r, wait));
+  };
+  return Object.assign(progress, { settle });
+}
+
+/** The structured result with every secret replaced, should the service have echoed one into a message. */
+function redactDeep(value: Record<string, unknown>, secrets: readonly (string | undefined)[]): Record<string, unknown> {
+  const json = JSON.stringify(value);
+  const clean = redact(json, secrets);
+  return clean === json ? value : (JSON.parse(clean) as Record<string, unknown>);
+}
+
+export interface CreateServerOptions {
+  /** Base logger (stderr). Default: a new stderr logger. */
+  log?: Logger;
+  /** The tools to register. Default: the whole registry. */
+  tools?: readonly AnyTool[];
+}
+
+export function createServer(config: Config, service: Service, options: CreateServerOptions = {}): McpServer {
+  const secrets = () => [config.apiKey];
+  const base = options.log ?? createLogger({ secrets });
+  const all = options.tools ?? registry;
+  // Tools the safe modes take away are not registered (so not listed); a call to one by name gets why.
+  const hidden = new Map<string, string>();
+  for (const t of all) {
+    const why = toolRefusal(t, config);
+    if (why !== undefined) hidden.set(t.name, why);
+  }
+  const offered = all.filter((t) => !hidden.has(t.name));
+  const scoped = scopedService(service, config.indexes); // under --indexes, the others are invisible
+  const server = new McpServer(
+    { name: "vecdb-mcp", version: packageVersion(), title: "Vector database (Pinecone-compatible)" },
+    { capabilities: { logging: {}, tools: {} }, instructions: instructionsFor(config, offered) },
+  );
+
+  server.server.onerror = (err) => base.error(`protocol: ${err.message}`);
+
+  // MCP log notifications only once the client has chosen a level (logging/setLevel).
+  let clientLevel: LogLevel | undefined;
+  server.server.setRequestHandler(SetLevelRequestSchema, async (request) => {
+    clientLevel = request.params.level;
+    return {};
+  });
+  const toClient = (level: LogLevel, message: string) => {
+    if (!clientLevel || LOG_LEVELS.indexOf(level) < LOG_LEVELS.indexOf(clientLevel) || !server.isConnected()) return;
+    server.server
+      .sendLoggingMessage({ level, logger: "vecdb-mcp", data: redact(message, secrets()) })
+      .catch(() => {});
+  };
+  const log: Logger = {
+    debug: (m) => (base.debug(m), toClient("debug", m)),
+    info: (m) => (base.info(m), toClient("info", m)),
+    warning: (m) => (base.warning(m), toClient("warning", m)),
+    error: (m) => (base.error(m), toClient("error", m)),
+  };
+  const roots = trackRoots(server.server, config.allowDirs, log);
+
+  for (const tool of offered) {
+    server.registerTool(
+      tool.name,
+      {
+        title: tool.title,
+        description: tool.description,
+        inputSchema: tool.inputSchema,
+        outputSchema: tool.outputSchema,
+        annotations: { title: tool.title, ...tool.annotations },
+      },
+      async (args: Record<string, unknown>, extra: Extra): Promise<CallToolResult> => {
+        const started = Date.now();
+        const progress = progressOf(extra);
+        const allowedRoots = () => roots(extra);
+        const ctx: ToolContext = { service: scoped, config, signal: extra.signal, progress, log, allowedRoots };
+        const refused = callRefusal(tool, args, config);
+        if (refused !== undefined) {
+          log.info(`${tool.name} → refused: ${refused.split("\n")[0]}`);
+          return { content: [{ type: "text", text: refused }], isError: true };
+        }
+        try {
+          const result = await tool.run(args, ctx);
+          await progress.settle();
+          log.debug(`${tool.name} done in ${Date.now() - started} ms${result.isError ? " (isError)" : ""}`);
+          return {
+            content: [{ type: "text", text: redact(result.table, secrets()) }],
+            structuredContent: redactDeep(result.structured as Record<string, unknown>, secrets()),
+            ...(result.isError && { isError: true }),
+          };
+        } catch (err) {
+          // A cancelled call throws the client's reason (often a plain string), which is no internal error.
+          if (extra.signal.aborted) {
+            log.info(`${tool.name} → cancelled by the client`);
+            return { content: [{ type: "text", text: `${tool.name} was cancelled before it finished.` }], isError: true };
+          }
+          const text = redact(errorText(tool.name, err), secrets());
+          log.info(`${tool.name} → isError: ${text.split("\n")[0]}`);
+          return { content: [{ type: "text", text }], isError: true };
+        }
+      },
+    );
+  }
+  guardToolCalls(server, hidden, log);
+  answerToolsListFromBuild(server, offered);
+  return server;
+}
+
+type CallHandler = (request: unknown, extra: unknown) => Promise<unknown>;
+
+/**
+ * Answers, before the SDK's own tools/call handler, the calls it would get wrong: a tool the safe modes took away
+ * (the SDK alone would answer "Tool … not found") gets why; arguments with a key named "__proto__" (which zod would
+ * silently drop, see dropped-keys.ts) are refused, naming where. The SDK offers no public hook there, so this wraps it.
+ */
+function guardToolCalls(server: McpServer, hidden: ReadonlyMap<string, string>, log: Logger): void {
+  const handlers = (server.server as unknown as { _requestHandlers?: Map<string, CallHandler> })._requestHandlers;
+  const sdkHandler = handlers?.get("tools/call");
+  if (!sdkHandler) return; // no tool registered at all: the SDK refuses every call by itself
+  server.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const { name } = request.params;
+    const why = hidden.get(name);
+    const dropped = why === undefined ? protoKeyPath(request.params.arguments) : undefined;
+    const refusal =
+      why ??
+      (dropped === undefined
+        ? undefined
+        : `${name}: ${dropped} has a field named "__proto__", which this server cannot pass on (JavaScript objects drop that ` +
+          `name). Rename the field and call again. Nothing was done.`);
+    if (refusal === undefined) return (await sdkHandler(request, extra)) as CallToolResult;
+    log.info(`${name} → refused: ${refusal.split("\n")[0]}`);
+    return { content: [{ type: "text", text: refusal }], isError: true };
+  });
+}

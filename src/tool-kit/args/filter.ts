@@ -1,0 +1,58 @@
+// Metadata filters, checked before they are sent: an unknown operator is named with the ones there are, so a model
+// can fix the filter without a round trip (the service would refuse it too, in its own words).
+import { z } from "zod";
+import { ToolError } from "../tool-error.js";
+
+export const FILTER_OPERATORS = ["$eq", "$ne", "$gt", "$gte", "$lt", "$lte", "$in", "$nin", "$exists"] as const;
+
+/** The input-schema field shared by the tools that take a filter. */
+export function filterSchema(what: string) {
+  return z
+    .record(z.string(), z.unknown())
+    .describe(
+      `Metadata filter: ${what}. A map of field → condition, e.g. {"genre": {"$eq": "drama"}, "year": {"$gte": 2020}}; ` +
+        `operators ${FILTER_OPERATORS.join(", ")}; {"genre": "drama"} is short for $eq; combine with {"$and": [...]} / {"$or": [...]}.`,
+    );
+}
+
+/** What is wrong with the filter's structure or operators, or undefined (the service checks the rest). */
+export function filterProblem(filter: unknown, path = "filter"): string | undefined {
+  if (typeof filter !== "object" || filter === null || Array.isArray(filter)) return `${path} must be an object of field → condition`;
+  for (const [key, cond] of Object.entries(filter)) {
+    if (key === "$and" || key === "$or") {
+      if (!Array.isArray(cond) || cond.length === 0) return `${path}.${key} must be a non-empty list of filters`;
+      for (let i = 0; i < cond.length; i++) {
+        const problem = filterProblem(cond[i], `${path}.${key}[${i}]`);
+        if (problem) return problem;
+      }
+    } else if (key.startsWith("$")) {
+      return `unknown operator ${JSON.stringify(key)} at ${path}; only $and and $or combine filters`;
+    } else if (cond === null) {
+      return `the condition on field ${JSON.stringify(key)} is null`;
+    } else if (Array.isArray(cond)) {
+      return `field ${JSON.stringify(key)} is compared with a list; use {"$in": [...]}`;
+    } else if (typeof cond === "object") {
+      const ops = Object.keys(cond);
+      if (ops.length === 0) return `the condition on field ${JSON.stringify(key)} is empty`;
+      const unknown = ops.find((op) => !(FILTER_OPERATORS as readonly string[]).includes(op));
+      if (unknown !== undefined) return `unknown operator ${JSON.stringify(unknown)} on field ${JSON.stringify(key)}`;
+    }
+  }
+  return undefined;
+}
+
+/** The isError text for a filter with a problem. */
+export function filterError(problem: string): string {
+  return (
+    `Invalid filter: ${problem}. Nothing was read.\n` +
+    `Next step: write the filter with the operators ${FILTER_OPERATORS.join(", ")} (and $and / $or to combine), ` +
+    'e.g. {"genre": {"$eq": "drama"}, "year": {"$gte": 2020}}, and call again.'
+  );
+}
+
+/** Throws filterError's text when the filter (if given) has a problem. */
+export function checkFilter(filter: Record<string, unknown> | undefined): void {
+  if (filter === undefined) return;
+  const problem = filterProblem(filter);
+  if (problem) throw new ToolError(filterError(problem));
+}

@@ -1,0 +1,68 @@
+// An index record as the tools show it: flat, with only the fields the service gave (list_indexes, create_index, …).
+import { z } from "zod";
+import type { IndexModel } from "../../api/records.js";
+
+export const IndexSummary = z.object({
+  name: z.string().describe("Index name; pass it as `index` to other tools."),
+  kind: z.enum(["serverless", "pod", "other"]).describe("How the index is deployed."),
+  dimension: z.number().int().optional().describe("Dense vector length; absent for a sparse index."),
+  metric: z.string().describe("cosine, euclidean or dotproduct."),
+  vector_type: z.string().optional().describe("dense or sparse."),
+  state: z.string().describe("Ready, Initializing, ScalingUp, Terminating, …"),
+  ready: z.boolean().describe("Whether the index accepts reads and writes."),
+  host: z.string().describe("The index's own data-plane host."),
+  cloud: z.string().optional().describe("Serverless: cloud provider."),
+  region: z.string().optional().describe("Serverless: region."),
+  environment: z.string().optional().describe("Pod-based: environment."),
+  pod_type: z.string().optional().describe("Pod-based: pod type, e.g. p1.x1."),
+  pods: z.number().int().optional().describe("Pod-based: number of pods."),
+  replicas: z.number().int().optional().describe("Pod-based: replicas."),
+  shards: z.number().int().optional().describe("Pod-based: shards."),
+  deletion_protection: z.string().optional().describe("enabled or disabled."),
+});
+export type IndexSummary = z.infer<typeof IndexSummary>;
+
+/** How the index is deployed, from which spec it has. */
+export function indexKind(index: IndexModel): IndexSummary["kind"] {
+  return index.spec.serverless ? "serverless" : index.spec.pod ? "pod" : "other";
+}
+
+export function summarizeIndex(index: IndexModel): IndexSummary {
+  const { serverless, pod } = index.spec;
+  const num = (n: unknown) => (typeof n === "number" && Number.isInteger(n) ? n : undefined);
+  const summary: IndexSummary = {
+    name: index.name,
+    kind: indexKind(index),
+    dimension: num(index.dimension),
+    metric: index.metric,
+    vector_type: index.vector_type,
+    state: index.status.state,
+    ready: index.status.ready,
+    host: index.host,
+    cloud: serverless?.cloud,
+    region: serverless?.region,
+    environment: pod?.environment,
+    pod_type: pod?.pod_type,
+    pods: num(pod?.pods),
+    replicas: num(pod?.replicas),
+    shards: num(pod?.shards),
+    deletion_protection: index.deletion_protection,
+  };
+  // Drop absent optionals so structuredContent carries no undefined keys.
+  return Object.fromEntries(Object.entries(summary).filter(([, v]) => v !== undefined)) as IndexSummary;
+}
+
+/** Where an index runs: "aws us-east-1" or "us-east1-gcp · p1.x1 · pods 1 / replicas 1 / shards 1". */
+export function where(s: IndexSummary): string {
+  if (s.kind === "serverless") return `${s.cloud ?? "?"} ${s.region ?? "?"}`;
+  if (s.kind === "pod") {
+    const counts = [`pods ${s.pods ?? "?"}`, `replicas ${s.replicas ?? "?"}`, `shards ${s.shards ?? "?"}`].join(" / ");
+    return [s.environment, s.pod_type, counts].filter(Boolean).join(" · ");
+  }
+  return "";
+}
+
+/** How a result names where it looked: 'namespace (default) of index "docs"' or 'namespace "a" of index "docs"'. */
+export function namespaceOfIndex(namespace: string, index: string): string {
+  return `namespace ${namespace === "" ? "(default)" : JSON.stringify(namespace)} of index ${JSON.stringify(index)}`;
+}

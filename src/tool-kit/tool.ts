@@ -1,0 +1,63 @@
+// The shape of one MCP tool. A tool file exports one `defineTool({...})`; it knows nothing of MCP plumbing:
+// src/mcp/server.ts validates arguments, turns the result into content + structuredContent, and errors into isError results.
+import type { z } from "zod";
+import type { Service } from "../api/service.js";
+import type { Config } from "../config.js";
+import type { Logger } from "../log.js";
+
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+/** The annotations of a tool that only reads from the service. */
+export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true };
+
+export interface ToolContext {
+  service: Service;
+  config: Config;
+  /** Aborted when the client cancels the call (or the server shuts down). Pass it to every service call. */
+  signal: AbortSignal;
+  /** Sends `notifications/progress` when the client asked for progress; otherwise does nothing. */
+  progress(done: number, total?: number, message?: string): void;
+  log: Logger;
+  /** Directories files may be read from: --allow-dir plus the client's MCP roots (file:// URIs), asked when needed. */
+  allowedRoots(): Promise<string[]>;
+}
+
+export interface ToolResult<Out> {
+  /** Becomes structuredContent; must match the tool's outputSchema. */
+  structured: Out;
+  /** The same facts as markdown (tables built with src/tool-kit/format/table.ts, so cells are escaped). */
+  table: string;
+  /** A result a model must act on (e.g. some records not written). Expected failures otherwise throw ToolError. */
+  isError?: boolean;
+}
+
+export interface ToolDefinition<In extends z.ZodRawShape = z.ZodRawShape, Out extends z.ZodRawShape = z.ZodRawShape> {
+  name: string;
+  title: string;
+  /** When a model should use the tool and what comes back. */
+  description: string;
+  /** zod 4 object shape: every field `.describe()`d, limits as min/max, no unions (no anyOf/oneOf/allOf). */
+  inputSchema: In;
+  outputSchema: Out;
+  annotations: ToolAnnotations;
+  /** The tool exists only when the server was started with --allow-destructive (the delete tools). */
+  requiresAllowDestructive?: boolean;
+  /** Arguments besides `index` that name an index, checked against --indexes (e.g. create_collection's `source`). */
+  indexArguments?: readonly string[];
+  /** Changes something --indexes cannot scope (a collection, which may hold any index's records): absent under it. */
+  unscopedWrite?: boolean;
+  run(args: z.output<z.ZodObject<In>>, ctx: ToolContext): Promise<ToolResult<z.output<z.ZodObject<Out>>>>;
+}
+
+/** Identity function that lets TypeScript infer a tool's argument and result types from its schemas. */
+export function defineTool<In extends z.ZodRawShape, Out extends z.ZodRawShape>(def: ToolDefinition<In, Out>): ToolDefinition<In, Out> {
+  return def;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the registry holds tools of every shape
+export type AnyTool = ToolDefinition<any, any>;

@@ -1,0 +1,40 @@
+// delete_collection — removes a collection (a static copy of a pod-based index). Exists only with --allow-destructive.
+import { z } from "zod";
+import { collectionCountFields, collectionCounts } from "../../src/tool-kit/results/collection-summary.js";
+import { humanBytes } from "../../src/tool-kit/format/size.js";
+import { markdownTable } from "../../src/tool-kit/format/table.js";
+import { collectionArg } from "../../src/tool-kit/args/schema.js";
+import { defineTool } from "../../src/tool-kit/tool.js";
+
+const Removed = z.object({
+  name: z.string().describe("Collection name."),
+  environment: z.string().describe("Environment it lived in."),
+  ...collectionCountFields({ dimension: "Vector length of its records.", vector_count: "Records it held." }),
+});
+
+export default defineTool({
+  name: "delete_collection",
+  title: "Delete collection",
+  description:
+    "Permanently delete a collection (a static copy of a pod-based index) and every record in it; indexes are not touched. " +
+    "Use it only when the user asked to remove that collection. Returns what was removed (environment, dimension, records, size).",
+  inputSchema: {
+    name: collectionArg("Name of the collection to delete (list_collections shows the names)."),
+  },
+  outputSchema: {
+    deleted: Removed.describe("The collection as it was just before it was deleted."),
+  },
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  requiresAllowDestructive: true,
+  unscopedWrite: true,
+  async run({ name }, { service, signal }) {
+    const c = await service.control.describeCollection(name, signal);
+    await service.control.deleteCollection(name, signal);
+    const deleted: z.infer<typeof Removed> = { name: c.name, environment: c.environment, ...collectionCounts(c) };
+    const table = markdownTable(
+      ["name", "environment", "dimension", "vectors", "size"],
+      [[deleted.name, deleted.environment, deleted.dimension, deleted.vector_count, humanBytes(deleted.size)]],
+    );
+    return { structured: { deleted }, table: `Collection ${JSON.stringify(name)} deleted, with every record in it:\n\n${table}` };
+  },
+});

@@ -1,0 +1,84 @@
+// describe_index — one index's full record: spec, status, host, deletion protection, tags.
+import { z } from "zod";
+import { markdownTable } from "../../src/tool-kit/format/table.js";
+import { IndexSummary, indexKind } from "../../src/tool-kit/results/index-summary.js";
+import { indexArg } from "../../src/tool-kit/args/schema.js";
+import { defineTool, READ_ONLY } from "../../src/tool-kit/tool.js";
+
+// The fields it shares with list_indexes' summary (same descriptions), in this record's order.
+const { kind, dimension, metric, vector_type, host, state, ready, deletion_protection } = IndexSummary.shape;
+const IndexRecord = z.object({
+  name: z.string().describe("Index name."),
+  kind, dimension, metric, vector_type, host, state, ready, deletion_protection,
+  tags: z.record(z.string(), z.string()).optional().describe("The index's tags, key → value."),
+  spec: z
+    .object({
+      serverless: z.looseObject({}).optional().describe("Serverless spec as the service gives it: cloud, region, …"),
+      pod: z.looseObject({}).optional().describe("Pod spec as the service gives it: environment, pod_type, pods, replicas, shards, …"),
+    })
+    .describe("Where and how the index runs, with every field the service gives."),
+});
+type IndexRecord = z.infer<typeof IndexRecord>;
+
+/** The object without its null / undefined fields. */
+function present(o: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== null));
+}
+
+function cell(v: unknown): string {
+  if (typeof v === "object" && v !== null) return JSON.stringify(v);
+  return String(v);
+}
+
+export default defineTool({
+  name: "describe_index",
+  title: "Describe index",
+  description:
+    "Show one index's full record: kind, dimension, metric, vector type, state, host, the spec (cloud and region, or pod " +
+    "environment, type and counts), deletion protection and tags. Use it to check one index in detail — e.g. its dimension " +
+    "before upserting or querying, or whether it is Ready. Returns a table (field · value) and the record as " +
+    "structuredContent.index. For record counts use describe_index_stats.",
+  inputSchema: {
+    index: indexArg("Name of the index (list_indexes shows the names)."),
+  },
+  outputSchema: { index: IndexRecord.describe("The index as the service describes it.") },
+  annotations: READ_ONLY,
+  async run({ index }, { service, signal }) {
+    const model = await service.control.describeIndex(index, signal);
+    const { serverless, pod } = model.spec;
+    const record = present({
+      name: model.name,
+      kind: indexKind(model),
+      dimension: typeof model.dimension === "number" ? model.dimension : undefined,
+      metric: model.metric,
+      vector_type: model.vector_type,
+      host: model.host,
+      state: model.status.state,
+      ready: model.status.ready,
+      deletion_protection: model.deletion_protection,
+      tags: model.tags ?? undefined,
+      spec: present({ serverless: serverless && present(serverless), pod: pod && present(pod) }),
+    }) as IndexRecord;
+
+    const rows: [string, unknown][] = [
+      ["name", record.name],
+      ["kind", record.kind],
+      ["dimension", record.dimension ?? (record.vector_type === "sparse" ? "none (sparse)" : undefined)],
+      ["metric", record.metric],
+      ["vector type", record.vector_type],
+      ["state", `${record.state} (${record.ready ? "ready" : "not ready"})`],
+      ["host", record.host],
+    ];
+    for (const [kind, spec] of Object.entries(record.spec)) {
+      for (const [k, v] of Object.entries(spec ?? {})) rows.push([`${kind}.${k}`, v]);
+    }
+    rows.push(["deletion protection", record.deletion_protection]);
+    const tags = Object.entries(record.tags ?? {});
+    rows.push(["tags", tags.length ? tags.map(([k, v]) => `${k}=${v}`).join(", ") : "none"]);
+    const table = markdownTable(
+      ["field", "value"],
+      rows.filter(([, v]) => v !== undefined && v !== null).map(([k, v]) => [k, cell(v)]),
+    );
+    return { structured: { index: record }, table: `Index ${JSON.stringify(record.name)}:\n\n${table}` };
+  },
+});

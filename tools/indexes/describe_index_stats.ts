@@ -1,0 +1,80 @@
+// describe_index_stats — how many records an index holds, per namespace; with a filter, how many match it.
+import { z } from "zod";
+import { checkFilter, filterSchema } from "../../src/tool-kit/args/filter.js";
+import { markdownTable } from "../../src/tool-kit/format/table.js";
+import { onIndexHost } from "../../src/tool-kit/index-host.js";
+import { indexArg } from "../../src/tool-kit/args/schema.js";
+import { defineTool, READ_ONLY } from "../../src/tool-kit/tool.js";
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+export default defineTool({
+  name: "describe_index_stats",
+  title: "Describe index stats",
+  description:
+    "Count the records in an index: per namespace, in total, with the index's dimension and fullness. Use it to see which " +
+    "namespaces exist and how full they are, or — with a metadata filter — how many records match it in each namespace. " +
+    "Returns a table (namespace · vectors, with a total row) and the same facts as structuredContent.",
+  inputSchema: {
+    index: indexArg("Name of the index (list_indexes shows the names)."),
+    filter: filterSchema("count only the records that match it").optional(),
+  },
+  outputSchema: {
+    index: z.string().describe("The index counted."),
+    dimension: z.number().int().optional().describe("Dense vector length; absent for a sparse index."),
+    metric: z.string().optional().describe("cosine, euclidean or dotproduct."),
+    vectorType: z.string().optional().describe("dense or sparse."),
+    indexFullness: z.number().optional().describe("How full the index is, 0–1 (pod-based indexes; serverless ones report 0)."),
+    totalVectorCount: z.number().int().describe("Records in the whole index, in every namespace."),
+    filtered: z.boolean().describe("Whether the namespace counts are of the records matching the filter only."),
+    matchingVectorCount: z.number().int().optional().describe("With a filter: the records that match it, in all namespaces."),
+    namespaces: z
+      .array(
+        z.object({
+          namespace: z.string().describe('Namespace name ("" is the default namespace).'),
+          vectorCount: z.number().int().describe("Records in it (with a filter: matching records)."),
+        }),
+      )
+      .describe("One entry per namespace, by name."),
+  },
+  annotations: READ_ONLY,
+  async run({ index, filter }, { service, signal }) {
+    checkFilter(filter);
+    const stats = await onIndexHost(service, index, signal, (model) => service.data.describeIndexStats(model.host, signal, filter));
+    const namespaces = Object.entries(stats.namespaces ?? {})
+      .map(([namespace, s]) => ({ namespace, vectorCount: s.vectorCount ?? 0 }))
+      .sort((a, b) => (a.namespace < b.namespace ? -1 : a.namespace > b.namespace ? 1 : 0));
+    const counted = namespaces.reduce((sum, n) => sum + n.vectorCount, 0);
+    const total = stats.totalVectorCount ?? counted;
+    const structured = {
+      index,
+      ...(typeof stats.dimension === "number" && { dimension: stats.dimension }),
+      ...(stats.metric !== undefined && { metric: stats.metric }),
+      ...(stats.vectorType !== undefined && { vectorType: stats.vectorType }),
+      ...(typeof stats.indexFullness === "number" && { indexFullness: stats.indexFullness }),
+      totalVectorCount: total,
+      filtered: filter !== undefined,
+      ...(filter !== undefined && { matchingVectorCount: counted }),
+      namespaces,
+    };
+
+    const facts = [
+      structured.dimension !== undefined ? `dimension ${structured.dimension}` : structured.vectorType === "sparse" ? "sparse" : undefined,
+      structured.metric,
+      structured.indexFullness !== undefined ? `fullness ${Math.round(structured.indexFullness * 1000) / 10}%` : undefined,
+    ].filter(Boolean);
+    const head =
+      filter === undefined
+        ? `Index ${JSON.stringify(index)} (${facts.join(", ")}): ${plural(total, "record", "records")} in ${plural(namespaces.length, "namespace", "namespaces")}.`
+        : `Index ${JSON.stringify(index)} (${facts.join(", ")}): ${plural(counted, "record matches", "records match")} the filter, ` +
+          `in ${plural(namespaces.length, "namespace", "namespaces")} (of ${plural(total, "record", "records")} in the index).`;
+    if (namespaces.length === 0) {
+      return { structured, table: filter === undefined ? `${head} The index is empty; upsert_vectors writes records.` : head };
+    }
+    const table = markdownTable(
+      ["namespace", filter === undefined ? "vectors" : "matching vectors"],
+      [...namespaces.map((n) => [n.namespace === "" ? "(default)" : n.namespace, n.vectorCount]), ["(all namespaces)", counted]],
+    );
+    return { structured, table: `${head}\n\n${table}` };
+  },
+});

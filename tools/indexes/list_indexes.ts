@@ -1,0 +1,39 @@
+// list_indexes — every index of the project: kind, dimension, metric, state, host and where it runs.
+import { z } from "zod";
+import { markdownTable } from "../../src/tool-kit/format/table.js";
+import { IndexSummary, summarizeIndex, where } from "../../src/tool-kit/results/index-summary.js";
+import { defineTool } from "../../src/tool-kit/tool.js";
+
+export default defineTool({
+  name: "list_indexes",
+  title: "List indexes",
+  description:
+    "List every index in the project. Use it first, to learn which index names exist before calling upsert_vectors or " +
+    "create_collection, and to check an index's dimension, metric, state and host. Returns a table " +
+    "(name · kind · dimension · metric · state · host · where) and the same facts as structuredContent.indexes.",
+  inputSchema: {},
+  outputSchema: {
+    indexes: z.array(IndexSummary).describe("One entry per index, in the service's order."),
+  },
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  async run(_args, { service, signal }) {
+    const indexes = (await service.control.listIndexes(signal)).map(summarizeIndex);
+    if (indexes.length === 0) {
+      return { structured: { indexes }, table: "There are no indexes in this project yet. Create an index before upserting vectors." };
+    }
+    const table = markdownTable(
+      ["name", "kind", "dimension", "metric", "state", "host", "where"],
+      indexes.map((s) => [
+        s.name,
+        s.kind,
+        s.dimension ?? (s.vector_type === "sparse" ? "sparse" : ""),
+        s.metric,
+        `${s.state} (${s.ready ? "ready" : "not ready"})`,
+        s.host,
+        where(s),
+      ]),
+    );
+    const n = indexes.length;
+    return { structured: { indexes }, table: `${n} ${n === 1 ? "index" : "indexes"}:\n\n${table}` };
+  },
+});

@@ -1,0 +1,124 @@
+// delete_vectors — removes records from one namespace of an index: by id, by metadata filter, or all of them. Exists
+// only with --allow-destructive. Answers with the namespace's record count before and after (describe_index_stats).
+import { z } from "zod";
+import type { IndexModel } from "../../src/api/records.js";
+import type { Service } from "../../src/api/service.js";
+import { ToolError } from "../../src/tool-kit/tool-error.js";
+import { filterProblem, filterSchema, FILTER_OPERATORS } from "../../src/tool-kit/args/filter.js";
+import { markdownTable } from "../../src/tool-kit/format/table.js";
+import { onIndexHost } from "../../src/tool-kit/index-host.js";
+import { indexArg, namespaceArg, recordIdArg, ruleError } from "../../src/tool-kit/args/schema.js";
+import { defineTool } from "../../src/tool-kit/tool.js";
+
+const NOTHING = "Nothing was deleted.";
+const RULES = { after: NOTHING };
+const rule = (text: string) => ruleError(text, RULES);
+
+async function namespaceCount(service: Service, model: IndexModel, namespace: string, signal: AbortSignal): Promise<number | undefined> {
+  try {
+    const stats = await service.data.describeIndexStats(model.host, signal);
+    return stats.namespaces?.[namespace]?.vectorCount ?? 0;
+  } catch {
+    return undefined; // the counts are a courtesy; the delete itself decides the answer
+  }
+}
+
+export default defineTool({
+  name: "delete_vectors",
+  title: "Delete vectors",
+  description:
+    "Permanently delete records from one namespace of an index — give exactly one of: ids (1–1000 record ids), filter (a metadata " +
+    "filter; every matching record goes), or deleteAll: true (every record in the namespace). Use it only when the user asked to " +
+    "remove those records. Returns how many records the namespace held before and after, and for ids which were found.",
+  inputSchema: {
+    index: indexArg("Name of the index (list_indexes shows the names).", RULES),
+    namespace: namespaceArg('Namespace to delete from, up to 512 characters; omitted means the default namespace "".', RULES),
+    ids: z
+      .array(recordIdArg(RULES))
+      .min(1, rule("give 1–1000 ids"))
+      .max(1000, rule("give 1–1000 ids per call; split longer lists into several calls"))
+      .optional()
+      .describe("Ids of the records to delete, 1–1000. Give this, filter, or deleteAll — exactly one."),
+    filter: filterSchema("every record that matches it is deleted").optional(),
+    deleteAll: z.boolean().optional().describe("true deletes every record in the namespace. Give this, ids, or filter — exactly one."),
+  },
+  outputSchema: {
+    index: z.string().describe("The index deleted from."),
+    namespace: z.string().describe('The namespace ("" is the default namespace).'),
+    by: z.enum(["ids", "filter", "deleteAll"]).describe("What selected the records."),
+    requested: z.number().int().optional().describe("ids: how many ids were given."),
+    found: z.number().int().optional().describe("ids: how many of them existed (and were deleted)."),
+    missing: z.array(z.string()).optional().describe("ids: the ones that did not exist."),
+    before: z.number().int().optional().describe("Records in the namespace before (describe_index_stats)."),
+    after: z.number().int().optional().describe("Records in the namespace after."),
+    removed: z.number().int().optional().describe("before − after."),
+  },
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+  requiresAllowDestructive: true,
+  async run({ index, namespace = "", ids, filter, deleteAll }, { service, signal }) {
+    const given = [ids !== undefined && "ids", filter !== undefined && "filter", deleteAll === true && "deleteAll"].filter(
+      (x): x is "ids" | "filter" | "deleteAll" => typeof x === "string",
+    );
+    if (given.length !== 1) {
+      throw new ToolError(
+        given.length === 0
+          ? `Say what to delete: give exactly one of ids (1–1000 record ids), filter (a metadata filter) or deleteAll: true. ${NOTHING}`
+          : `Give exactly one of ids, filter or deleteAll; this call gave ${given.join(" and ")}. ${NOTHING}`,
+      );
+    }
+    const by = given[0];
+    if (filter !== undefined) {
+      const problem = filterProblem(filter);
+      if (problem) {
+        throw new ToolError(
+          `Invalid filter: ${problem}. ${NOTHING}\nNext step: write the filter with the operators ${FILTER_OPERATORS.join(", ")} ` +
+            '(and $and / $or to combine), e.g. {"genre": {"$eq": "drama"}}, and call again.',
+        );
+      }
+      if (Object.keys(filter).length === 0) {
+        throw new ToolError(`The filter is empty, which would match every record. To delete them all, give deleteAll: true instead. ${NOTHING}`);
+      }
+    }
+
+    const outcome = await onIndexHost(service, index, signal, async (model) => {
+      const before = await namespaceCount(service, model, namespace, signal);
+      let found: string[] | undefined;
+      if (ids) {
+        const unique = [...new Set(ids)];
+        const fetched = await service.data.fetchMany(model.host, unique, namespace, signal);
+        found = unique.filter((id) => Object.hasOwn(fetched, id)); // not `in`: "constructor" is in every object
+      }
+      await service.data.deleteVectors(
+        model.host,
+        { namespace, ...(ids ? { ids } : filter ? { filter } : { deleteAll: true }) },
+        signal,
+      );
+      const after = await namespaceCount(service, model, namespace, signal);
+      return { before, after, found };
+    });
+
+    const { before, after, found } = outcome;
+    const structured = {
+      index,
+      namespace,
+      by,
+      ...(ids && found && { requested: new Set(ids).size, found: found.length, missing: [...new Set(ids)].filter((id) => !found.includes(id)) }),
+      ...(before !== undefined && { before }),
+      ...(after !== undefined && { after }),
+      ...(before !== undefined && after !== undefined && { removed: before - after }),
+    };
+    const where = `index ${JSON.stringify(index)}, namespace ${namespace === "" ? "(default)" : JSON.stringify(namespace)}`;
+    const what =
+      by === "ids"
+        ? `${structured.found} of the ${structured.requested} ids given${structured.missing?.length ? ` (${structured.missing.length} did not exist)` : ""}`
+        : by === "filter"
+          ? "the records matching the filter"
+          : "every record";
+    const table = markdownTable(
+      ["index", "namespace", "by", "records before", "records after", "removed"],
+      [[index, namespace === "" ? "(default)" : namespace, by, before, after, structured.removed]],
+    );
+    const missing = structured.missing?.length ? `\n\nIds that did not exist: ${structured.missing.join(", ")}` : "";
+    return { structured, table: `Deleted ${what} from ${where}.\n\n${table}${missing}` };
+  },
+});

@@ -1,0 +1,214 @@
+// import_vectors — write the records of a JSONL or Parquet file into an index. The file must lie under an allowed
+// root. A first streaming pass checks every record (nothing is written unless all are valid); the second streams
+// the file through the same ingest path as upsert_vectors. A stopped import says which lines landed and where to
+// resume.
+import { z } from "zod";
+import type { IndexModel } from "../../src/api/records.js";
+import { ToolError } from "../../src/tool-kit/tool-error.js";
+import { markdownTable } from "../../src/tool-kit/format/table.js";
+import { resolveAllowedFile } from "../../src/ingest/allowed-paths.js";
+import type { FileCheck } from "../../src/ingest/file-check.js";
+import type { PositionMap, RecordSource } from "../../src/ingest/sources/index.js";
+import { runUpsert, type UpsertOutcome } from "../../src/ingest/upsert.js";
+import { indexArg, namespaceArg, ruleError, wholeNumberArg } from "../../src/tool-kit/args/schema.js";
+import { defineTool } from "../../src/tool-kit/tool.js";
+import { distinctFailures, failuresField, upsertedField, writableIndex, writtenTo } from "../../src/tool-kit/results/writes.js";
+
+const MAX_SHOWN = 20;
+const RULES = { after: "Nothing was read." };
+const rule = (text: string) => ruleError(text, RULES);
+
+const Outcome = {
+  ...writtenTo,
+  file: z.string().describe("The file read (its real path, links resolved)."),
+  format: z.string().describe('"jsonl" or "parquet".'),
+  start_at: z.number().int().describe("First line (JSONL) or row (Parquet) read, 1-based."),
+  records: z.number().int().describe("Records in the file from start_at on."),
+  batches: z.number().int().describe("Upsert requests sent (0 for a dry run or a file with bad records)."),
+  upserted: upsertedField,
+  failed: z.number().int().describe("Records not written (bad records included when the file was refused)."),
+  seconds: z.number().describe("Wall-clock time of the whole call."),
+  dry_run: z.boolean().describe("True when only the check ran."),
+  landed: z
+    .array(z.object({ first: z.number().int().describe("First line/row."), last: z.number().int().describe("Last line/row, inclusive.") }))
+    .describe("Line (JSONL) or row (Parquet) ranges whose records are on the service."),
+  resume_start_at: z.number().int().optional().describe("When the import stopped: the start_at that resumes it. Absent when every record landed."),
+  bad_records: z.number().int().describe("Records that failed the checks (then nothing was written)."),
+  problems: z
+    .array(
+      z.object({
+        position: z.number().int().describe("Line (JSONL) or row (Parquet) number, 1-based."),
+        id: z.string().optional().describe("The record's id, when it could be read."),
+        problem: z.string().describe("What is wrong with it."),
+      }),
+    )
+    .describe(`The first ${MAX_SHOWN} bad records.`),
+  failures: failuresField("One entry per distinct write failure."),
+};
+type Structured = z.output<z.ZodObject<typeof Outcome>>;
+
+const HEADERS = ["index", "namespace", "file", "format", "records", "batches", "upserted", "failed", "seconds"];
+const row = (s: Structured) => [s.index, s.namespace || "(default)", s.file, s.format, s.records, s.batches, s.upserted, s.failed, s.seconds.toFixed(2)];
+const ranges = (unit: string, list: { first: number; last: number }[]) =>
+  list.length === 0 ? "none" : `${unit}s ${list.map((r) => (r.first === r.last ? `${r.first}` : `${r.first}–${r.last}`)).join(", ")}`;
+
+/** Text from the file (a field name, a JSON error) stays on its line: control characters are written escaped. */
+const oneLine = (text: string) => text.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+
+function badRecordsText(check: FileCheck, s: Structured, unit: string): string {
+  const lines = check.shown.map((b) => `- ${unit} ${b.position}${b.id !== undefined ? ` (id ${JSON.stringify(b.id)})` : ""}: ${oneLine(b.problem)}`);
+  if (check.bad > check.shown.length) lines.push(`- … and ${check.bad - check.shown.length} more bad records (the first ${MAX_SHOWN} are listed)`);
+  return (
+    `Nothing was written: ${check.bad} of ${check.records} records in ${oneLine(s.file)} are not valid for index ${JSON.stringify(s.index)}.\n` +
+    `${lines.join("\n")}\n\nNext step: fix those ${unit}s and call import_vectors again (dry_run: true checks the file without writing).`
+  );
+}
+
+/** Loaded on the first call, not at start-up (src/ingest/import-file.ts). */
+const ingest = () => import("../../src/ingest/import-file.js");
+
+async function open(path: string, format: "jsonl" | "parquet" | undefined): Promise<RecordSource> {
+  try {
+    return await (await ingest()).openSource(path, format);
+  } catch (err) {
+    throw new ToolError(`Cannot import ${path}: ${err instanceof Error ? err.message : String(err)}. Nothing was written.`);
+  }
+}
+
+export default defineTool({
+  name: "import_vectors",
+  title: "Import vectors from a file",
+  description:
+    "Write every record of a JSONL file (one record per line, shaped like upsert_vectors' records) or Parquet file (columns id, " +
+    "values, sparse_values, metadata as a JSON string) into an index. Use it for more records than fit in a message. The file must " +
+    "lie under a directory the user allowed (the client's roots or --allow-dir). Every record is checked first; if any is bad, nothing " +
+    "is written and the bad lines/rows are listed (dry_run: true only checks). Sends progress; if the import stops, the result lists " +
+    "the line ranges that landed and the start_at that resumes. Returns a table (index · namespace · file · format · records · batches · " +
+    "upserted · failed · seconds).",
+  inputSchema: {
+    index: indexArg("Name of the index to write to (list_indexes shows the names).", RULES),
+    namespace: namespaceArg('Namespace inside the index, up to 512 characters; omitted means the default namespace "".', RULES),
+    path: z
+      .string()
+      .min(1, rule("give the path of a .jsonl or .parquet file"))
+      .max(4096, rule("paths are at most 4096 characters"))
+      .describe("The file: an absolute path, or one relative to the first allowed directory. It must lie under an allowed directory."),
+    format: z
+      .enum(["jsonl", "parquet"], rule('format is "jsonl" or "parquet"'))
+      .optional()
+      .describe('"jsonl" or "parquet"; omitted: from the extension (.jsonl, .ndjson, .parquet).'),
+    start_at: wholeNumberArg(1, Number.MAX_SAFE_INTEGER, rule("start_at is a whole line or row number, 1 or more"))
+      .optional()
+      .describe("First line (JSONL) or row (Parquet) to read, 1-based; a stopped import's result gives the value that resumes it. Default 1."),
+    dry_run: z.boolean().optional().describe("true: only check the file against the index and report; write nothing. Default false."),
+  },
+  outputSchema: Outcome,
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+  async run({ index, namespace = "", path, format, start_at: startAt = 1, dry_run: dryRun = false }, ctx) {
+    const started = performance.now();
+    const { service, signal } = ctx;
+    const allowed = await resolveAllowedFile(path, await ctx.allowedRoots());
+    if (!allowed.ok) throw new ToolError(`${allowed.message} Nothing was read.`);
+    const source = await open(allowed.realPath, format);
+    try {
+      const unit = source.format === "parquet" ? "row" : "line";
+      const checked = async (model: IndexModel): Promise<FileCheck> => {
+        try {
+          return await (await ingest()).checkFile(source, model, { startAt, signal, maxShown: MAX_SHOWN, unit });
+        } catch (err) {
+          if (signal.aborted) throw err;
+          throw new ToolError(`Cannot read ${source.path}: ${err instanceof Error ? err.message : String(err)}. Nothing was written.`);
+        }
+      };
+      const model = await writableIndex(service, index, signal);
+      let check = await checked(model);
+      if (check.bad > 0) {
+        // The cached record may be stale (the index was created again elsewhere with other settings): when a fresh
+        // one differs in what the check looks at, the file is judged against that.
+        service.hosts.forget(index);
+        const fresh = await writableIndex(service, index, signal);
+        if (fresh.dimension !== model.dimension || fresh.metric !== model.metric || fresh.vector_type !== model.vector_type) {
+          check = await checked(fresh);
+        }
+      }
+      if (check.records === 0) {
+        throw new ToolError(
+          startAt > 1
+            ? `${source.path} has no records from ${unit} ${startAt} on; nothing was written. Next step: check start_at.`
+            : `${source.path} has no records; nothing was written. Next step: check that this is the right file.`,
+        );
+      }
+      const s: Structured = {
+        index, namespace, file: source.path, format: source.format, start_at: startAt, records: check.records,
+        batches: 0, upserted: 0, failed: 0, seconds: 0, dry_run: dryRun, landed: [], bad_records: check.bad,
+        problems: check.shown.map((b) => ({ position: b.position, ...(b.id !== undefined && { id: b.id }), problem: b.problem })), failures: [],
+      };
+      const seconds = () => Math.round((performance.now() - started) / 10) / 100;
+      if (check.bad > 0) {
+        Object.assign(s, { failed: check.records, seconds: seconds() });
+        return { structured: s, isError: true, table: `${badRecordsText(check, s, unit)}\n\n${markdownTable(HEADERS, [row(s)])}` };
+      }
+      if (dryRun) {
+        s.seconds = seconds();
+        return {
+          structured: s,
+          table:
+            `Dry run: all ${check.records} records of ${s.file} (from ${unit} ${startAt}) are valid for index ${JSON.stringify(index)}; ` +
+            `nothing was written.\n\n${markdownTable(HEADERS, [row(s)])}\n\nNext step: call import_vectors again without dry_run to write them.`,
+        };
+      }
+
+      const { PositionMap, uploadInput } = await ingest();
+      const positions = new PositionMap();
+      const total = check.records;
+      const outcome = await runUpsert({
+        service, index, namespace, concurrency: ctx.config.concurrency, signal,
+        records: uploadInput(source, { startAt, namespace, positions }),
+        onProgress: (done) => ctx.progress(done, total, `${done} of ${total} records written`),
+      });
+      return finish(s, outcome, positions, { total, unit, startAt, seconds: seconds(), log: ctx.log });
+    } finally {
+      // After a cancel a read may still be pending in the source; closing must not wait for it.
+      const closing = source.close().catch(() => {});
+      if (!signal.aborted) await closing;
+    }
+  },
+});
+
+function finish(
+  s: Structured,
+  outcome: UpsertOutcome,
+  positions: PositionMap,
+  o: { total: number; unit: string; startAt: number; seconds: number; log: { warning(m: string): void } },
+) {
+  const landedCount = outcome.landed.reduce((n, r) => n + (r.end - r.start), 0);
+  Object.assign(s, {
+    batches: outcome.batches,
+    upserted: outcome.upserted,
+    failed: Math.max(0, o.total - landedCount), // (a file that grew since the check could land more than it had)
+    seconds: o.seconds,
+    landed: positions.toPositionRanges(outcome.landed),
+    failures: distinctFailures(outcome.failures),
+  });
+  const table = markdownTable(HEADERS, [row(s)]);
+  if (s.failed === 0) {
+    return { structured: s, table: `All ${o.total} records were written (${ranges(o.unit, s.landed)}).\n\n${table}` };
+  }
+  // Resume from the first record that did not land; records past it that landed (batches that were in flight) are
+  // simply sent again — upserts overwrite, so nothing is skipped and nothing but those batches is re-sent.
+  const r = outcome.resumeAt;
+  s.resume_start_at = r < positions.size ? positions.positionOf(r) : r === 0 ? o.startAt : positions.positionOf(r - 1) + 1;
+  const reasons = s.failures.map((f) => `- ${f.records} records: ${f.message}`);
+  const unsent = s.failed - s.failures.reduce((n, f) => n + f.records, 0);
+  const why = outcome.aborted ? "the call was cancelled" : outcome.inputError ? `reading the file failed: ${outcome.inputError}` : "sending stops after a request fails for good";
+  if (unsent > 0) reasons.push(`- ${unsent} records: not sent, ${why}`);
+  else if (outcome.aborted || outcome.inputError) reasons.push(`- ${why}`);
+  const text =
+    `The import stopped: ${s.failed} of ${o.total} records were NOT written (${landedCount} were).\n` +
+    `Landed: ${ranges(o.unit, s.landed)}.\n\n${table}\n\nWhy:\n${reasons.join("\n")}\n\n` +
+    `Next step: call import_vectors again with the same index, namespace and path and start_at: ${s.resume_start_at} ` +
+    `(it reads from ${o.unit} ${s.resume_start_at} on; upserts are idempotent, so records that landed after it are only overwritten).`;
+  // A cancelled call's result never reaches the client (the protocol drops it): the log keeps the resume point.
+  if (outcome.aborted) o.log.warning(`import_vectors of ${s.file} cancelled: ${landedCount} of ${o.total} records landed (${ranges(o.unit, s.landed)}); resume with start_at ${s.resume_start_at}`);
+  return { structured: s, isError: true, table: text };
+}
