@@ -1,7 +1,7 @@
 // Every tool refuses an argument key it does not know — at the top level and inside nested objects — naming it and
 // the nearest valid name, and does nothing; maps that hold data (metadata, filters, tags) take any key.
 // The built server over stdio, every tool on (--allow-destructive), against the local service.
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -87,7 +87,56 @@ describe("every tool", () => {
   });
 });
 
+describe("one vocabulary", () => {
+  test("every argument and every structured field is camelCase, in every tool's input and output schema", () => {
+    const bad: string[] = [];
+    const walk = (s: unknown, at: string) => {
+      if (!s || typeof s !== "object") return;
+      const node = s as Schema;
+      for (const [k, v] of Object.entries(node.properties ?? {})) {
+        if (!/^[a-z][a-zA-Z0-9]*$/.test(k)) bad.push(`${at}.${k}`);
+        walk(v, `${at}.${k}`);
+      }
+      if (node.items) walk(node.items, `${at}[]`);
+    };
+    for (const t of mcp.tools) {
+      walk(t.inputSchema, `${t.name} input`);
+      walk(t.outputSchema, `${t.name} output`);
+    }
+    expect(bad).toEqual([]);
+  });
+
+  test("`name` is what a create tool creates; a tool acting on an existing index calls it `index`", () => {
+    for (const t of mcp.tools) {
+      const args = Object.keys(t.inputSchema.properties ?? {});
+      if (args.includes("name")) expect(t.name, t.name).toMatch(/^create_/);
+    }
+    const indexArg = (tool: string) => Object.keys(mcp.tools.find((t) => t.name === tool)!.inputSchema.properties ?? {});
+    expect(indexArg("create_collection")).toEqual(["name", "index"]);
+    expect(indexArg("describe_collection")).toEqual(["collection"]);
+  });
+});
+
 describe("nothing is done", () => {
+  test("import_vectors {dry_run: true}: refused with dryRun, nothing written", async () => {
+    writeFileSync(join(dir, "two.jsonl"), '{"id":"a","values":[1,0]}\n{"id":"b","values":[0,1]}\n');
+    const r = await mcp.call("import_vectors", { index: "docs", path: "two.jsonl", dry_run: true });
+    expect(r.isError).toBe(true);
+    expect(r.text).toBe('Unknown argument "dry_run" — did you mean "dryRun"? Nothing was written.');
+    expect((await indexStats(svc, host)).totalVectorCount).toBe(0);
+  });
+
+  test('create_index {deletion_protection: "enabled"}: refused, no index created', async () => {
+    const r = await mcp.call("create_index", { name: "guarded", dimension: 2, serverless: { cloud: "aws", region: "us-east-1" }, deletion_protection: "enabled" });
+    expect(r.text).toBe('Unknown argument "deletion_protection" — did you mean "deletionProtection"? Nothing was written.');
+    expect((await api(svc, "GET", "/indexes/guarded")).status).toBe(404);
+  });
+
+  test("list_vector_ids {pagination_token}: refused, not page 1 again", async () => {
+    const r = await mcp.call("list_vector_ids", { index: "docs", pagination_token: "abc" });
+    expect(r.text).toBe('Unknown argument "pagination_token" — did you mean "paginationToken"? Nothing was read.');
+  });
+
   test("upsert_vectors with `meta` and `name_space`: refused with both names, no record written anywhere", async () => {
     const r = await mcp.call("upsert_vectors", {
       index: "docs",
