@@ -4,6 +4,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startServiceProcess, type RunningService } from "../helpers/local-service.js";
 import { startMcp, type McpSession } from "../helpers/mcp-client.js";
@@ -84,6 +85,19 @@ describe("every tool", () => {
       expect(r.text, t.name).toMatch(new RegExp(`^Unknown argument "zzExtra" in ${place.path.replace(/[[\]]/g, "\\$&")} — ${place.path.replace(/[[\]]/g, "\\$&")} takes "`));
     }
     expect(nested).toBeGreaterThanOrEqual(3); // upsert_vectors' records, query_vectors' sparseVector, create_index's spec
+  });
+});
+
+describe("the schemas' dialect", () => {
+  test("every input and output schema is valid JSON Schema 2020-12 (Ajv's strict 2020 validator), without $schema, anyOf, oneOf or allOf", () => {
+    const ajv = new Ajv2020({ strict: true, allErrors: true });
+    for (const t of mcp.tools) {
+      for (const schema of [t.inputSchema, t.outputSchema]) {
+        expect(schema, t.name).toBeDefined();
+        expect(() => ajv.compile(schema!), t.name).not.toThrow();
+        expect(JSON.stringify(schema), t.name).not.toMatch(/"\$schema"|"anyOf"|"oneOf"|"allOf"|9007199254740991/);
+      }
+    }
   });
 });
 
