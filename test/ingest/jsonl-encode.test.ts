@@ -72,7 +72,7 @@ describe("encodeJsonl", () => {
     const positions = new PositionMap();
     await expect(async () => {
       for await (const b of encodeJsonl(fdOf(file), { startAt: 1, maxLineBytes: 1 << 20, positions })) seen.push(b);
-    }).rejects.toThrow(/^line 121: not valid JSON: /);
+    }).rejects.toThrow(/^line 121: not valid JSON at column \d+: /);
     expect(seen.map((b) => [b.firstPosition, b.ids.length])).toEqual([[0, 100]]);
     expect(positions.size).toBe(120);
   });

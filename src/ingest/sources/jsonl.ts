@@ -3,14 +3,16 @@ import { promisify } from "node:util";
 import { openRegularFile, type OpenedFile } from "../safe-open.js";
 import { countNonBlankLines, type Line, lineText, readLines } from "./lines.js";
 import { readRecordLine } from "./record-line.js";
+import { jsonSyntaxError } from "./json-syntax.js";
 import { recordFromObject } from "./record-shape.js";
 import type { RecordSource, SourceItem } from "./types.js";
 
 const MAX_LINE_BYTES = 16 * 1024 * 1024;
 
-function jsonError(e: unknown): string {
-  const msg = e instanceof Error ? e.message : String(e);
-  return `not valid JSON: ${msg.length > 160 ? `${msg.slice(0, 160)}…` : msg}`;
+/** Where and why a line is not JSON, never quoting it (the file may be one the model should not read). */
+function jsonError(text: string): string {
+  const found = jsonSyntaxError(text);
+  return found ? `not valid JSON at column ${found.column}: ${found.rule}` : "not valid JSON";
 }
 
 // A file claimed to be JSONL that is really Parquet (or any binary) is refused up front, not reported line by line.
@@ -40,8 +42,8 @@ export function jsonlItem(line: Line, maxLineBytes: number, scan = false): Sourc
     if (text.trim() === "") return undefined;
     try {
       parsed = JSON.parse(text);
-    } catch (e) {
-      return { position: line.number, error: jsonError(e) };
+    } catch {
+      return { position: line.number, error: jsonError(text) };
     }
   }
   const shaped = recordFromObject(parsed);

@@ -2,6 +2,7 @@ import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { parquetMetadataAsync, parquetRead, parquetSchema, snappyUncompress, type Compressors, type FileMetaData, type RowGroup } from "hyparquet";
 import { openRegularFile, type OpenedFile } from "../safe-open.js";
 import { fileHandleBuffer } from "./file-buffer.js";
+import { jsonSyntaxError } from "./json-syntax.js";
 import { recordFromObject } from "./record-shape.js";
 import type { RecordSource, SourceItem } from "./types.js";
 
@@ -38,13 +39,16 @@ function rowToItemInner(row: Record<string, unknown>, position: number): SourceI
   }
   const md = row.metadata;
   if (typeof md === "string") {
+    // The file's text is never quoted back (see json-syntax.ts): where and why only.
     try {
       candidate.metadata = JSON.parse(md);
-    } catch (e) {
-      return { position, error: `"metadata" is not valid JSON: ${e instanceof Error ? e.message.slice(0, 160) : String(e)}` };
+    } catch {
+      const found = jsonSyntaxError(md);
+      return { position, error: `"metadata" is not valid JSON${found ? ` at character ${found.column}: ${found.rule}` : ""}` };
     }
-    if (candidate.metadata === null || typeof candidate.metadata !== "object" || Array.isArray(candidate.metadata)) {
-      return { position, error: `"metadata" must be a JSON object, got ${md.length > 40 ? `${md.slice(0, 40)}…` : md}` };
+    const m = candidate.metadata;
+    if (m === null || typeof m !== "object" || Array.isArray(m)) {
+      return { position, error: `"metadata" must be a JSON object, got ${m === null ? "null" : Array.isArray(m) ? "a list" : `a ${typeof m}`}` };
     }
   } else if (md !== null && md !== undefined) {
     candidate.metadata = md; // a JSON-typed column hyparquet already decoded
