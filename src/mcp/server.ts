@@ -151,7 +151,7 @@ export function createServer(config: Config, service: Service, options: CreateSe
     warning: (m) => (base.warning(m), toClient("warning", m)),
     error: (m) => (base.error(m), toClient("error", m)),
   };
-  const roots = trackRoots(server.server, config.allowDirs, log);
+  const roots = trackRoots(server.server, config.allowDirs, log, !config.http); // over HTTP only --allow-dir (roots.ts)
 
   for (const tool of offered) {
     server.registerTool(

@@ -6,7 +6,8 @@ import { z } from "zod";
 import type { IndexModel } from "../../src/api/records.js";
 import { ToolError } from "../../src/tool-kit/tool-error.js";
 import { markdownTable } from "../../src/tool-kit/format/table.js";
-import { resolveAllowedFile } from "../../src/ingest/allowed-paths.js";
+import { importSlot } from "../../src/ingest/import-slots.js";
+import { openAllowedFile, type OpenedFile } from "../../src/ingest/safe-open.js";
 import type { FileCheck } from "../../src/ingest/file-check.js";
 import type { PositionMap, RecordSource } from "../../src/ingest/sources/index.js";
 import { runUpsert, type UpsertOutcome } from "../../src/ingest/upsert.js";
@@ -67,11 +68,15 @@ function badRecordsText(check: FileCheck, s: Structured, unit: string): string {
 /** Loaded on the first call, not at start-up (src/ingest/import-file.ts). */
 const ingest = () => import("../../src/ingest/import-file.js");
 
-async function open(path: string, format: "jsonl" | "parquet" | undefined): Promise<RecordSource> {
+/** The file opened once (safe-open.ts) and its source, which owns it from then on (closing it on failure too). */
+async function open(path: string, roots: string[], format: "jsonl" | "parquet" | undefined): Promise<RecordSource> {
+  const opened = await openAllowedFile(path, roots);
+  if (!opened.ok) throw new ToolError(`${opened.message} Nothing was read.`);
+  const file: OpenedFile = opened.file;
   try {
-    return await (await ingest()).openSource(path, format);
+    return await (await ingest()).openSource(file, format);
   } catch (err) {
-    throw new ToolError(`Cannot import ${path}: ${err instanceof Error ? err.message : String(err)}. Nothing was written.`);
+    throw new ToolError(`Cannot import ${file.realPath}: ${err instanceof Error ? err.message : String(err)}. Nothing was written.`);
   }
 }
 
@@ -107,9 +112,12 @@ export default defineTool({
   async run({ index, namespace = "", path, format, startAt = 1, dryRun = false }, ctx) {
     const started = performance.now();
     const { service, signal } = ctx;
-    const allowed = await resolveAllowedFile(path, await ctx.allowedRoots());
-    if (!allowed.ok) throw new ToolError(`${allowed.message} Nothing was read.`);
-    const source = await open(allowed.realPath, format);
+    // A few imports at a time (each may run worker threads and keep batches in flight); the others wait their turn.
+    const release = await importSlot(signal, (ahead) => ctx.log.info(`import_vectors of ${path} waits for ${ahead} earlier import(s) to finish`));
+    const source = await open(path, await ctx.allowedRoots(), format).catch((err: unknown) => {
+      release();
+      throw err;
+    });
     try {
       const unit = source.format === "parquet" ? "row" : "line";
       const checked = async (model: IndexModel): Promise<FileCheck> => {
@@ -171,6 +179,7 @@ export default defineTool({
       // After a cancel a read may still be pending in the source; closing must not wait for it.
       const closing = source.close().catch(() => {});
       if (!signal.aborted) await closing;
+      release();
     }
   },
 });
