@@ -139,9 +139,9 @@ describe("the bundled server", () => {
   it("checks a multi-MB file in its worker threads with the same report", async () => {
     const source = await openJsonl(file);
     const one = await checkFile(source, model, { unit: "line", parallel: { workers: 1 } });
-    const call = await mcp.call("import_vectors", { index: "par", path: file, dry_run: true });
+    const call = await mcp.call("import_vectors", { index: "par", path: file, dryRun: true });
     expect(call.isError).toBe(true);
-    expect(call.structured).toMatchObject({ records: one.records, bad_records: one.bad, upserted: 0 });
+    expect(call.structured).toMatchObject({ records: one.records, badRecords: one.bad, upserted: 0 });
     expect(call.structured!.problems).toEqual(one.shown);
     expect(call.text).toContain(`Nothing was written: ${one.bad} of ${one.records} records in ${file}`);
   });
