@@ -19,6 +19,7 @@ import { trackRoots } from "./roots.js";
 import { callRefusal, scopedService, toolRefusal, type Access } from "./access.js";
 import type { AnyTool, ToolContext } from "../tool-kit/tool.js";
 import { answerToolsListFromBuild } from "./tool-schemas.js";
+import { guardRequests } from "./request-guards.js";
 import { tools as registry } from "../../tools/index.js";
 
 /** The initialize result's instructions: how to start, and the safe modes in force. */
@@ -111,6 +112,9 @@ export interface CreateServerOptions {
   log?: Logger;
   /** The tools to register. Default: the whole registry. */
   tools?: readonly AnyTool[];
+  /** Fires when the session must stop its calls (HTTP: shutdown past its grace period, or DELETE): each running
+   * call stops as a cancelled one does and still answers, with what landed and what did not. */
+  stop?: AbortSignal;
 }
 
 export function createServer(config: Config, service: Service, options: CreateServerOptions = {}): McpServer {
@@ -166,7 +170,8 @@ export function createServer(config: Config, service: Service, options: CreateSe
         const started = Date.now();
         const progress = progressOf(extra);
         const allowedRoots = () => roots(extra);
-        const ctx: ToolContext = { service: scoped, config, signal: extra.signal, progress, log, allowedRoots };
+        const signal = options.stop ? AbortSignal.any([extra.signal, options.stop]) : extra.signal;
+        const ctx: ToolContext = { service: scoped, config, signal, progress, log, allowedRoots };
         const refused = callRefusal(tool, args, config);
         if (refused !== undefined) {
           log.info(`${tool.name} → refused: ${refused.split("\n")[0]}`);
@@ -183,7 +188,7 @@ export function createServer(config: Config, service: Service, options: CreateSe
           };
         } catch (err) {
           // A cancelled call throws the client's reason (often a plain string), which is no internal error.
-          if (extra.signal.aborted) {
+          if (signal.aborted) {
             log.info(`${tool.name} → cancelled by the client`);
             return { content: [{ type: "text", text: `${tool.name} was cancelled before it finished.` }], isError: true };
           }
@@ -196,6 +201,7 @@ export function createServer(config: Config, service: Service, options: CreateSe
   }
   guardToolCalls(server, hidden, log);
   answerToolsListFromBuild(server, offered);
+  guardRequests(server); // last: it wraps every handler set above
   return server;
 }
 
