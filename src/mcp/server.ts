@@ -115,6 +115,8 @@ export interface CreateServerOptions {
   /** Fires when the session must stop its calls (HTTP: shutdown past its grace period, or DELETE): each running
    * call stops as a cancelled one does and still answers, with what landed and what did not. */
   stop?: AbortSignal;
+  /** Fires before `stop`: calls send nothing new and answer with what landed (see ToolContext.stopping). */
+  stopping?: AbortSignal;
 }
 
 export function createServer(config: Config, service: Service, options: CreateServerOptions = {}): McpServer {
@@ -171,7 +173,7 @@ export function createServer(config: Config, service: Service, options: CreateSe
         const progress = progressOf(extra);
         const allowedRoots = () => roots(extra);
         const signal = options.stop ? AbortSignal.any([extra.signal, options.stop]) : extra.signal;
-        const ctx: ToolContext = { service: scoped, config, signal, progress, log, allowedRoots };
+        const ctx: ToolContext = { service: scoped, config, signal, stopping: options.stopping, progress, log, allowedRoots };
         const refused = callRefusal(tool, args, config);
         if (refused !== undefined) {
           log.info(`${tool.name} → refused: ${refused.split("\n")[0]}`);
