@@ -136,7 +136,8 @@ export function createServer(config: Config, service: Service, options: CreateSe
     { capabilities: { logging: {}, tools: {} }, instructions: instructionsFor(config, offered) },
   );
 
-  server.server.onerror = (err) => base.error(`protocol: ${err.message}`);
+  // The transports report what they refused or dropped of a client's messages here: the client's doing, not a fault.
+  server.server.onerror = (err) => base.info(`protocol: ${err.message}`);
 
   // MCP log notifications only once the client has chosen a level (logging/setLevel).
   let clientLevel: LogLevel | undefined;
