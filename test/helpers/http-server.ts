@@ -36,8 +36,6 @@ export function startHttp(opts: { env: Record<string, string | undefined>; args?
     const onData = () => {
       const m = /listening on (http:\/\/\S+)/.exec(err);
       if (!m) return;
-      // A generated token is shown on the lines right after the listening line.
-      if (/no VECDB_HTTP_TOKEN was set/.test(err) && !/client entry/.test(err)) return;
       child.stderr!.off("data", onData);
       clearTimeout(timer);
       resolve({

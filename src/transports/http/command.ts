@@ -43,8 +43,9 @@ export async function runHttpTransport(args: {
     return;
   }
   const auth = config.httpToken ? "bearer token required" : "NO TOKEN: every local user and process can call it";
-  process.stderr.write(`vecdb-mcp: MCP (Streamable HTTP) listening on ${http.url} (${auth})\n`);
-  if (args.tokenGenerated && config.httpToken) process.stderr.write(generatedTokenNotice(http.url, config.httpToken));
+  // One write, so that the token's lines come with the listening line.
+  const notice = args.tokenGenerated && config.httpToken ? generatedTokenNotice(http.url, config.httpToken) : "";
+  process.stderr.write(`vecdb-mcp: MCP (Streamable HTTP) listening on ${http.url} (${auth})\n${notice}`);
 
   const shutdown = shutdownOnce(log, [() => http.close(), () => args.release()]);
   process.on("SIGINT", () => void shutdown("SIGINT"));
