@@ -210,6 +210,52 @@ describe("slow and half-sent requests", () => {
   });
 });
 
+test("a large answer the client stops reading is dropped after --send-timeout-s; the server goes on", async () => {
+  await createIndex(svc, { name: "wide", dimension: 768, metric: "cosine", spec: serverless });
+  const host = await indexHost("wide");
+  for (let b = 0; b < 10; b++) {
+    const vectors = Array.from({ length: 100 }, (_, i) => ({ id: `w${b * 100 + i}`, values: randomVector(768, b * 100 + i + 1) }));
+    const r = await fetch(`${dataUrl(host)}/vectors/upsert`, {
+      method: "POST",
+      headers: { "Api-Key": svc.apiKey, "X-Pinecone-API-Version": "2026-04", "Content-Type": "application/json" },
+      body: JSON.stringify({ vectors, namespace: "" }),
+    });
+    expect(r.status).toBe(200);
+  }
+  const p = await startHttp(["--insecure-http-no-token", "--send-timeout-s", "1"]);
+  const sid = await rawSession(p.url, "2025-03-26");
+  // Two calls in one batch: one answer stream of ~20 MB, more than the kernel's socket buffers hold.
+  const call = JSON.stringify(
+    [2, 3].map((id) => ({
+      jsonrpc: "2.0",
+      id,
+      method: "tools/call",
+      params: { name: "fetch_vectors", arguments: { index: "wide", ids: Array.from({ length: 1000 }, (_, i) => `w${i}`), includeValues: true } },
+    })),
+  );
+  // A client that sends the calls and then reads nothing.
+  const sock = netConnect(p.port, "127.0.0.1", () => {
+    sock.write(
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${p.port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n` +
+        `Mcp-Session-Id: ${sid}\r\nMcp-Protocol-Version: 2025-03-26\r\nContent-Length: ${Buffer.byteLength(call)}\r\n\r\n${call}`,
+    );
+    sock.pause();
+  });
+  sock.on("error", () => {});
+  const closed = new Promise<void>((r) => sock.on("close", () => r()));
+  const started = Date.now();
+  while (!/dropped a response/.test(p.stderr()) && Date.now() - started < 50_000) await sleep(200);
+  expect(p.stderr()).toMatch(/vecdb-mcp info: dropped a response to 127\.0\.0\.1: \d+ bytes unread for 1 s/);
+  // What the kernel held still arrives, then the connection ends: the answer never completes.
+  let received = "";
+  sock.on("data", (c: Buffer) => (received += c.toString("latin1")));
+  sock.resume();
+  await closed;
+  expect(received.includes('"id":2,') && received.includes('"id":3,')).toBe(false);
+  const ping = await raw(p.url, { headers: { "Mcp-Session-Id": sid, "Mcp-Protocol-Version": "2025-03-26" }, body: { jsonrpc: "2.0", id: 5, method: "ping" } });
+  expect(sseMessages(ping.body)[0]).toEqual({ jsonrpc: "2.0", id: 5, result: {} });
+}, 90_000);
+
 describe("JSON-RPC in front of the SDK", () => {
   let p: HttpServerProcess;
   beforeAll(async () => {

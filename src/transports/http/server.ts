@@ -6,7 +6,7 @@
 // and calls that still answer when their session closes (DELETE, shutdown).
 import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { BodyBudget, readBody, type Refusal } from "./body.js";
@@ -150,11 +150,14 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpMcpS
     await until(() => s.posts === 0, STOP_ANSWER_MS);
   };
 
-  // Responses being written, for the send deadline: dropped when the client reads nothing for sendTimeoutMs.
-  const writing = new Map<ServerResponse, { written: number; since: number }>();
+  // Connections that carried a response, for the send deadline: dropped when the client reads nothing for
+  // sendTimeoutMs. Watched until the connection closes, since an answer ended by the server can still sit unsent.
+  const writing = new Map<Socket, { written: number; since: number }>();
   const watchSend = (res: ServerResponse) => {
-    writing.set(res, { written: 0, since: Date.now() });
-    res.once("close", () => writing.delete(res));
+    const socket = res.socket;
+    if (!socket || writing.has(socket)) return;
+    writing.set(socket, { written: socket.bytesWritten, since: Date.now() });
+    socket.once("close", () => writing.delete(socket));
   };
 
   const forPost = (s: Session, res: ServerResponse, ids: readonly Id[]) => {
@@ -347,16 +350,14 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpMcpS
   // A response with bytes waiting that the client has not taken for sendTimeoutMs is dropped (its memory with it).
   const sendWatch = setInterval(() => {
     const now = Date.now();
-    for (const [res, w] of writing) {
-      const socket = res.socket;
-      if (!socket) continue;
-      const pending = res.writableLength + socket.writableLength;
+    for (const [socket, w] of writing) {
+      const pending = socket.writableLength;
       if (pending === 0 || socket.bytesWritten !== w.written) {
         w.written = socket.bytesWritten;
         w.since = now;
       } else if (now - w.since > sendTimeoutMs) {
         log.info(`dropped a response to ${socket.remoteAddress}: ${pending} bytes unread for ${sendTimeoutMs / 1000} s`);
-        writing.delete(res);
+        writing.delete(socket);
         socket.destroy();
       }
     }
