@@ -51,6 +51,13 @@ export const SETTINGS = {
   httpToken: "VECDB_HTTP_TOKEN",
   httpAllowedHosts: "--allowed-hosts / VECDB_HTTP_ALLOWED_HOSTS",
   httpIdleTimeoutS: "--idle-timeout-s / VECDB_HTTP_IDLE_TIMEOUT_S",
+  httpMaxSessions: "--max-sessions / VECDB_HTTP_MAX_SESSIONS",
+  httpMaxSessionsPerAddress: "--max-sessions-per-address / VECDB_HTTP_MAX_SESSIONS_PER_ADDRESS",
+  httpMaxConnectionsPerAddress: "--max-connections-per-address / VECDB_HTTP_MAX_CONNECTIONS_PER_ADDRESS",
+  httpBodyMbInFlight: "--max-body-mb-in-flight / VECDB_HTTP_MAX_BODY_MB_IN_FLIGHT",
+  httpRequestTimeoutS: "--request-timeout-s / VECDB_HTTP_REQUEST_TIMEOUT_S",
+  httpShutdownGraceS: "--shutdown-grace-s / VECDB_HTTP_SHUTDOWN_GRACE_S",
+  httpSendTimeoutS: "--send-timeout-s / VECDB_HTTP_SEND_TIMEOUT_S",
 } as const;
 
 export const configSchema = z.object({
@@ -129,6 +136,21 @@ export const configSchema = z.object({
     .default([]),
   /** An HTTP session with no request for this long is closed. */
   httpIdleTimeoutS: int(SETTINGS.httpIdleTimeoutS, 1, 86_400, 1800),
+  /** Serve HTTP with no token at all (loopback only): every local user and process can call the server. */
+  httpNoToken: z.boolean().default(false),
+  httpMaxSessions: int(SETTINGS.httpMaxSessions, 1, 100_000, 256),
+  /** Sessions one remote address may hold (a client behind a shared proxy counts as the proxy's address). */
+  httpMaxSessionsPerAddress: int(SETTINGS.httpMaxSessionsPerAddress, 1, 100_000, 32),
+  /** Open TCP connections one remote address may hold. */
+  httpMaxConnectionsPerAddress: int(SETTINGS.httpMaxConnectionsPerAddress, 1, 100_000, 128),
+  /** MiB of request bodies being received at once, over all connections. */
+  httpBodyMbInFlight: int(SETTINGS.httpBodyMbInFlight, 1, 65_536, 512),
+  /** Headers must arrive within this, and the body of a request that opens a session too. */
+  httpRequestTimeoutS: int(SETTINGS.httpRequestTimeoutS, 1, 600, 10),
+  /** At shutdown, running calls have this long to finish before they are stopped (and answer what landed). */
+  httpShutdownGraceS: int(SETTINGS.httpShutdownGraceS, 0, 600, 10),
+  /** A response that the client does not read for this long is dropped. */
+  httpSendTimeoutS: int(SETTINGS.httpSendTimeoutS, 1, 3600, 60),
   // ── Files: directories import_vectors may read (besides the client's MCP roots), absolute ────
   allowDirs: z.array(z.string().min(1)).default([]),
 });
@@ -155,14 +177,23 @@ Options (environment variable in brackets):
   --port N                HTTP port, 0 picks a free one (default 3333) [VECDB_HTTP_PORT]
   --host H                HTTP address (default 127.0.0.1); not loopback → VECDB_HTTP_TOKEN required [VECDB_HTTP_HOST]
   --allowed-hosts A,B     more Host/Origin names the server is reached by, name or name:port [VECDB_HTTP_ALLOWED_HOSTS]
-  --idle-timeout-s N      close an HTTP session idle this long, 1–86400 (default 1800) [VECDB_HTTP_IDLE_TIMEOUT_S]
+  --idle-timeout-s N      close an HTTP session with no POST for this long, 1–86400 (default 1800) [VECDB_HTTP_IDLE_TIMEOUT_S]
+  --insecure-http-no-token  serve HTTP with no token: every local user and process can call the server (loopback only)
+  --max-sessions N        HTTP sessions open at once (default 256) [VECDB_HTTP_MAX_SESSIONS]
+  --max-sessions-per-address N   sessions one client address may hold (default 32) [VECDB_HTTP_MAX_SESSIONS_PER_ADDRESS]
+  --max-connections-per-address N   open connections per client address (default 128) [VECDB_HTTP_MAX_CONNECTIONS_PER_ADDRESS]
+  --max-body-mb-in-flight N   MiB of request bodies received at once, all clients (default 512) [VECDB_HTTP_MAX_BODY_MB_IN_FLIGHT]
+  --request-timeout-s N   headers, and a new session's first request, must arrive within this (default 10) [VECDB_HTTP_REQUEST_TIMEOUT_S]
+  --shutdown-grace-s N    at shutdown, running calls get this long before they are stopped (default 10) [VECDB_HTTP_SHUTDOWN_GRACE_S]
+  --send-timeout-s N      drop a response the client stops reading for this long (default 60) [VECDB_HTTP_SEND_TIMEOUT_S]
   --help                  show this text
 
 Environment:
   PINECONE_API_KEY          the service's API key; unset or empty → the embedded local service
   PINECONE_CONTROLLER_HOST  control-plane URL (default https://api.pinecone.io)
   PINECONE_API_VERSION      API version header (default 2026-04)
-  VECDB_HTTP_TOKEN          with --http: the bearer token every request must carry (at least 16 characters)
+  VECDB_HTTP_TOKEN          with --http: the bearer token every request must carry (at least 16 characters);
+                            unset → a token is generated at start and shown once on stderr
 `;
 
 type Env = Record<string, string | undefined>;
@@ -199,6 +230,14 @@ export function loadConfig(argv: string[], env: Env = process.env): { help: true
         host: { type: "string" },
         "allowed-hosts": { type: "string" },
         "idle-timeout-s": { type: "string" },
+        "insecure-http-no-token": { type: "boolean" },
+        "max-sessions": { type: "string" },
+        "max-sessions-per-address": { type: "string" },
+        "max-connections-per-address": { type: "string" },
+        "max-body-mb-in-flight": { type: "string" },
+        "request-timeout-s": { type: "string" },
+        "shutdown-grace-s": { type: "string" },
+        "send-timeout-s": { type: "string" },
       },
     }));
   } catch (err) {
@@ -235,6 +274,14 @@ export function loadConfig(argv: string[], env: Env = process.env): { help: true
     httpToken: blank(env.VECDB_HTTP_TOKEN),
     httpAllowedHosts: values["allowed-hosts"] ?? blank(env.VECDB_HTTP_ALLOWED_HOSTS),
     httpIdleTimeoutS: values["idle-timeout-s"] ?? blank(env.VECDB_HTTP_IDLE_TIMEOUT_S),
+    httpNoToken: values["insecure-http-no-token"] === true,
+    httpMaxSessions: values["max-sessions"] ?? blank(env.VECDB_HTTP_MAX_SESSIONS),
+    httpMaxSessionsPerAddress: values["max-sessions-per-address"] ?? blank(env.VECDB_HTTP_MAX_SESSIONS_PER_ADDRESS),
+    httpMaxConnectionsPerAddress: values["max-connections-per-address"] ?? blank(env.VECDB_HTTP_MAX_CONNECTIONS_PER_ADDRESS),
+    httpBodyMbInFlight: values["max-body-mb-in-flight"] ?? blank(env.VECDB_HTTP_MAX_BODY_MB_IN_FLIGHT),
+    httpRequestTimeoutS: values["request-timeout-s"] ?? blank(env.VECDB_HTTP_REQUEST_TIMEOUT_S),
+    httpShutdownGraceS: values["shutdown-grace-s"] ?? blank(env.VECDB_HTTP_SHUTDOWN_GRACE_S),
+    httpSendTimeoutS: values["send-timeout-s"] ?? blank(env.VECDB_HTTP_SEND_TIMEOUT_S),
   };
   const parsed = configSchema.safeParse(raw);
   if (!parsed.success) {
@@ -246,12 +293,17 @@ export function loadConfig(argv: string[], env: Env = process.env): { help: true
     throw new ConfigError(`${issue.message}${got}`);
   }
   const config = parsed.data;
-  for (const flag of ["port", "host", "allowed-hosts", "idle-timeout-s"] as const) {
+  const httpFlags = ["port", "host", "allowed-hosts", "idle-timeout-s", "insecure-http-no-token", "max-sessions", "max-sessions-per-address",
+    "max-connections-per-address", "max-body-mb-in-flight", "request-timeout-s", "shutdown-grace-s", "send-timeout-s"] as const;
+  for (const flag of httpFlags) {
     if (values[flag] !== undefined && !config.http) throw new ConfigError(`--${flag} needs --http (the HTTP transport)`);
   }
-  if (config.http && !config.httpToken && !isLoopbackHost(config.httpHost)) {
+  if (config.httpNoToken && config.httpToken) {
+    throw new ConfigError(`--insecure-http-no-token and ${SETTINGS.httpToken} contradict each other: give one of them`);
+  }
+  if (config.httpNoToken && !isLoopbackHost(config.httpHost)) {
     throw new ConfigError(
-      `${SETTINGS.httpToken} must be set to serve HTTP on ${config.httpHost}, which is not a loopback address (or use --host 127.0.0.1)`,
+      `--insecure-http-no-token is refused on ${config.httpHost}, which is not a loopback address: leave it out and a token is generated (or set ${SETTINGS.httpToken})`,
     );
   }
   return { help: false, config };

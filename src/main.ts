@@ -5,6 +5,7 @@ import { createLogger } from "./log.js";
 import { createServer } from "./mcp/server.js";
 import { shutdownOnce } from "./shutdown.js";
 import { LineStdioTransport } from "./transports/stdio.js";
+import { newHttpToken } from "./transports/http/token.js";
 
 export async function runMcpCommand(argv: string[]): Promise<void> {
   let loaded: ReturnType<typeof loadConfig>;
@@ -22,6 +23,9 @@ export async function runMcpCommand(argv: string[]): Promise<void> {
   }
 
   let config: Config = loaded.config;
+  // Over HTTP there is always a token unless --insecure-http-no-token says otherwise (set here, so logs redact it).
+  const tokenGenerated = config.http && !config.httpToken && !config.httpNoToken;
+  if (tokenGenerated) config = { ...config, httpToken: newHttpToken() };
   const log = createLogger({ secrets: () => [config.apiKey, config.httpToken], stderrLevel: config.logLevel });
   let local: { controlUrl: string; apiKey: string; close(): Promise<void> } | undefined;
   if (config.mode === "local") {
@@ -53,7 +57,13 @@ export async function runMcpCommand(argv: string[]): Promise<void> {
       await service.close().catch(() => {});
       await local?.close().catch(() => {});
     };
-    return runHttpTransport({ config, log, release, newServer: () => createServer(config, service, { log }) });
+    return runHttpTransport({
+      config,
+      log,
+      release,
+      tokenGenerated,
+      newServer: ({ stopping, stop }) => createServer(config, service, { log, stopping, stop }),
+    });
   }
   const server = createServer(config, service, { log });
   const transport = new LineStdioTransport();

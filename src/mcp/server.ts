@@ -20,6 +20,7 @@ import { callRefusal, scopedService, toolRefusal, type Access } from "./access.j
 import type { AnyTool, ToolContext } from "../tool-kit/tool.js";
 import { answerToolsList, schemasOf } from "./tool-schemas.js";
 import { nothingDone, unknownArguments, unknownArgumentsText } from "./strict-args.js";
+import { guardRequests } from "./request-guards.js";
 import { tools as registry } from "../../tools/index.js";
 
 /** The initialize result's instructions: how to start, and the safe modes in force. */
@@ -112,6 +113,11 @@ export interface CreateServerOptions {
   log?: Logger;
   /** The tools to register. Default: the whole registry. */
   tools?: readonly AnyTool[];
+  /** Fires when the session must stop its calls (HTTP: shutdown past its grace period, or DELETE): each running
+   * call stops as a cancelled one does and still answers, with what landed and what did not. */
+  stop?: AbortSignal;
+  /** Fires before `stop`: calls send nothing new and answer with what landed (see ToolContext.stopping). */
+  stopping?: AbortSignal;
 }
 
 export function createServer(config: Config, service: Service, options: CreateServerOptions = {}): McpServer {
@@ -131,7 +137,8 @@ export function createServer(config: Config, service: Service, options: CreateSe
     { capabilities: { logging: {}, tools: {} }, instructions: instructionsFor(config, offered) },
   );
 
-  server.server.onerror = (err) => base.error(`protocol: ${err.message}`);
+  // The transports report what they refused or dropped of a client's messages here: the client's doing, not a fault.
+  server.server.onerror = (err) => base.info(`protocol: ${err.message}`);
 
   // MCP log notifications only once the client has chosen a level (logging/setLevel).
   let clientLevel: LogLevel | undefined;
@@ -167,7 +174,8 @@ export function createServer(config: Config, service: Service, options: CreateSe
         const started = Date.now();
         const progress = progressOf(extra);
         const allowedRoots = () => roots(extra);
-        const ctx: ToolContext = { service: scoped, config, signal: extra.signal, progress, log, allowedRoots };
+        const signal = options.stop ? AbortSignal.any([extra.signal, options.stop]) : extra.signal;
+        const ctx: ToolContext = { service: scoped, config, signal, stopping: options.stopping, progress, log, allowedRoots };
         const refused = callRefusal(tool, args, config);
         if (refused !== undefined) {
           log.info(`${tool.name} → refused: ${refused.split("\n")[0]}`);
@@ -184,7 +192,7 @@ export function createServer(config: Config, service: Service, options: CreateSe
           };
         } catch (err) {
           // A cancelled call throws the client's reason (often a plain string), which is no internal error.
-          if (extra.signal.aborted) {
+          if (signal.aborted) {
             log.info(`${tool.name} → cancelled by the client`);
             return { content: [{ type: "text", text: `${tool.name} was cancelled before it finished.` }], isError: true };
           }
@@ -197,6 +205,7 @@ export function createServer(config: Config, service: Service, options: CreateSe
   }
   guardToolCalls(server, hidden, offered, log);
   answerToolsList(server, offered);
+  guardRequests(server); // last: it wraps every handler set above
   return server;
 }
 

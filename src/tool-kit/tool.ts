@@ -20,6 +20,9 @@ export interface ToolContext {
   config: Config;
   /** Aborted when the client cancels the call (or the server shuts down). Pass it to every service call. */
   signal: AbortSignal;
+  /** Fires when the server must wind the call down (HTTP shutdown past its grace period, or the session closed by
+   * DELETE): send nothing new, let what is in flight finish, and answer with what landed. Hard stops use `signal`. */
+  stopping?: AbortSignal;
   /** Sends `notifications/progress` when the client asked for progress; otherwise does nothing. */
   progress(done: number, total?: number, message?: string): void;
   log: Logger;

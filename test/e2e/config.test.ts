@@ -130,6 +130,14 @@ describe("defaults", () => {
         httpHost: "127.0.0.1",
         httpAllowedHosts: [],
         httpIdleTimeoutS: 1800,
+        httpNoToken: false,
+        httpMaxSessions: 256,
+        httpMaxSessionsPerAddress: 32,
+        httpMaxConnectionsPerAddress: 128,
+        httpBodyMbInFlight: 512,
+        httpRequestTimeoutS: 10,
+        httpShutdownGraceS: 10,
+        httpSendTimeoutS: 60,
       },
     });
     const flags = loadConfig(["--local", "--data-dir", "/d", "--timeout-ms", "500", "--concurrency", "2", "--retries", "0"], { PINECONE_API_KEY: "k", PINECONE_CONTROLLER_HOST: "http://127.0.0.1:5/" });

@@ -170,7 +170,7 @@ export default defineTool({
       const positions = new PositionMap();
       const total = check.records;
       const outcome = await runUpsert({
-        service, index, namespace, concurrency: ctx.config.concurrency, signal,
+        service, index, namespace, concurrency: ctx.config.concurrency, signal, stopSending: ctx.stopping,
         records: uploadInput(source, { startAt, namespace, positions }),
         onProgress: (done) => ctx.progress(done, total, `${done} of ${total} records written`),
       });
@@ -209,9 +209,9 @@ function finish(
   s.resumeStartAt = r < positions.size ? positions.positionOf(r) : r === 0 ? o.startAt : positions.positionOf(r - 1) + 1;
   const reasons = s.failures.map((f) => `- ${f.records} records: ${f.message}`);
   const unsent = s.failed - s.failures.reduce((n, f) => n + f.records, 0);
-  const why = outcome.aborted ? "the call was cancelled" : outcome.inputError ? `reading the file failed: ${outcome.inputError}` : "sending stops after a request fails for good";
+  const why = outcome.aborted ? "the call was cancelled" : outcome.stopped ? "the server stopped the call (shutting down, or the session was closed)" : outcome.inputError ? `reading the file failed: ${outcome.inputError}` : "sending stops after a request fails for good";
   if (unsent > 0) reasons.push(`- ${unsent} records: not sent, ${why}`);
-  else if (outcome.aborted || outcome.inputError) reasons.push(`- ${why}`);
+  else if (outcome.aborted || outcome.stopped || outcome.inputError) reasons.push(`- ${why}`);
   const text =
     `The import stopped: ${s.failed} of ${o.total} records were NOT written (${landedCount} were).\n` +
     `Landed: ${ranges(o.unit, s.landed)}.\n\n${table}\n\nWhy:\n${reasons.join("\n")}\n\n` +

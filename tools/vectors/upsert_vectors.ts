@@ -76,7 +76,7 @@ export default defineTool({
   },
   outputSchema: Outcome,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
-  async run({ index, namespace = "", vectors }, { service, config, signal, progress }) {
+  async run({ index, namespace = "", vectors }, { service, config, signal, stopping, progress }) {
     let model = await writableIndex(service, index, signal);
     let problems = checkRecords(vectors, model);
     if (problems.length > 0) {
@@ -95,6 +95,7 @@ export default defineTool({
       records: vectors,
       concurrency: config.concurrency,
       signal,
+      stopSending: stopping,
       checked: true,
       onProgress: (done, total) => progress(done, total, `${done} of ${total ?? vectors.length} records written`),
     });
@@ -119,6 +120,7 @@ export default defineTool({
     const reasons = structured.failures.map((f) => `- ${f.records} records: ${f.message}`);
     if (outcome.inputError) reasons.push(`- reading the records: ${outcome.inputError}`);
     if (outcome.aborted) reasons.push("- the call was cancelled");
+    if (outcome.stopped) reasons.push("- the server stopped the call (it is shutting down, or the session was closed)");
     return {
       structured,
       isError: true,
