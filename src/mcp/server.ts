@@ -19,6 +19,7 @@ import { trackRoots } from "./roots.js";
 import { callRefusal, scopedService, toolRefusal, type Access } from "./access.js";
 import type { AnyTool, ToolContext } from "../tool-kit/tool.js";
 import { answerToolsListFromBuild } from "./tool-schemas.js";
+import { fixedSupply, isServiceSupply, runWithRecovery, type ServiceSupply } from "./service-supply.js";
 import { tools as registry } from "../../tools/index.js";
 
 /** The initialize result's instructions: how to start, and the safe modes in force. */
@@ -113,7 +114,8 @@ export interface CreateServerOptions {
   tools?: readonly AnyTool[];
 }
 
-export function createServer(config: Config, service: Service, options: CreateServerOptions = {}): McpServer {
+export function createServer(config: Config, service: Service | ServiceSupply, options: CreateServerOptions = {}): McpServer {
+  const supply = isServiceSupply(service) ? service : fixedSupply(service);
   const secrets = () => [config.apiKey];
   const base = options.log ?? createLogger({ secrets });
   const all = options.tools ?? registry;
@@ -124,7 +126,6 @@ export function createServer(config: Config, service: Service, options: CreateSe
     if (why !== undefined) hidden.set(t.name, why);
   }
   const offered = all.filter((t) => !hidden.has(t.name));
-  const scoped = scopedService(service, config.indexes); // under --indexes, the others are invisible
   const server = new McpServer(
     { name: "vecdb-mcp", version: packageVersion(), title: "Vector database (Pinecone-compatible)" },
     { capabilities: { logging: {}, tools: {} }, instructions: instructionsFor(config, offered) },
@@ -166,14 +167,21 @@ export function createServer(config: Config, service: Service, options: CreateSe
         const started = Date.now();
         const progress = progressOf(extra);
         const allowedRoots = () => roots(extra);
-        const ctx: ToolContext = { service: scoped, config, signal: extra.signal, progress, log, allowedRoots };
+        const context = (service: Service): ToolContext => ({
+          service: scopedService(service, config.indexes), // under --indexes, the others are invisible
+          config,
+          signal: extra.signal,
+          progress,
+          log,
+          allowedRoots,
+        });
         const refused = callRefusal(tool, args, config);
         if (refused !== undefined) {
           log.info(`${tool.name} → refused: ${refused.split("\n")[0]}`);
           return { content: [{ type: "text", text: refused }], isError: true };
         }
         try {
-          const result = await tool.run(args, ctx);
+          const result = await runWithRecovery(tool.name, supply, (service) => tool.run(args, context(service)), extra.signal, log);
           await progress.settle();
           log.debug(`${tool.name} done in ${Date.now() - started} ms${result.isError ? " (isError)" : ""}`);
           return {
