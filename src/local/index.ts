@@ -32,8 +32,6 @@ export interface LocalService {
   controlUrl: string;
   apiKey: string;
   dataDir: string;
-  /** How many MCP servers hold an attach connection now. */
-  attached(): number;
   close(): Promise<void>;
 }
 
@@ -95,7 +93,6 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
       controlUrl,
       apiKey,
       dataDir,
-      attached: () => lifecycle.attachedCount,
       close() {
         closing ??= (async () => {
           unpublish(); // first: no MCP server should pick a service that is going away

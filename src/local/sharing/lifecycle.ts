@@ -28,10 +28,6 @@ export class Lifecycle {
     }
   }
 
-  get attachedCount(): number {
-    return this.attached.size;
-  }
-
   /** Counts a request of any plane as activity, from its start until its answer is sent. */
   track(res: ServerResponse): void {
     this.inFlight++;
