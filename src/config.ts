@@ -58,6 +58,7 @@ export const SETTINGS = {
   httpRequestTimeoutS: "--request-timeout-s / VECDB_HTTP_REQUEST_TIMEOUT_S",
   httpShutdownGraceS: "--shutdown-grace-s / VECDB_HTTP_SHUTDOWN_GRACE_S",
   httpSendTimeoutS: "--send-timeout-s / VECDB_HTTP_SEND_TIMEOUT_S",
+  localIdleS: "--local-idle-s / VECDB_LOCAL_IDLE_S",
 } as const;
 
 export const configSchema = z.object({
@@ -98,6 +99,13 @@ export const configSchema = z.object({
 
   // ── Embedded local service (used when mode is "local") ───────────────────────────────────────
   dataDir: z.string().min(1, { error: () => `${SETTINGS.dataDir} must not be empty` }),
+  /**
+   * "shared": one service per data dir, found or started detached, used by every MCP server on it (issue 15);
+   * "embedded": in this process, owning the data dir for its lifetime (--local with --data-dir on the command line).
+   */
+  localService: z.enum(["shared", "embedded"]).default("shared"),
+  /** A shared service this server starts stops after this long with no MCP server attached and no request. */
+  localIdleS: int(SETTINGS.localIdleS, 1, 86_400, 600),
 
   // ── Access (enforced per call in src/mcp/access.ts) ───────────────────────────────────────────────
   /** Only tools with readOnlyHint exist. */
@@ -164,6 +172,10 @@ Options (environment variable in brackets):
   --local                 use the embedded local service even when PINECONE_API_KEY is set
   --data-dir DIR          data directory of the embedded local service [VECDB_DATA_DIR]
                           default: the user data directory, e.g. ~/.local/share/vecdb-mcp
+                          Every server without a key shares one local service per data dir (found, or started in the
+                          background); --local with --data-dir runs it inside this process instead, as its only user
+  --local-idle-s N        a local service started in the background stops after N s with no client, 1–86400
+                          (default 600) [VECDB_LOCAL_IDLE_S]
   --timeout-ms N          per-request timeout, 100–600000 (default 30000) [VECDB_TIMEOUT_MS]
   --concurrency N         upsert requests in flight, 1–64 (default 8) [VECDB_CONCURRENCY]
   --retries N             retries of 429 / 5xx / dropped connections, 0–10 (default 4) [VECDB_RETRIES]
@@ -238,6 +250,7 @@ export function loadConfig(argv: string[], env: Env = process.env): { help: true
         "request-timeout-s": { type: "string" },
         "shutdown-grace-s": { type: "string" },
         "send-timeout-s": { type: "string" },
+        "local-idle-s": { type: "string" },
       },
     }));
   } catch (err) {
@@ -282,6 +295,8 @@ export function loadConfig(argv: string[], env: Env = process.env): { help: true
     httpRequestTimeoutS: values["request-timeout-s"] ?? blank(env.VECDB_HTTP_REQUEST_TIMEOUT_S),
     httpShutdownGraceS: values["shutdown-grace-s"] ?? blank(env.VECDB_HTTP_SHUTDOWN_GRACE_S),
     httpSendTimeoutS: values["send-timeout-s"] ?? blank(env.VECDB_HTTP_SEND_TIMEOUT_S),
+    localService: values.local && values["data-dir"] !== undefined ? "embedded" : "shared",
+    localIdleS: values["local-idle-s"] ?? blank(env.VECDB_LOCAL_IDLE_S),
   };
   const parsed = configSchema.safeParse(raw);
   if (!parsed.success) {

@@ -1,8 +1,9 @@
 // `vecdb-mcp [options]`: configuration → (embedded local service) → Service → MCP server on stdio.
-import { createService } from "./api/service.js";
+import { createService, type Service } from "./api/service.js";
 import { ConfigError, loadConfig, USAGE, type Config } from "./config.js";
 import { createLogger } from "./log.js";
 import { createServer } from "./mcp/server.js";
+import type { ServiceSupply } from "./mcp/service-supply.js";
 import { shutdownOnce } from "./shutdown.js";
 import { LineStdioTransport } from "./transports/stdio.js";
 import { newHttpToken } from "./transports/http/token.js";
@@ -26,9 +27,27 @@ export async function runMcpCommand(argv: string[]): Promise<void> {
   // Over HTTP there is always a token unless --insecure-http-no-token says otherwise (set here, so logs redact it).
   const tokenGenerated = config.http && !config.httpToken && !config.httpNoToken;
   if (tokenGenerated) config = { ...config, httpToken: newHttpToken() };
-  const log = createLogger({ secrets: () => [config.apiKey, config.httpToken], stderrLevel: config.logLevel });
+  const localKeys: string[] = [];
+  const log = createLogger({ secrets: () => [config.apiKey, config.httpToken, ...localKeys], stderrLevel: config.logLevel });
   let local: { controlUrl: string; apiKey: string; close(): Promise<void> } | undefined;
-  if (config.mode === "local") {
+  let shared: (ServiceSupply & { close(): Promise<void> }) | undefined;
+  const why = argv.includes("--local") ? "--local given" : "PINECONE_API_KEY is not set";
+  if (config.mode === "local" && config.localService === "shared") {
+    const { sharedLocalSupply } = await import("./shared-local.js");
+    const settings = config;
+    shared = sharedLocalSupply({
+      dataDir: config.dataDir,
+      bin: process.argv[1],
+      idleStopS: config.localIdleS,
+      http: { apiVersion: config.apiVersion, timeoutMs: config.timeoutMs, retries: config.retries },
+      log,
+      why,
+      onKey: (key) => {
+        localKeys.push(key);
+        settings.apiKey = key; // what results and log notifications are redacted of (src/mcp/server.ts)
+      },
+    });
+  } else if (config.mode === "local") {
     // Loaded only here, so the remote path never loads the local service's storage (lmdb).
     const { startLocalService } = await import("./local/index.js");
     try {
@@ -40,21 +59,21 @@ export async function runMcpCommand(argv: string[]): Promise<void> {
       return;
     }
     config = { ...config, apiKey: local.apiKey, controllerUrl: local.controlUrl };
-    const why = argv.includes("--local") ? "--local given" : "PINECONE_API_KEY is not set";
     log.info(`${why}: using the embedded local service at ${local.controlUrl} (data dir ${config.dataDir})`);
   }
 
-  const service = createService({
+  const service: Service | ServiceSupply = shared ?? createService({
     apiKey: config.apiKey ?? "",
     apiVersion: config.apiVersion,
     timeoutMs: config.timeoutMs,
     retries: config.retries,
     controllerUrl: config.controllerUrl,
   });
+  const closeService = () => ("close" in service ? service.close() : Promise.resolve());
   if (config.http) {
     const { runHttpTransport } = await import("./transports/http/command.js");
     const release = async () => {
-      await service.close().catch(() => {});
+      await closeService().catch(() => {});
       await local?.close().catch(() => {});
     };
     return runHttpTransport({
@@ -68,7 +87,7 @@ export async function runMcpCommand(argv: string[]): Promise<void> {
   const server = createServer(config, service, { log });
   const transport = new LineStdioTransport();
 
-  const shutdown = shutdownOnce(log, [() => server.close(), () => service.close(), () => local?.close()]);
+  const shutdown = shutdownOnce(log, [() => server.close(), closeService, () => local?.close()]);
   process.stdin.on("end", () => void shutdown("stdin closed"));
   server.server.onclose = () => void shutdown("transport closed");
   process.on("SIGINT", () => void shutdown("SIGINT"));

@@ -2,6 +2,7 @@
 import { mkdirSync } from "node:fs";
 import { createServer } from "node:http";
 import { join, resolve } from "node:path";
+import { randomBytes } from "node:crypto";
 import { open, type RootDatabase } from "lmdb";
 import { resolveApiKey } from "./storage/api-key.js";
 import { Catalog } from "./storage/catalog.js";
@@ -12,6 +13,8 @@ import { ControlError } from "./control/errors.js";
 import { acquireDataDirLock } from "./storage/lock.js";
 import { Registry } from "./control/registry.js";
 import { VectorStore } from "./storage/store.js";
+import { writeDescriptor } from "./sharing/descriptor.js";
+import { Lifecycle } from "./sharing/lifecycle.js";
 
 export interface LocalServiceOptions {
   dataDir: string;
@@ -19,6 +22,10 @@ export interface LocalServiceOptions {
   host?: string; // default "127.0.0.1"
   apiKey?: string; // default: read <dataDir>/api-key, or generate a random one there (mode 0600)
   log?: (line: string) => void; // default: write to stderr
+  /** Stop after this long with no MCP server attached and no request (a service an MCP server started); default never. */
+  idleStopMs?: number;
+  /** Called once the quiet period has passed; the caller closes the service. */
+  onIdle?: () => void;
 }
 
 export interface LocalService {
@@ -41,10 +48,11 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
   const host = options.host ?? "127.0.0.1";
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   mkdirSync(dataDir, { recursive: true });
-  const release = acquireDataDirLock(dataDir);
+  const release = await acquireDataDirLock(dataDir);
   let root: RootDatabase | undefined;
   try {
     const apiKey = resolveApiKey(dataDir, options.apiKey);
+    const lifecycle = new Lifecycle({ apiKey, idleStopMs: options.idleStopMs, onIdle: options.onIdle });
     // With lmdb's default overlappingSync a write resolves at commit; whoever must answer "durable" also
     // awaits `flushed` (the catalog does, and so does the vector store).
     root = open({ path: join(dataDir, DATABASE_FILE), maxDbs: 64, compression: false });
@@ -61,28 +69,34 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
       store,
       lookup: (name, id) => registry?.lookup(name, id),
       log,
+      onRequest: (res) => lifecycle.track(res),
     });
     registry = new Registry(catalog, store, servers, hostForUrls(host), log);
     await registry.start();
 
-    const control = createServer(SERVER_TIMEOUTS, controlPlaneHandler(registry, apiKey, log));
+    const control = createServer(SERVER_TIMEOUTS, lifecycle.wrap(controlPlaneHandler(registry, apiKey, log)));
     control.keepAliveTimeout = 5000;
     answerClientErrors(control, (status, kind, message) =>
       new ControlError(status, kind === "timeout" ? "DEADLINE_EXCEEDED" : "INVALID_ARGUMENT", message).toBody(),
     );
     const port = await listen(control, host, options.port ?? 0).catch(async (e: unknown) => {
+      lifecycle.stop();
       await servers.closeAll();
       throw e;
     });
+    const controlUrl = `http://${hostForUrls(host)}:${port}`;
+    const unpublish = writeDescriptor(dataDir, { pid: process.pid, url: controlUrl, apiKey, instance: randomBytes(12).toString("hex") });
     const openRoot = root;
     const reg = registry;
     let closing: Promise<void> | undefined;
     return {
-      controlUrl: `http://${hostForUrls(host)}:${port}`,
+      controlUrl,
       apiKey,
       dataDir,
       close() {
         closing ??= (async () => {
+          unpublish(); // first: no MCP server should pick a service that is going away
+          lifecycle.stop();
           const closed = new Promise<void>((r) => control.close(() => r()));
           control.closeAllConnections();
           await closed;

@@ -2,13 +2,15 @@
 import { startLocalService } from "./index.js";
 import { DataDirInUseError } from "./storage/lock.js";
 
-const USAGE = "usage: vecdb-mcp serve --data-dir DIR [--port N] [--api-key KEY] [--host 127.0.0.1]";
+const USAGE = "usage: vecdb-mcp serve --data-dir DIR [--port N] [--api-key KEY] [--host 127.0.0.1] [--idle-stop-s N]";
 
 export interface ServeArgs {
   dataDir: string;
   port: number;
   host: string;
   apiKey?: string;
+  /** Stop after this many seconds with no MCP server attached and no request (MCP servers start it so). */
+  idleStopS?: number;
 }
 
 export function parseServeArgs(argv: string[]): ServeArgs {
@@ -17,7 +19,7 @@ export function parseServeArgs(argv: string[]): ServeArgs {
     const arg = argv[i];
     const eq = arg.indexOf("=");
     const flag = eq > 0 ? arg.slice(0, eq) : arg;
-    if (!["--port", "--data-dir", "--api-key", "--host"].includes(flag)) throw new Error(`unknown argument ${arg}`);
+    if (!["--port", "--data-dir", "--api-key", "--host", "--idle-stop-s"].includes(flag)) throw new Error(`unknown argument ${arg}`);
     const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
     if (value === undefined) throw new Error(`${flag} needs a value`);
     values.set(flag, value);
@@ -28,7 +30,17 @@ export function parseServeArgs(argv: string[]): ServeArgs {
   const port = Number(portText);
   if (!/^\d+$/.test(portText) || port > 65535) throw new Error(`--port must be an integer from 0 to 65535 (got ${portText})`);
   const apiKey = values.get("--api-key");
-  return { dataDir, port, host: values.get("--host") ?? "127.0.0.1", ...(apiKey !== undefined ? { apiKey } : {}) };
+  const idleText = values.get("--idle-stop-s");
+  if (idleText !== undefined && (!/^\d+$/.test(idleText) || Number(idleText) < 1 || Number(idleText) > 86400)) {
+    throw new Error(`--idle-stop-s must be an integer from 1 to 86400 (got ${idleText})`);
+  }
+  return {
+    dataDir,
+    port,
+    host: values.get("--host") ?? "127.0.0.1",
+    ...(apiKey !== undefined ? { apiKey } : {}),
+    ...(idleText !== undefined ? { idleStopS: Number(idleText) } : {}),
+  };
 }
 
 export async function runServeCommand(argv: string[]): Promise<void> {
@@ -41,8 +53,13 @@ export async function runServeCommand(argv: string[]): Promise<void> {
     return;
   }
   let service;
+  let onIdle = () => {};
   try {
-    service = await startLocalService(args);
+    const { idleStopS, ...rest } = args;
+    service = await startLocalService({
+      ...rest,
+      ...(idleStopS !== undefined && { idleStopMs: idleStopS * 1000, onIdle: () => onIdle() }),
+    });
   } catch (e) {
     process.stderr.write(`vecdb-mcp serve: ${startFailure(e, args)}\n`);
     process.exit(1);
@@ -52,7 +69,7 @@ export async function runServeCommand(argv: string[]): Promise<void> {
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    process.stderr.write(`vecdb-mcp local service: ${signal} received, closing\n`);
+    process.stderr.write(`vecdb-mcp local service: ${/^SIG/.test(signal) ? `${signal} received` : signal}, closing\n`);
     running.close().then(
       () => process.exit(0),
       (e: unknown) => {
@@ -62,6 +79,7 @@ export async function runServeCommand(argv: string[]): Promise<void> {
     );
   };
   // Handlers before the line: whoever reads the line may signal at once.
+  onIdle = () => stop(`no MCP server attached and no request for ${args.idleStopS} s`);
   process.once("SIGINT", () => stop("SIGINT"));
   process.once("SIGTERM", () => stop("SIGTERM"));
   process.stderr.write(`vecdb-mcp local service listening on ${service.controlUrl} (data dir ${service.dataDir})\n`);

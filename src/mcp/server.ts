@@ -21,6 +21,7 @@ import type { AnyTool, ToolContext } from "../tool-kit/tool.js";
 import { answerToolsList, schemasOf } from "./tool-schemas.js";
 import { nothingDone, unknownArguments, unknownArgumentsText } from "./strict-args.js";
 import { guardRequests } from "./request-guards.js";
+import { fixedSupply, isServiceSupply, runWithRecovery, type ServiceSupply } from "./service-supply.js";
 import { tools as registry } from "../../tools/index.js";
 
 /** The initialize result's instructions: how to start, and the safe modes in force. */
@@ -120,7 +121,8 @@ export interface CreateServerOptions {
   stopping?: AbortSignal;
 }
 
-export function createServer(config: Config, service: Service, options: CreateServerOptions = {}): McpServer {
+export function createServer(config: Config, service: Service | ServiceSupply, options: CreateServerOptions = {}): McpServer {
+  const supply = isServiceSupply(service) ? service : fixedSupply(service);
   const secrets = () => [config.apiKey];
   const base = options.log ?? createLogger({ secrets });
   const all = options.tools ?? registry;
@@ -131,7 +133,6 @@ export function createServer(config: Config, service: Service, options: CreateSe
     if (why !== undefined) hidden.set(t.name, why);
   }
   const offered = all.filter((t) => !hidden.has(t.name));
-  const scoped = scopedService(service, config.indexes); // under --indexes, the others are invisible
   const server = new McpServer(
     { name: "vecdb-mcp", version: packageVersion(), title: "Vector database (Pinecone-compatible)" },
     { capabilities: { logging: {}, tools: {} }, instructions: instructionsFor(config, offered) },
@@ -175,14 +176,22 @@ export function createServer(config: Config, service: Service, options: CreateSe
         const progress = progressOf(extra);
         const allowedRoots = () => roots(extra);
         const signal = options.stop ? AbortSignal.any([extra.signal, options.stop]) : extra.signal;
-        const ctx: ToolContext = { service: scoped, config, signal, stopping: options.stopping, progress, log, allowedRoots };
+        const context = (service: Service): ToolContext => ({
+          service: scopedService(service, config.indexes), // under --indexes, the others are invisible
+          config,
+          signal,
+          stopping: options.stopping,
+          progress,
+          log,
+          allowedRoots,
+        });
         const refused = callRefusal(tool, args, config);
         if (refused !== undefined) {
           log.info(`${tool.name} → refused: ${refused.split("\n")[0]}`);
           return { content: [{ type: "text", text: refused }], isError: true };
         }
         try {
-          const result = await tool.run(args, ctx);
+          const result = await runWithRecovery(tool.name, supply, (service) => tool.run(args, context(service)), signal, log);
           await progress.settle();
           log.debug(`${tool.name} done in ${Date.now() - started} ms${result.isError ? " (isError)" : ""}`);
           return {

@@ -28,6 +28,8 @@ export interface DataServersOptions {
   /** The current record of the index with this id, or undefined once it is gone. */
   lookup: (name: string, id: string) => StoredIndex | undefined;
   log: (line: string) => void;
+  /** Told of every request as it starts (the service's quiet-period clock). */
+  onRequest?: (res: ServerResponse) => void;
 }
 
 export function dataPlaneIndex(index: StoredIndex): DataPlaneIndex {
@@ -45,6 +47,7 @@ export class DataServers {
     const inFlight = new Set<Promise<void>>();
     const reading = new Set<IncomingMessage>();
     const server = createServer({ ...SERVER_TIMEOUTS, maxHeaderSize: DATA_PLANE_HEADER_LIMIT }, (req, res) => {
+      this.opts.onRequest?.(res);
       const work = this.handle(req, res, index.name, index.id, reading);
       inFlight.add(work);
       void work.finally(() => inFlight.delete(work));
