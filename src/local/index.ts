@@ -26,6 +26,8 @@ export interface LocalServiceOptions {
   idleStopMs?: number;
   /** Called once the quiet period has passed; the caller closes the service. */
   onIdle?: () => void;
+  /** The data dir's lock, when the caller took it already (its release function); released on close. */
+  heldLock?: () => void;
 }
 
 export interface LocalService {
@@ -48,7 +50,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
   const host = options.host ?? "127.0.0.1";
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   mkdirSync(dataDir, { recursive: true });
-  const release = await acquireDataDirLock(dataDir);
+  const release = options.heldLock ?? (await acquireDataDirLock(dataDir));
   let root: RootDatabase | undefined;
   try {
     const apiKey = resolveApiKey(dataDir, options.apiKey);

@@ -1,6 +1,7 @@
 // `vecdb-mcp serve --port N --data-dir DIR [--api-key KEY] [--host H]`: runs the local service alone.
-import { startLocalService } from "./index.js";
-import { DataDirInUseError } from "./storage/lock.js";
+import { mkdirSync } from "node:fs";
+import { resolve } from "node:path";
+import { acquireDataDirLock, DataDirInUseError } from "./storage/lock.js";
 
 const USAGE = "usage: vecdb-mcp serve --data-dir DIR [--port N] [--api-key KEY] [--host 127.0.0.1] [--idle-stop-s N]";
 
@@ -56,8 +57,14 @@ export async function runServeCommand(argv: string[]): Promise<void> {
   let onIdle = () => {};
   try {
     const { idleStopS, ...rest } = args;
+    // The lock before the storage: of several services started at once on one data dir (MCP servers racing to
+    // start it), the losers exit without loading lmdb.
+    mkdirSync(resolve(args.dataDir), { recursive: true });
+    const heldLock = await acquireDataDirLock(resolve(args.dataDir));
+    const { startLocalService } = await import("./index.js");
     service = await startLocalService({
       ...rest,
+      heldLock,
       ...(idleStopS !== undefined && { idleStopMs: idleStopS * 1000, onIdle: () => onIdle() }),
     });
   } catch (e) {
