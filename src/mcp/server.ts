@@ -17,7 +17,7 @@ import { errorText } from "./errors.js";
 import { createLogger, LOG_LEVELS, redact, type Logger, type LogLevel } from "../log.js";
 import { trackRoots } from "./roots.js";
 import { callRefusal, scopedService, toolRefusal, type Access } from "./access.js";
-import type { AnyTool, ToolContext } from "../tool-kit/tool.js";
+import { outputShapeOf, type AnyTool, type ToolContext } from "../tool-kit/tool.js";
 import { answerToolsList, schemasOf } from "./tool-schemas.js";
 import { nothingDone, unknownArguments, unknownArgumentsText } from "./strict-args.js";
 import { tools as registry } from "../../tools/index.js";
@@ -48,7 +48,11 @@ export function instructionsFor(config: Access, tools: readonly AnyTool[]): stri
   if (!config.readOnly && config.allowDestructive && has("delete_index")) {
     lines.push("Deleting is enabled (delete_vectors, delete_index, delete_collection) and cannot be undone: confirm with the user first.");
   }
-  lines.push("Every result is a markdown table plus the same facts as structuredContent. Errors say what was wrong and the next step.");
+  lines.push(
+    "Every result carries the same facts in its text (markdown) and in structuredContent: records whole (metadata, and values when asked) " +
+      "up to a budget of 200,000 characters, the rest by id; a note (also structuredContent.note) says what was left out and the next step. " +
+      "Errors say what was wrong and the next step.",
+  );
   return lines.join("\n");
 }
 
@@ -160,7 +164,7 @@ export function createServer(config: Config, service: Service, options: CreateSe
         title: tool.title,
         description: tool.description,
         inputSchema: tool.inputSchema,
-        outputSchema: tool.outputSchema,
+        outputSchema: outputShapeOf(tool),
         annotations: { title: tool.title, ...tool.annotations },
       },
       async (args: Record<string, unknown>, extra: Extra): Promise<CallToolResult> => {
@@ -177,9 +181,11 @@ export function createServer(config: Config, service: Service, options: CreateSe
           const result = await tool.run(args, ctx);
           await progress.settle();
           log.debug(`${tool.name} done in ${Date.now() - started} ms${result.isError ? " (isError)" : ""}`);
+          const text = result.note ? `${result.table}\n\n${result.note}` : result.table;
+          const structured = result.note ? { ...(result.structured as Record<string, unknown>), note: result.note } : result.structured;
           return {
-            content: [{ type: "text", text: redact(result.table, secrets()) }],
-            structuredContent: redactDeep(result.structured as Record<string, unknown>, secrets()),
+            content: [{ type: "text", text: redact(text, secrets()) }],
+            structuredContent: redactDeep(structured as Record<string, unknown>, secrets()),
             ...(result.isError && { isError: true }),
           };
         } catch (err) {

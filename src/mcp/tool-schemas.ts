@@ -10,7 +10,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { normalizeObjectSchema, objectFromShape } from "@modelcontextprotocol/sdk/server/zod-compat.js";
 import { toJsonSchemaCompat } from "@modelcontextprotocol/sdk/server/zod-json-schema-compat.js";
 import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import type { AnyTool } from "../tool-kit/tool.js";
+import { outputShapeOf, type AnyTool } from "../tool-kit/tool.js";
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -55,7 +55,7 @@ function convert(shape: unknown, io: "input" | "output"): JsonSchema | undefined
 
 /** Converts one tool's zod schemas (what scripts/tool-schemas.mjs runs at build time). */
 export function toolJsonSchemas(tool: Pick<AnyTool, "inputSchema" | "outputSchema">): ToolJsonSchemas {
-  const outputSchema = tool.outputSchema ? convert(tool.outputSchema, "output") : undefined;
+  const outputSchema = tool.outputSchema ? convert(outputShapeOf(tool), "output") : undefined;
   return { inputSchema: convert(tool.inputSchema, "input") ?? EMPTY_OBJECT, ...(outputSchema && { outputSchema }) };
 }
 
