@@ -249,7 +249,7 @@ describe("describe_index_stats", () => {
     const r = await mcp.call("describe_index_stats", { index: "docs", filter: { year: { $gt: "1990" } } });
     expect(r.isError).toBe(true);
     expect(r.text).toBe(
-      "describe_index_stats failed — the service answered HTTP 400 3: Invalid filter: operator $gt on field 'year' needs a number, got the string '1990'\n" +
+      "describe_index_stats failed — the service answered HTTP 400: Invalid filter: operator $gt on field 'year' needs a number, got the string '1990'\n" +
         "Next step: Correct the request as the message says and call again.",
     );
   });
@@ -395,7 +395,7 @@ describe("query_vectors", () => {
     [
       "a filter the service refuses",
       { index: "docs", vector: [1, 0, 0, 0], topK: 3, filter: { genre: { $in: "sf" } } },
-      "query_vectors failed — the service answered HTTP 400 3: Invalid filter: operator $in on field 'genre' needs a list of strings, numbers or booleans, got the string 'sf'\n" +
+      "query_vectors failed — the service answered HTTP 400: Invalid filter: operator $in on field 'genre' needs a list of strings, numbers or booleans, got the string 'sf'\n" +
         "Next step: Correct the request as the message says and call again.",
     ],
     [
@@ -610,7 +610,7 @@ describe("list_vector_ids", () => {
     [
       "a token the service did not issue",
       { index: "docs", paginationToken: "not a token!" },
-      "list_vector_ids failed — the service answered HTTP 400 3: paginationToken is not a token this service issued\nNext step: Correct the request as the message says and call again.",
+      "list_vector_ids failed — the service answered HTTP 400: paginationToken is not a token this service issued\nNext step: Correct the request as the message says and call again.",
     ],
   ])("%s: the exact text", async (_name, args, text) => {
     const r = await mcp.call("list_vector_ids", args);

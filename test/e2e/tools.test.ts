@@ -212,7 +212,7 @@ describe("with indexes", () => {
     expect(r.isError).toBe(true);
     expect(r.text).toBe(
       "upsert_vectors failed — the service answered HTTP 404 NOT_FOUND: Index nope not found.\n" +
-        "Next step: Call list_indexes to see the indexes there are, then call again with one of those names.",
+        "Next step: Call list_indexes to see the indexes there are and call again with one of those names, or create the index with create_index first.",
     );
   });
 
@@ -335,11 +335,11 @@ describe("with indexes", () => {
 
 describe("upsert_vectors: dense values outside the schema's limits", () => {
   test.each([
-    ["a string among the numbers", [1, "2", 3, 4]],
-    ["more than 20000 numbers", new Array(20001).fill(0)],
-  ])("%s", async (_name, values) => {
+    ["a string among the numbers", [1, "2", 3, 4], 'record at position 1, values[1] is a string "2", not a number. Nothing was written.'],
+    ["more than 20000 numbers", new Array(20001).fill(0), "record at position 1, values: dense values are a list of at most 20000 numbers. Nothing was written."],
+  ])("%s", async (_name, values, message) => {
     const r = await mcp.call("upsert_vectors", { index: "docs", namespace: "bad", vectors: [{ id: "ok", values: [1, 2, 3, 4] }, { id: "v", values }] });
     expect(r.isError).toBe(true);
-    expect(r.text).toContain("record at position 1, values: dense values are a list of at most 20000 numbers. Nothing was written.");
+    expect(r.text).toContain(message);
   });
 });

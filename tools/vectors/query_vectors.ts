@@ -8,7 +8,7 @@ import { fitBudget, float32Values, jsonSize, RESULT_BUDGET_CHARS } from "../../s
 import { markdownTable } from "../../src/tool-kit/format/table.js";
 import { onIndexHost } from "../../src/tool-kit/index-host.js";
 import { namespaceOfIndex } from "../../src/tool-kit/results/index-summary.js";
-import { indexArg, namespaceArg, numberList, recordIdArg, ruleError, SparseValuesOutput, sparseVectorArg, wholeNumberArg } from "../../src/tool-kit/args/schema.js";
+import { indexArg, namespaceArg, numberList, numberListProblem, recordIdArg, ruleError, SparseValuesOutput, sparseVectorArg, wholeNumberArg } from "../../src/tool-kit/args/schema.js";
 import { defineTool, READ_ONLY } from "../../src/tool-kit/tool.js";
 
 const MAX_TOP_K = 10_000;
@@ -41,7 +41,7 @@ export default defineTool({
   inputSchema: {
     index: indexArg("Name of the index to search (list_indexes shows the names).", RULES),
     namespace: namespaceArg('Namespace to search, up to 512 characters; omitted means the default namespace "".', RULES),
-    vector: numberList({ min: 1, max: 20_000, ...rule("vector is a list of 1–20000 numbers") })
+    vector: numberList({ min: 1, max: 20_000, ...ruleError("vector is a list of 1–20000 numbers", { ...RULES, detail: numberListProblem }) })
       .optional()
       .describe("Dense query vector: exactly the index's dimension numbers. Leave out when querying by id."),
     sparseVector: sparseVectorArg(RULES, { nonEmpty: true })

@@ -5,8 +5,9 @@ import { markdownTable } from "../../src/tool-kit/format/table.js";
 import { ToolError } from "../../src/tool-kit/tool-error.js";
 import { checkRecords, type RecordProblem } from "../../src/ingest/check.js";
 import { runUpsert } from "../../src/ingest/upsert.js";
-import { indexArg, namespaceArg, numberList, recordIdArg, ruleError, sparseVectorArg } from "../../src/tool-kit/args/schema.js";
+import { indexArg, namespaceArg, numberList, numberListProblem, recordIdArg, ruleError, sparseVectorArg } from "../../src/tool-kit/args/schema.js";
 import { defineTool } from "../../src/tool-kit/tool.js";
+import { FRESHNESS_NOTE, isHosted } from "../../src/tool-kit/hosted.js";
 import { distinctFailures, failuresField, upsertedField, writableIndex, writtenTo } from "../../src/tool-kit/results/writes.js";
 
 const MAX_RECORDS = 10_000;
@@ -14,11 +15,12 @@ const MAX_RECORDS = 10_000;
 /** Messages name the record's position, the field, the value given and the rule. */
 const RULES = { list: "vectors", after: "Nothing was written." };
 const rule = (text: string) => ruleError(text, RULES);
+const numbersRule = (text: string) => ruleError(text, { ...RULES, detail: numberListProblem });
 
 const VectorRecord = z.object({
   id: recordIdArg(RULES).describe("Record id, 1–512 characters, unique within the call. An existing record with this id is overwritten."),
   // min 0: a sparse record as the service itself returns it (fetch) carries "values": [].
-  values: numberList({ min: 0, max: 20_000, ...rule("dense values are a list of at most 20000 numbers") })
+  values: numberList({ min: 0, max: 20_000, ...numbersRule("dense values are a list of at most 20000 numbers") })
     .optional()
     .describe("Dense vector: exactly the index's dimension numbers. Required for a dense index; omit (or []) for a sparse index."),
   sparseValues: sparseVectorArg(RULES, { nonEmpty: false })
@@ -114,7 +116,7 @@ export default defineTool({
       ["index", "namespace", "host", "records", "batches", "upserted", "failed", "seconds"],
       [[index, namespace || "(default)", outcome.host, outcome.records, outcome.batches, outcome.upserted, structured.failed, structured.seconds.toFixed(2)]],
     );
-    if (structured.failed === 0 && !outcome.inputError) return { structured, table };
+    if (structured.failed === 0 && !outcome.inputError) return { structured, table, ...(isHosted(config) && { note: FRESHNESS_NOTE }) };
 
     const reasons = structured.failures.map((f) => `- ${f.records} records: ${f.message}`);
     if (outcome.inputError) reasons.push(`- reading the records: ${outcome.inputError}`);
