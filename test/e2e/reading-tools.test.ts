@@ -209,11 +209,19 @@ describe("describe_index_stats", () => {
     });
   });
 
-  test("with a filter: the matching records per namespace", async () => {
-    const r = await mcp.call("describe_index_stats", { index: "docs", filter: { genre: { $eq: "sf" } } });
+  test("with a filter on a pod-based index: the matching records per namespace", async () => {
+    const podf = await createIndex(svc, { name: "podf", dimension: 4, spec: pod });
+    await upsert("podf", "books", [
+      { id: "a", values: [1, 0, 0, 0], metadata: { genre: "sf" } },
+      { id: "b", values: [0, 1, 0, 0], metadata: { genre: "drama" } },
+      { id: "c", values: [1, 1, 0, 0] },
+    ]);
+    await upsert("podf", undefined, [{ id: "d1", values: [0, 0, 1, 0], metadata: { genre: "sf" } }]);
+    expect(podf.name).toBe("podf");
+    const r = await mcp.call("describe_index_stats", { index: "podf", filter: { genre: { $eq: "sf" } } });
     expect(r.text).toBe(
       table(
-        'Index "docs" (dimension 4, cosine, fullness 0%): 2 records match the filter, in 2 namespaces (of 4 records in the index).',
+        'Index "podf" (dimension 4, cosine, fullness 0%): 2 records match the filter, in 2 namespaces (of 4 records in the index).',
         "",
         "| namespace | matching records |",
         "| --- | --- |",
@@ -223,6 +231,20 @@ describe("describe_index_stats", () => {
       ),
     );
     expect(r.structured).toMatchObject({ filtered: true, matchingVectorCount: 2, totalVectorCount: 4 });
+  });
+
+  test("with a filter on a serverless index: refused as the service refuses it, with what to use instead", async () => {
+    const r = await mcp.call("describe_index_stats", { index: "docs", filter: { genre: { $eq: "sf" } } });
+    expect(r.isError).toBe(true);
+    expect(r.text).toBe(
+      'Index "docs" is serverless, and the service counts records by metadata filter only on pod-based indexes. Nothing was read.\n' +
+        "Next step: call describe_index_stats without filter for the counts per namespace, or query_vectors with the filter (and a topK as large as you need) to see the matching records.",
+    );
+    const onService = await api(svc, "POST", `http://${host.docs}/describe_index_stats`, { filter: { genre: { $eq: "sf" } } });
+    expect(onService).toEqual({
+      status: 400,
+      body: { code: 3, message: "Serverless and starter indexes do not support describing index stats with metadata filtering.", details: [] },
+    });
   });
 
   test("a sparse index and an empty one", async () => {
@@ -246,7 +268,7 @@ describe("describe_index_stats", () => {
   });
 
   test("a filter the service refuses: its message reaches the model with the next step", async () => {
-    const r = await mcp.call("describe_index_stats", { index: "docs", filter: { year: { $gt: "1990" } } });
+    const r = await mcp.call("describe_index_stats", { index: "podf", filter: { year: { $gt: "1990" } } });
     expect(r.isError).toBe(true);
     expect(r.text).toBe(
       "describe_index_stats failed — the service answered HTTP 400: Invalid filter: operator $gt on field 'year' needs a number, got the string '1990'\n" +
@@ -572,7 +594,8 @@ describe("list_vector_ids", () => {
     const first = await mcp.call("list_vector_ids", { index: "docs", namespace: "books", limit: 2 });
     const token = (first.structured as any).paginationToken as string;
     expect(typeof token).toBe("string");
-    expect(first.structured).toEqual({ index: "docs", namespace: "books", ids: ["a", "b"], paginationToken: token });
+    const more = `More ids follow: call list_vector_ids again with paginationToken ${JSON.stringify(token)} (and the same index, namespace and prefix) for the next page.`;
+    expect(first.structured).toEqual({ index: "docs", namespace: "books", ids: ["a", "b"], paginationToken: token, note: more });
     expect(first.text).toBe(
       table(
         '2 ids in namespace "books" of index "docs":',
@@ -586,7 +609,7 @@ describe("list_vector_ids", () => {
       ),
     );
     const second = await mcp.call("list_vector_ids", { index: "docs", namespace: "books", limit: 2, paginationToken: token });
-    expect(second.structured).toEqual({ index: "docs", namespace: "books", ids: ["c"] });
+    expect(second.structured).toEqual({ index: "docs", namespace: "books", ids: ["c"], note: "That was the last page." });
     expect(second.text).toBe(table('1 id in namespace "books" of index "docs":', "", "| id |", "| --- |", "| c |", "", "That was the last page."));
   });
 
@@ -599,9 +622,23 @@ describe("list_vector_ids", () => {
     const r = await mcp.call("list_vector_ids", { index: "empty", namespace: "chunks", prefix: "doc1#" });
     expect(r.text).toBe(table('2 ids in namespace "chunks" of index "empty" starting with "doc1#":', "", "| id |", "| --- |", "| doc1#1 |", "| doc1#2 |", "", "That is all of them."));
     const d = await mcp.call("list_vector_ids", { index: "docs" });
-    expect(d.structured).toEqual({ index: "docs", namespace: "", ids: ["d1"] });
+    expect(d.structured).toEqual({ index: "docs", namespace: "", ids: ["d1"], note: "That is all of them." });
     const none = await mcp.call("list_vector_ids", { index: "docs", namespace: "books", prefix: "q" });
-    expect(none.text).toBe('No ids in namespace "books" of index "docs" starting with "q". describe_index_stats shows which namespaces hold records.');
+    expect(none.text).toBe('No ids in namespace "books" of index "docs" starting with "q".\n\ndescribe_index_stats shows which namespaces hold records.');
+  });
+
+  test("a pod-based index: refused as the service refuses it, with what to use instead", async () => {
+    const r = await mcp.call("list_vector_ids", { index: "pods" });
+    expect(r.isError).toBe(true);
+    expect(r.text).toBe(
+      'Index "pods" is pod-based, and the service lists record ids only in serverless indexes. Nothing was read.\n' +
+        "Next step: fetch_vectors reads records whose ids you know; query_vectors finds records by vector or metadata filter; describe_index_stats counts them per namespace.",
+    );
+    const onService = await api(svc, "GET", `http://${host.pods}/vectors/list`);
+    expect(onService).toEqual({
+      status: 400,
+      body: { code: 3, message: "List operation is not supported for pod-based indexes. Use a serverless index to list record ids.", details: [] },
+    });
   });
 
   test.each([
