@@ -171,7 +171,8 @@ export function createServer(config: Config, service: Service, options: CreateSe
         const started = Date.now();
         const progress = progressOf(extra);
         const allowedRoots = () => roots(extra);
-        const ctx: ToolContext = { service: scoped, config, signal: extra.signal, progress, log, allowedRoots };
+        const progressRequested = extra._meta?.progressToken !== undefined;
+        const ctx: ToolContext = { service: scoped, config, signal: extra.signal, progress, progressRequested, log, allowedRoots };
         const refused = callRefusal(tool, args, config);
         if (refused !== undefined) {
           log.info(`${tool.name} → refused: ${refused.split("\n")[0]}`);

@@ -22,6 +22,8 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Sends `notifications/progress` when the client asked for progress; otherwise does nothing. */
   progress(done: number, total?: number, message?: string): void;
+  /** Whether the client sent a progress token (so progress notifications keep its request alive while a tool waits). */
+  progressRequested?: boolean;
   log: Logger;
   /** Directories files may be read from: --allow-dir plus the client's MCP roots (file:// URIs), asked when needed. */
   allowedRoots(): Promise<string[]>;
