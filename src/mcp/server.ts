@@ -29,6 +29,9 @@ export function instructionsFor(config: Access, tools: readonly AnyTool[]): stri
     "Administer and fill a vector database (Pinecone API).",
     "Start with list_indexes (and list_collections) to discover what exists: names, dimensions, hosts, states" +
       (has("describe_index") ? "; describe_index and describe_index_stats show one index in detail." : "."),
+    ...(has("query_vectors")
+      ? ["Read with query_vectors (similarity search, optionally with a metadata filter), fetch_vectors (records by id) and list_vector_ids (the ids in a namespace)."]
+      : []),
   ];
   if (config.readOnly) {
     lines.push("This server is READ-ONLY: it can list and read, but not write, create or delete anything.");

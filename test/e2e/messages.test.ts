@@ -58,3 +58,17 @@ test("an upsert to a missing index suggests create_index", async () => {
       "Next step: Call list_indexes to see the indexes there are and call again with one of those names, or create the index with create_index first.",
   );
 });
+
+test("under --indexes, an empty list says the allow-list hides the rest; the instructions name the reading tools", async () => {
+  const limited = await startMcp({ env: { PINECONE_API_KEY: svc.apiKey, PINECONE_CONTROLLER_HOST: svc.controlUrl }, args: ["--indexes", "later,other"] });
+  try {
+    const r = await limited.call("list_indexes");
+    expect(r.structured).toEqual({ indexes: [] });
+    expect(r.text).toBe('None of the indexes this server is limited to ("later", "other") exists yet; any other index is hidden by --indexes.');
+    expect(limited.client.getInstructions()).toContain(
+      "Read with query_vectors (similarity search, optionally with a metadata filter), fetch_vectors (records by id) and list_vector_ids (the ids in a namespace).",
+    );
+  } finally {
+    await limited.close();
+  }
+});

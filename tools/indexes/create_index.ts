@@ -24,39 +24,39 @@ const DEFAULT_PLACEMENT = { cloud: "aws", region: "us-east-1" } as const;
 const input = {
   name: newNameSchema(
     "Index",
-    'Name of the new index: 1–45 characters, lower-case letters, digits and "-", starting and ending with a letter or digit.',
+    'Name of the new index: lower-case letters, digits and "-".',
   ),
-  dimension: wholeNumberArg(1, 20_000, rule("the dimension is a whole number from 1 to 20000")).describe("Length of the dense vectors it will hold: the embedding model's output size, e.g. 1536."),
+  dimension: wholeNumberArg(1, 20_000, rule("the dimension is a whole number from 1 to 20000")).describe("The embedding model's vector length, e.g. 1536."),
   metric: z
     .enum(["cosine", "euclidean", "dotproduct"])
     .optional()
-    .describe("Similarity used by queries: cosine (default), euclidean or dotproduct (needed for sparse-dense hybrid records)."),
+    .describe("Default cosine; dotproduct for hybrid (sparse + dense) records."),
   serverless: z
     .object({
-      cloud: z.enum(["aws", "gcp", "azure"]).describe("Cloud provider: aws, gcp or azure."),
-      region: z.string().min(1).max(64).describe("Region of that cloud, e.g. us-east-1."),
+      cloud: z.enum(["aws", "gcp", "azure"]).describe("Cloud provider."),
+      region: z.string().min(1).max(64).describe("Region, e.g. us-east-1."),
     })
     .optional()
     .describe("A serverless index, which scales on demand (give this or pod; neither: aws us-east-1)."),
   pod: z
     .object({
       environment: z.string().min(1).max(64).describe("Environment, e.g. us-east1-gcp."),
-      podType: z.string().min(1).max(16).describe("Pod type and size, e.g. p1.x1, s1.x2, p2.x4."),
-      pods: z.number().int().min(1).max(1000).optional().describe("Number of pods (default replicas × shards)."),
+      podType: z.string().min(1).max(16).describe("e.g. p1.x1."),
+      pods: z.number().int().min(1).max(1000).optional().describe("Default replicas × shards."),
       replicas: z.number().int().min(1).max(100).optional().describe("Replicas (default 1)."),
       shards: z.number().int().min(1).max(100).optional().describe("Shards (default 1)."),
-      sourceCollection: z.string().min(1).max(45).optional().describe("A Ready collection to fill the new index from (its dimension must match)."),
+      sourceCollection: z.string().min(1).max(45).optional().describe("A collection to fill it from."),
     })
     .optional()
     .describe("A pod-based index on fixed pods (give this or serverless); collections are made only from these."),
   deletionProtection: z
     .enum(["enabled", "disabled"])
     .optional()
-    .describe("enabled: the index cannot be deleted until this is turned off. Default disabled."),
+    .describe("enabled: it cannot be deleted until turned off (default disabled)."),
   tags: z
     .record(z.string().min(1).max(80), z.string().max(120))
     .optional()
-    .describe("Labels, key → value, e.g. {\"team\": \"search\"}: keys of letters, digits, _ or -; values up to 120 characters."),
+    .describe("Labels, e.g. {\"team\": \"search\"}."),
   waitSeconds: z
     .number()
     .int()

@@ -17,7 +17,7 @@ export default defineTool({
     "namespaces exist and how full they are, or — with a metadata filter, on pod-based indexes only (the service refuses " +
     "a filter on serverless ones) — how many records match it in each namespace.",
   inputSchema: {
-    index: indexArg("Name of the index (list_indexes shows the names)."),
+    index: indexArg("Index name."),
     filter: filterSchema("count only the records that match it").optional(),
   },
   outputSchema: {

@@ -31,20 +31,19 @@ export default defineTool({
   name: "delete_vectors",
   title: "Delete vectors",
   description:
-    "Permanently delete records from one namespace of an index — give exactly one of: ids (1–1000 record ids), filter (a metadata " +
-    "filter; every matching record goes), or deleteAll: true (every record in the namespace). Use it only when the user asked to " +
-    "remove those records. Returns how many records the namespace held before and after, and for ids which were found.",
+    "Permanently delete records from one namespace of an index: by ids, by metadata filter, or all (exactly one of " +
+    "them). Use it only when the user asked. Says how many records the namespace held before and after.",
   inputSchema: {
-    index: indexArg("Name of the index (list_indexes shows the names).", RULES),
-    namespace: namespaceArg('Namespace to delete from, up to 512 characters; omitted means the default namespace "".', RULES),
+    index: indexArg("Index name.", RULES),
+    namespace: namespaceArg('Namespace; default "".', RULES),
     ids: z
       .array(recordIdArg(RULES))
       .min(1, rule("give 1–1000 ids"))
       .max(1000, rule("give 1–1000 ids per call; split longer lists into several calls"))
       .optional()
-      .describe("Ids of the records to delete, 1–1000. Give this, filter, or deleteAll — exactly one."),
+      .describe("Ids of the records to delete."),
     filter: filterSchema("every record that matches it is deleted").optional(),
-    deleteAll: z.boolean().optional().describe("true deletes every record in the namespace. Give this, ids, or filter — exactly one."),
+    deleteAll: z.boolean().optional().describe("true: every record in the namespace."),
   },
   outputSchema: {
     index: z.string().describe("The index deleted from."),

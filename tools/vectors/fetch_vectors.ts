@@ -24,17 +24,17 @@ export default defineTool({
   name: "fetch_vectors",
   title: "Fetch vectors",
   description:
-    `Read records by id (1–${MAX_IDS} ids): metadata whole, values with includeValues. Use it to look at what was stored, ` +
-    "to check that an upsert landed, or to find out which ids exist; the ids not found are listed as missing.",
+    "Read records by id: metadata, and values with includeValues. Use it to look at what was stored or to check that " +
+    "an upsert landed; ids not found are listed as missing.",
   inputSchema: {
-    index: indexArg("Name of the index (list_indexes shows the names).", RULES),
-    namespace: namespaceArg('Namespace to read from, up to 512 characters; omitted means the default namespace "".', RULES),
+    index: indexArg("Index name.", RULES),
+    namespace: namespaceArg('Namespace; default "".', RULES),
     ids: z
-      .array(recordIdArg(RULES).describe("A record id, 1–512 characters."))
+      .array(recordIdArg(RULES).describe("A record id."))
       .min(1, rule(`give 1–${MAX_IDS} ids per call`))
       .max(MAX_IDS, rule(`give 1–${MAX_IDS} ids per call; split a longer list into several calls`))
-      .describe(`The ids of the records to read, 1–${MAX_IDS}.`),
-    includeValues: z.boolean().optional().describe("Return the dense and sparse values too (default false; long)."),
+      .describe("The ids to read."),
+    includeValues: z.boolean().optional().describe("Return values too (default false; long)."),
   },
   outputSchema: {
     index: z.string().describe("The index read from."),

@@ -13,24 +13,23 @@ export default defineTool({
   name: "list_vector_ids",
   title: "List vector ids",
   description:
-    `List the record ids in a namespace of an index, in id order, one page of up to ${MAX_LIMIT} at a time; optionally only ` +
-    "ids that start with a prefix; serverless indexes only (the service cannot list a pod-based one). Use it to see what is " +
-    "stored or to find ids to fetch. When more ids follow, pass the paginationToken it returns back for the next page.",
+    "List the record ids in a namespace, in id order, a page at a time, optionally only those with a prefix. Serverless " +
+    "indexes only (the service cannot list a pod-based one).",
   inputSchema: {
-    index: indexArg("Name of the index (list_indexes shows the names)."),
-    namespace: namespaceArg('Namespace to list, up to 512 characters; omitted means the default namespace "".'),
+    index: indexArg("Index name."),
+    namespace: namespaceArg('Namespace; default "".'),
     prefix: textArg(1, 512, ruleError("a prefix is 1–512 characters"))
       .optional()
-      .describe("Only ids that start with this text, e.g. \"doc1#\" for the chunks of one document."),
+      .describe("Only ids that start with this, e.g. \"doc1#\"."),
     limit: wholeNumberArg(1, MAX_LIMIT, ruleError(`must be a whole number from 1 to ${MAX_LIMIT}`))
       .optional()
-      .describe(`Ids per page, 1–${MAX_LIMIT} (default ${MAX_LIMIT}).`),
+      .describe(`Ids per page (default ${MAX_LIMIT}).`),
     paginationToken: z
       .string()
       .min(1)
       .max(4096)
       .optional()
-      .describe("The paginationToken of the previous page, to get the next one; omit for the first page."),
+      .describe("The previous page's paginationToken, for the next page."),
   },
   outputSchema: {
     index: z.string().describe("The index listed."),

@@ -33,27 +33,25 @@ export default defineTool({
   name: "query_vectors",
   title: "Query vectors",
   description:
-    "Find the records of an index nearest to a query — a dense vector, a sparse vector (or both, for hybrid search), or " +
-    "the id of a stored record — optionally only among records whose metadata matches a filter. Use it for similarity " +
-    "search once records are stored (the query vector must come from the same embedding model, with the index's dimension; " +
-    "describe_index shows it). Give vector and/or sparseVector, or id — not both kinds. Returns up to topK matches, best " +
-    "first, with their metadata whole (up to a result budget) in the text and in structuredContent.",
+    "Similarity search: the records nearest to a dense and/or sparse vector (from the same embedding model as the " +
+    "stored records), or to a stored record's id — optionally only those matching a metadata filter. Returns topK " +
+    "matches, best first, with their metadata.",
   inputSchema: {
-    index: indexArg("Name of the index to search (list_indexes shows the names).", RULES),
-    namespace: namespaceArg('Namespace to search, up to 512 characters; omitted means the default namespace "".', RULES),
+    index: indexArg("Index to search.", RULES),
+    namespace: namespaceArg('Namespace; default "".', RULES),
     vector: numberList({ min: 1, max: 20_000, ...ruleError("vector is a list of 1–20000 numbers", { ...RULES, detail: numberListProblem }) })
       .optional()
-      .describe("Dense query vector: exactly the index's dimension numbers. Leave out when querying by id."),
+      .describe("Dense query vector, of the index's dimension."),
     sparseVector: sparseVectorArg(RULES, { nonEmpty: true })
       .optional()
-      .describe("Sparse query vector (sparse indexes, or hybrid with a dense vector on a dotproduct index). Leave out when querying by id."),
+      .describe("Sparse query vector (sparse indexes, or with vector on a dotproduct index)."),
     id: recordIdArg(RULES)
       .optional()
-      .describe("Query by a stored record: its id, 1–512 characters; its own values are the query. Leave out vector and sparseVector then."),
-    topK: wholeNumberArg(1, MAX_TOP_K, rule(`must be a whole number from 1 to ${MAX_TOP_K}`)).describe(`How many matches to return, 1–${MAX_TOP_K}, best first.`),
-    filter: filterSchema("search only among records that match it").optional(),
-    includeMetadata: z.boolean().optional().describe("Return each match's metadata (default true)."),
-    includeValues: z.boolean().optional().describe("Return each match's vector values (default false; they can be long)."),
+      .describe("Query by a stored record's values instead of a vector."),
+    topK: wholeNumberArg(1, MAX_TOP_K, rule(`must be a whole number from 1 to ${MAX_TOP_K}`)).describe("How many matches to return."),
+    filter: filterSchema("search only records that match it", { grammar: true }).optional(),
+    includeMetadata: z.boolean().optional().describe("Return metadata (default true)."),
+    includeValues: z.boolean().optional().describe("Return values (default false; long)."),
   },
   outputSchema: {
     index: z.string().describe("The index searched."),

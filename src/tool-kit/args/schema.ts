@@ -131,10 +131,8 @@ export function sparseVectorArg(rules: RuleOptions, opts: { nonEmpty: boolean })
   const count = ruleError(`a sparse vector has ${opts.nonEmpty ? "1–2048" : "at most 2048"} non-zero values`, rules);
   const list = (item: z.ZodNumber) => (opts.nonEmpty ? z.array(item).min(1, count) : z.array(item)).max(2048, count);
   return z.object({
-    indices: list(z.number().int(position).min(0, position).max(4_294_967_295, position)).describe(
-      "Positions of the non-zero values: unsigned 32-bit integers, as many as `values`.",
-    ),
-    values: list(z.number()).describe("The non-zero values, one per index."),
+    indices: list(z.number().int(position).min(0, position).max(4_294_967_295, position)).describe("Positions of the non-zero values."),
+    values: list(z.number()).describe("The values, one per index."),
   });
 }
 
