@@ -151,7 +151,8 @@ export default defineTool({
           structured: s,
           table:
             `Dry run: all ${check.records} records of ${s.file} (from ${unit} ${startAt}) are valid for index ${JSON.stringify(index)}; ` +
-            `nothing was written.\n\n${markdownTable(HEADERS, [row(s)])}\n\nNext step: call import_vectors again without dryRun to write them.`,
+            `nothing was written.\n\n${markdownTable(HEADERS, [row(s)])}`,
+          note: "Next step: call import_vectors again without dryRun to write them.",
         };
       }
 
@@ -202,10 +203,11 @@ function finish(
   else if (outcome.aborted || outcome.inputError) reasons.push(`- ${why}`);
   const text =
     `The import stopped: ${s.failed} of ${o.total} records were NOT written (${landedCount} were).\n` +
-    `Landed: ${ranges(o.unit, s.landed)}.\n\n${table}\n\nWhy:\n${reasons.join("\n")}\n\n` +
+    `Landed: ${ranges(o.unit, s.landed)}.\n\n${table}\n\nWhy:\n${reasons.join("\n")}`;
+  const note =
     `Next step: call import_vectors again with the same index, namespace and path and startAt: ${s.resumeStartAt} ` +
     `(it reads from ${o.unit} ${s.resumeStartAt} on; upserts are idempotent, so records that landed after it are only overwritten).`;
   // A cancelled call's result never reaches the client (the protocol drops it): the log keeps the resume point.
   if (outcome.aborted) o.log.warning(`import_vectors of ${s.file} cancelled: ${landedCount} of ${o.total} records landed (${ranges(o.unit, s.landed)}); resume with startAt ${s.resumeStartAt}`);
-  return { structured: s, isError: true, table: text };
+  return { structured: s, isError: true, table: text, note };
 }

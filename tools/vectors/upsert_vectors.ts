@@ -122,8 +122,8 @@ export default defineTool({
       isError: true,
       table:
         `${structured.failed} of ${outcome.records} records were NOT written (${outcome.upserted} were).\n\n${table}\n\n` +
-        `Why:\n${reasons.join("\n")}\n\nIds not written: ${outcome.failedIds.join(", ")}\n\n` +
-        "Next step: call upsert_vectors again with just those records (upserts are idempotent).",
+        `Why:\n${reasons.join("\n")}\n\nIds not written: ${outcome.failedIds.join(", ")}`,
+      note: "Next step: call upsert_vectors again with just those records (upserts are idempotent).",
     };
   },
 });
