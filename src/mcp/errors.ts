@@ -4,7 +4,10 @@ import { IndexNotReadyError, ResponseShapeError, ServiceError, UntrustedHostErro
 import { RecordCheckError } from "../ingest/check.js";
 import { ToolError } from "../tool-kit/tool-error.js";
 
-function nextStep(err: ServiceError): string {
+/** Tools that write records into an existing index: a missing index may be one to create. */
+const WRITES_RECORDS = new Set(["upsert_vectors", "import_vectors"]);
+
+function nextStep(err: ServiceError, tool: string): string {
   const code = (err.code ?? "").toUpperCase();
   const text = err.serviceMessage.toLowerCase();
   if (err.status === undefined) {
@@ -20,8 +23,9 @@ function nextStep(err: ServiceError): string {
     return "The project's plan or quota does not allow this. Free resources or upgrade the plan, then call again.";
   }
   if (err.status === 404 || code === "NOT_FOUND") {
-    return aboutCollection(err)
-      ? "Call list_collections to see the collections there are, then call again with one of those names."
+    if (aboutCollection(err)) return "Call list_collections to see the collections there are, then call again with one of those names.";
+    return WRITES_RECORDS.has(tool)
+      ? "Call list_indexes to see the indexes there are and call again with one of those names, or create the index with create_index first."
       : "Call list_indexes to see the indexes there are, then call again with one of those names.";
   }
   if (err.status === 409 || code === "ALREADY_EXISTS") {
@@ -61,7 +65,8 @@ function origin(url: string): string {
 /** What happened, in one line: "the service answered HTTP 404 NOT_FOUND: Index x not found." */
 export function describeServiceError(err: ServiceError): string {
   if (err.status === undefined) return `got no answer from ${origin(err.url)}: ${err.serviceMessage}`;
-  const code = err.code ? ` ${err.code}` : "";
+  // The data plane's codes are gRPC numbers ("3"), which tell a reader nothing the status does not.
+  const code = err.code && !/^\d+$/.test(err.code) ? ` ${err.code}` : "";
   const message = err.serviceMessage ? `: ${err.serviceMessage}` : "";
   return `the service answered HTTP ${err.status}${code}${message}`;
 }
@@ -75,7 +80,7 @@ export function errorText(tool: string, err: unknown): string {
   if (err instanceof ToolError) return err.message;
   if (err instanceof ServiceError) {
     const tries = err.attempts > 1 ? ` (after ${err.attempts} attempts)` : "";
-    return `${tool} failed — ${describeServiceError(err)}${tries}\nNext step: ${nextStep(err)}`;
+    return `${tool} failed — ${describeServiceError(err)}${tries}\nNext step: ${nextStep(err, tool)}`;
   }
   if (err instanceof IndexNotReadyError) return `${tool} failed: ${err.message} Nothing was written.`;
   if (err instanceof RecordCheckError) return `${tool} failed: ${err.message}`;

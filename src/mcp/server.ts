@@ -17,7 +17,7 @@ import { errorText } from "./errors.js";
 import { createLogger, LOG_LEVELS, redact, type Logger, type LogLevel } from "../log.js";
 import { trackRoots } from "./roots.js";
 import { callRefusal, scopedService, toolRefusal, type Access } from "./access.js";
-import type { AnyTool, ToolContext } from "../tool-kit/tool.js";
+import { outputShapeOf, type AnyTool, type ToolContext } from "../tool-kit/tool.js";
 import { answerToolsList, schemasOf } from "./tool-schemas.js";
 import { nothingDone, unknownArguments, unknownArgumentsText } from "./strict-args.js";
 import { guardRequests } from "./request-guards.js";
@@ -31,6 +31,9 @@ export function instructionsFor(config: Access, tools: readonly AnyTool[]): stri
     "Administer and fill a vector database (Pinecone API).",
     "Start with list_indexes (and list_collections) to discover what exists: names, dimensions, hosts, states" +
       (has("describe_index") ? "; describe_index and describe_index_stats show one index in detail." : "."),
+    ...(has("query_vectors")
+      ? ["Read with query_vectors (similarity search, optionally with a metadata filter), fetch_vectors (records by id) and list_vector_ids (the ids in a namespace)."]
+      : []),
   ];
   if (config.readOnly) {
     lines.push("This server is READ-ONLY: it can list and read, but not write, create or delete anything.");
@@ -50,7 +53,11 @@ export function instructionsFor(config: Access, tools: readonly AnyTool[]): stri
   if (!config.readOnly && config.allowDestructive && has("delete_index")) {
     lines.push("Deleting is enabled (delete_vectors, delete_index, delete_collection) and cannot be undone: confirm with the user first.");
   }
-  lines.push("Every result is a markdown table plus the same facts as structuredContent. Errors say what was wrong and the next step.");
+  lines.push(
+    "Every result carries the same facts in its text (markdown) and in structuredContent: records whole (metadata, and values when asked) " +
+      "up to a budget of 200,000 characters, the rest by id; a note (also structuredContent.note) says what was left out and the next step. " +
+      "Errors say what was wrong and the next step.",
+  );
   return lines.join("\n");
 }
 
@@ -168,7 +175,7 @@ export function createServer(config: Config, service: Service | ServiceSupply, o
         title: tool.title,
         description: tool.description,
         inputSchema: tool.inputSchema,
-        outputSchema: tool.outputSchema,
+        outputSchema: outputShapeOf(tool),
         annotations: { title: tool.title, ...tool.annotations },
       },
       async (args: Record<string, unknown>, extra: Extra): Promise<CallToolResult> => {
@@ -176,12 +183,14 @@ export function createServer(config: Config, service: Service | ServiceSupply, o
         const progress = progressOf(extra);
         const allowedRoots = () => roots(extra);
         const signal = options.stop ? AbortSignal.any([extra.signal, options.stop]) : extra.signal;
+        const progressRequested = extra._meta?.progressToken !== undefined;
         const context = (service: Service): ToolContext => ({
           service: scopedService(service, config.indexes), // under --indexes, the others are invisible
           config,
           signal,
           stopping: options.stopping,
           progress,
+          progressRequested,
           log,
           allowedRoots,
         });
@@ -194,9 +203,11 @@ export function createServer(config: Config, service: Service | ServiceSupply, o
           const result = await runWithRecovery(tool.name, supply, (service) => tool.run(args, context(service)), signal, log);
           await progress.settle();
           log.debug(`${tool.name} done in ${Date.now() - started} ms${result.isError ? " (isError)" : ""}`);
+          const text = result.note ? `${result.table}\n\n${result.note}` : result.table;
+          const structured = result.note ? { ...(result.structured as Record<string, unknown>), note: result.note } : result.structured;
           return {
-            content: [{ type: "text", text: redact(result.table, secrets()) }],
-            structuredContent: redactDeep(result.structured as Record<string, unknown>, secrets()),
+            content: [{ type: "text", text: redact(text, secrets()) }],
+            structuredContent: redactDeep(structured as Record<string, unknown>, secrets()),
             ...(result.isError && { isError: true }),
           };
         } catch (err) {

@@ -95,9 +95,9 @@ describe("the parallel check of a JSONL file", () => {
     expect(await check(2), "the first 20").toEqual(await check("one"));
   });
 
-  it("counts lines from start_at the same way", async () => {
+  it("counts lines from startAt the same way", async () => {
     for (const startAt of [2, 40_001]) {
-      expect(await check(2, { startAt, maxShown: 1000 }), `start_at ${startAt}`).toEqual(await check("one", { startAt, maxShown: 1000 }));
+      expect(await check(2, { startAt, maxShown: 1000 }), `startAt ${startAt}`).toEqual(await check("one", { startAt, maxShown: 1000 }));
     }
   });
 

@@ -34,7 +34,8 @@ export interface DataServersOptions {
 
 export function dataPlaneIndex(index: StoredIndex): DataPlaneIndex {
   // A sparse index has no dimension; the data plane gets 0 for it.
-  return { name: index.name, space: index.space, dimension: index.dimension ?? 0, metric: index.metric, vectorType: index.vectorType };
+  const kind = "pod" in index.spec ? "pod" : "serverless";
+  return { name: index.name, space: index.space, dimension: index.dimension ?? 0, metric: index.metric, vectorType: index.vectorType, kind };
 }
 
 export class DataServers {

@@ -1,7 +1,9 @@
 import type { VectorStore } from "../storage/store.js";
 
 export interface DataPlaneIndex { name: string; space: string; dimension: number;
-  metric: "cosine" | "euclidean" | "dotproduct"; vectorType: "dense" | "sparse" }
+  metric: "cosine" | "euclidean" | "dotproduct"; vectorType: "dense" | "sparse";
+  /** How the index is deployed; the hosted service refuses some requests on one kind (routes/stats.ts, list.ts). */
+  kind?: "serverless" | "pod" }
 export interface DataPlaneRequest { method: string; pathname: string; query: URLSearchParams; body: Buffer }
 export interface DataPlaneResponse { status: number; body: unknown }   // body is JSON-serialised by L1
 
