@@ -1,6 +1,7 @@
 // `vecdb-mcp serve --port N --data-dir DIR [--api-key KEY] [--host H]`: runs the local service alone.
 import { startLocalService } from "./index.js";
 import { DataDirInUseError } from "./storage/lock.js";
+import { UntrustedDataDirError } from "./storage/private-dir.js";
 
 const USAGE = "usage: vecdb-mcp serve --data-dir DIR [--port N] [--api-key KEY] [--host 127.0.0.1]";
 
@@ -69,7 +70,7 @@ export async function runServeCommand(argv: string[]): Promise<void> {
 
 /** Why the service did not start, in one line when the cause is the user's to fix; a stack trace otherwise. */
 function startFailure(e: unknown, args: ServeArgs): string {
-  if (e instanceof DataDirInUseError) return e.message;
+  if (e instanceof DataDirInUseError || e instanceof UntrustedDataDirError) return e.message;
   const err = e as NodeJS.ErrnoException;
   if (err.code === "EADDRINUSE") {
     return `port ${args.port} on ${args.host} is already in use; choose another --port (or --port 0 for a free one).`;
