@@ -136,7 +136,8 @@ export const configSchema = z.object({
 export type Config = z.output<typeof configSchema>;
 
 export const USAGE = `Usage: vecdb-mcp [options]          MCP server on stdio
-       vecdb-mcp serve --data-dir DIR [--port N] [--host H] [--api-key KEY]   the local service alone
+       vecdb-mcp serve --data-dir DIR [--port N] [--host H] [--api-key-file FILE]   the local service alone
+                          (its key: --api-key-file, VECDB_LOCAL_API_KEY, or --api-key KEY, which ps shows; ≥ 16 characters)
 
 Options (environment variable in brackets):
   --local                 use the embedded local service even when PINECONE_API_KEY is set
@@ -166,6 +167,12 @@ Environment:
 `;
 
 type Env = Record<string, string | undefined>;
+
+/** What `vecdb-mcp serve` reads from the environment (this file is the only reader of process.env). */
+export function serveEnvironment(env: Env = process.env): { apiKey?: string } {
+  const key = env.VECDB_LOCAL_API_KEY?.trim();
+  return key ? { apiKey: key } : {};
+}
 
 /** The default data directory of the embedded local service, per platform. */
 export function defaultDataDir(env: Env, platform: NodeJS.Platform = process.platform, home: string = homedir()): string {
