@@ -69,6 +69,10 @@ export const configSchema = z.object({
     .refine((s) => /^https?:\/\/[^/?#\s]+\/?$/.test(s) && URL.canParse(s), {
       error: () => `${SETTINGS.controllerUrl} must be an http:// or https:// URL with no path, e.g. https://api.pinecone.io`,
     })
+    // A user name or password in the URL would never be sent (the API key authenticates), yet would be printed.
+    .refine((s) => !s.includes("@"), {
+      error: () => `${SETTINGS.controllerUrl} must not hold a user name or password (user:pass@); the API key authenticates — remove them`,
+    })
     .transform((s) => s.replace(/\/$/, ""))
     .default("https://api.pinecone.io"),
   apiVersion: z
@@ -248,8 +252,9 @@ export function loadConfig(argv: string[], env: Env = process.env): { help: true
     const issue = parsed.error.issues[0];
     const key = issue.path[0] as keyof typeof raw;
     const given = raw[key];
-    // Never echo a key back.
-    const got = key === "apiKey" || key === "httpToken" || typeof given !== "string" ? "" : ` (got ${JSON.stringify(given)})`;
+    // Never echo a key back, nor credentials in a URL.
+    const secret = key === "apiKey" || key === "httpToken" || (typeof given === "string" && given.includes("@"));
+    const got = secret || typeof given !== "string" ? "" : ` (got ${JSON.stringify(given)})`;
     throw new ConfigError(`${issue.message}${got}`);
   }
   const config = parsed.data;

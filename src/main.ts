@@ -46,6 +46,7 @@ export async function runMcpCommand(argv: string[]): Promise<void> {
     timeoutMs: config.timeoutMs,
     retries: config.retries,
     controllerUrl: config.controllerUrl,
+    localService: local !== undefined,
   });
   if (config.http) {
     const { runHttpTransport } = await import("./transports/http/command.js");
