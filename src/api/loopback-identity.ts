@@ -6,8 +6,9 @@
 // The proof is asked once per connection, on the connection itself, before undici sends anything on it: a request
 // `GET /.well-known/vecdb-identity?challenge=<random>` without the key, answered with HMAC-SHA256(key, challenge).
 // Every key-bearing request then travels on a socket whose other end proved it. A loopback service that is not
-// ours (e.g. Pinecone Local) does not know the route: when the control plane itself answers 404 at first contact,
-// no proof is asked of that service's hosts (the key still goes only to hosts its control plane named).
+// ours (e.g. Pinecone Local) does not know the proof: when the control plane itself cannot give it at first contact,
+// no proof is asked of that service or its hosts (the key still goes only to hosts its control plane named). Once
+// the control plane has proved itself (or it is the embedded service), every loopback listener must.
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Socket } from "node:net";
 import { buildConnector } from "undici";
@@ -41,6 +42,7 @@ export interface IdentityPolicy {
 /** An undici connector that asks each new loopback connection for the proof before handing it to undici. */
 export function identityCheckingConnector(options: buildConnector.BuildOptions, policy: IdentityPolicy): buildConnector.connector {
   const base = buildConnector(options);
+  const timeoutMs = Math.min(PROOF_TIMEOUT_MS, options.timeout ?? PROOF_TIMEOUT_MS);
   let mode: "ours" | "unknown" | "foreign" = policy.initial;
   return (opts, callback) => {
     base(opts, (err, socket) => {
@@ -48,34 +50,35 @@ export function identityCheckingConnector(options: buildConnector.BuildOptions, 
       if (mode === "foreign" || !isLoopbackHostname(opts.hostname)) return callback(null, socket);
       const host = opts.host ?? `${opts.hostname}:${opts.port}`;
       const origin = `${opts.protocol}//${host}`;
-      prove(socket as Socket, host, policy.apiKey).then(
+      const firstContact = mode === "unknown" && origin === policy.controllerOrigin;
+      const refuse = (why: string) => {
+        socket.destroy();
+        if (firstContact) {
+          // The control plane itself knows nothing of the proof: a loopback service that is not ours. No proof is
+          // asked of it or its hosts from now on; this connection is made again, unchecked.
+          mode = "foreign";
+          return base(opts, callback);
+        }
+        callback(new IdentityError(`the service listening at ${origin} ${why}, so the API key was not sent`), null);
+      };
+      prove(socket as Socket, host, policy.apiKey, timeoutMs).then(
         (answer) => {
-          if (answer === "proved") {
-            if (origin === policy.controllerOrigin) mode = "ours";
-            return callback(null, socket);
-          }
-          if (answer === "unknown-route" && mode === "unknown" && origin === policy.controllerOrigin) {
-            mode = "foreign";
-            return callback(null, socket);
-          }
-          socket.destroy();
-          callback(new IdentityError(`the service listening at ${origin} could not prove it is the local service (it does not hold the key), so the API key was not sent`), null);
+          if (answer !== "proved") return refuse("could not prove it is the local service (it does not hold the key)");
+          if (origin === policy.controllerOrigin) mode = "ours";
+          callback(null, socket);
         },
-        (e: unknown) => {
-          socket.destroy();
-          callback(new IdentityError(`the service listening at ${origin} did not answer the identity check (${e instanceof Error ? e.message : String(e)}); the API key was not sent`), null);
-        },
+        (e: unknown) => refuse(`did not answer the identity check (${e instanceof Error ? e.message : String(e)})`),
       );
     });
   };
 }
 
 /** One challenge on the raw socket (plain HTTP/1.1, keep-alive), read back without leaving bytes behind. */
-function prove(socket: Socket, host: string, apiKey: string): Promise<"proved" | "unknown-route" | "wrong"> {
+function prove(socket: Socket, host: string, apiKey: string, timeoutMs: number): Promise<"proved" | "wrong"> {
   const challenge = randomBytes(32).toString("hex");
   return new Promise((resolve, reject) => {
     let got = Buffer.alloc(0);
-    const timer = setTimeout(() => finish(new Error(`no answer within ${PROOF_TIMEOUT_MS} ms`)), PROOF_TIMEOUT_MS);
+    const timer = setTimeout(() => finish(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
     const onData = (chunk: Buffer) => {
       got = Buffer.concat([got, chunk]);
       if (got.length > MAX_ANSWER_BYTES) return finish(new Error("the answer is too long"));
@@ -89,7 +92,6 @@ function prove(socket: Socket, host: string, apiKey: string): Promise<"proved" |
       const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(head)?.[1]);
       const body = got.subarray(end + 4).toString("utf8");
       if (/\r\nconnection:\s*close/i.test(head)) return finish(new Error("the service closes the connection"));
-      if (status === 404) return finish(undefined, "unknown-route");
       let proof: unknown;
       try {
         proof = (JSON.parse(body) as { proof?: unknown }).proof;
@@ -101,7 +103,7 @@ function prove(socket: Socket, host: string, apiKey: string): Promise<"proved" |
       finish(undefined, status === 200 && given.length === expected.length && timingSafeEqual(given, expected) ? "proved" : "wrong");
     };
     const onClose = () => finish(new Error("the connection closed"));
-    const finish = (err?: Error, answer?: "proved" | "unknown-route" | "wrong") => {
+    const finish = (err?: Error, answer?: "proved" | "wrong") => {
       clearTimeout(timer);
       socket.off("data", onData);
       socket.off("error", onClose);

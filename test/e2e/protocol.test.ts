@@ -143,7 +143,7 @@ describe("errors from the service", () => {
       await echo.client.setLoggingLevel("debug");
       const r = await echo.call("list_collections");
       expect(r.isError).toBe(true);
-      expect(r.text).toContain("HTTP 400 INVALID_ARGUMENT: key [redacted] is odd");
+      expect(r.text).toContain("HTTP 400 INVALID_ARGUMENT: \"key [redacted] is odd\"");
       expect(echo.transcript()).not.toContain(svc.apiKey);
       expect(echo.stderr()).not.toContain(svc.apiKey);
       expect(JSON.stringify(echo.logMessages)).not.toContain(svc.apiKey);
