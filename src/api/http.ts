@@ -202,7 +202,7 @@ export class HttpClient {
       return { kind: "failed", code: "CLOSED", message: "the client was closed while waiting for the answer", retriable: false };
     }
     const identity = findCause(err, IdentityError);
-    if (identity) return { kind: "failed", code: identity.code, message: identity.message, retriable: false };
+    if (identity) return { kind: "failed", code: identity.code, message: identity.message, retriable: identity.retriable };
     const code = errorCode(err);
     if (timeout.aborted || code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT") {
       return {

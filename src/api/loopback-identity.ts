@@ -22,9 +22,18 @@ export function identityProof(apiKey: string, challenge: string): string {
   return createHmac("sha256", apiKey).update(challenge).digest("hex");
 }
 
-/** The connection was refused because the listener could not prove it is the local service. */
+/**
+ * The connection was given up because the listener did not prove it is the local service. `retriable`: it did not
+ * answer (reset, timeout, 429 / 5xx) rather than answer wrongly — worth another try, like a dropped connection.
+ */
 export class IdentityError extends Error {
   readonly code = "VECDB_IDENTITY";
+  constructor(
+    message: string,
+    readonly retriable: boolean,
+  ) {
+    super(message);
+  }
 }
 
 export function isLoopbackHostname(hostname: string): boolean {
@@ -51,7 +60,7 @@ export function identityCheckingConnector(options: buildConnector.BuildOptions, 
       const host = opts.host ?? `${opts.hostname}:${opts.port}`;
       const origin = `${opts.protocol}//${host}`;
       const firstContact = mode === "unknown" && origin === policy.controllerOrigin;
-      const refuse = (why: string) => {
+      const refuse = (why: string, retriable: boolean) => {
         socket.destroy();
         if (firstContact) {
           // The control plane itself knows nothing of the proof: a loopback service that is not ours. No proof is
@@ -59,22 +68,23 @@ export function identityCheckingConnector(options: buildConnector.BuildOptions, 
           mode = "foreign";
           return base(opts, callback);
         }
-        callback(new IdentityError(`the service listening at ${origin} ${why}, so the API key was not sent`), null);
+        callback(new IdentityError(`the service listening at ${origin} ${why}, so the API key was not sent`, retriable), null);
       };
       prove(socket as Socket, host, policy.apiKey, timeoutMs).then(
         (answer) => {
-          if (answer !== "proved") return refuse("could not prove it is the local service (it does not hold the key)");
+          if (answer === "busy") return refuse("was too busy to answer the identity check", true);
+          if (answer !== "proved") return refuse("could not prove it is the local service (it does not hold the key)", false);
           if (origin === policy.controllerOrigin) mode = "ours";
           callback(null, socket);
         },
-        (e: unknown) => refuse(`did not answer the identity check (${e instanceof Error ? e.message : String(e)})`),
+        (e: unknown) => refuse(`did not answer the identity check (${e instanceof Error ? e.message : String(e)})`, true),
       );
     });
   };
 }
 
 /** One challenge on the raw socket (plain HTTP/1.1, keep-alive), read back without leaving bytes behind. */
-function prove(socket: Socket, host: string, apiKey: string, timeoutMs: number): Promise<"proved" | "wrong"> {
+function prove(socket: Socket, host: string, apiKey: string, timeoutMs: number): Promise<"proved" | "wrong" | "busy"> {
   const challenge = randomBytes(32).toString("hex");
   return new Promise((resolve, reject) => {
     let got = Buffer.alloc(0);
@@ -91,6 +101,7 @@ function prove(socket: Socket, host: string, apiKey: string, timeoutMs: number):
       if (got.length > end + 4 + length) return finish(new Error("the answer is followed by more bytes"));
       const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(head)?.[1]);
       const body = got.subarray(end + 4).toString("utf8");
+      if (status === 429 || status >= 500) return finish(undefined, "busy");
       if (/\r\nconnection:\s*close/i.test(head)) return finish(new Error("the service closes the connection"));
       let proof: unknown;
       try {
@@ -103,7 +114,7 @@ function prove(socket: Socket, host: string, apiKey: string, timeoutMs: number):
       finish(undefined, status === 200 && given.length === expected.length && timingSafeEqual(given, expected) ? "proved" : "wrong");
     };
     const onClose = () => finish(new Error("the connection closed"));
-    const finish = (err?: Error, answer?: "proved" | "wrong") => {
+    const finish = (err?: Error, answer?: "proved" | "wrong" | "busy") => {
       clearTimeout(timer);
       socket.off("data", onData);
       socket.off("error", onClose);
