@@ -77,6 +77,10 @@ export const configSchema = z.object({
     .refine((s) => /^https?:\/\/[^/?#\s]+\/?$/.test(s) && URL.canParse(s), {
       error: () => `${SETTINGS.controllerUrl} must be an http:// or https:// URL with no path, e.g. https://api.pinecone.io`,
     })
+    // A user name or password in the URL would never be sent (the API key authenticates), yet would be printed.
+    .refine((s) => !s.includes("@"), {
+      error: () => `${SETTINGS.controllerUrl} must not hold a user name or password (user:pass@); the API key authenticates — remove them`,
+    })
     .transform((s) => s.replace(/\/$/, ""))
     .default("https://api.pinecone.io"),
   apiVersion: z
@@ -166,7 +170,8 @@ export const configSchema = z.object({
 export type Config = z.output<typeof configSchema>;
 
 export const USAGE = `Usage: vecdb-mcp [options]          MCP server on stdio
-       vecdb-mcp serve --data-dir DIR [--port N] [--host H] [--api-key KEY]   the local service alone
+       vecdb-mcp serve --data-dir DIR [--port N] [--host H] [--api-key-file FILE]   the local service alone
+                          (its key: --api-key-file, VECDB_LOCAL_API_KEY, or --api-key KEY, which ps shows; ≥ 16 characters)
 
 Options (environment variable in brackets):
   --local                 use the embedded local service even when PINECONE_API_KEY is set
@@ -209,6 +214,12 @@ Environment:
 `;
 
 type Env = Record<string, string | undefined>;
+
+/** What `vecdb-mcp serve` reads from the environment (this file is the only reader of process.env). */
+export function serveEnvironment(env: Env = process.env): { apiKey?: string } {
+  const key = env.VECDB_LOCAL_API_KEY?.trim();
+  return key ? { apiKey: key } : {};
+}
 
 /** The default data directory of the embedded local service, per platform. */
 export function defaultDataDir(env: Env, platform: NodeJS.Platform = process.platform, home: string = homedir()): string {
@@ -303,8 +314,9 @@ export function loadConfig(argv: string[], env: Env = process.env): { help: true
     const issue = parsed.error.issues[0];
     const key = issue.path[0] as keyof typeof raw;
     const given = raw[key];
-    // Never echo a key back.
-    const got = key === "apiKey" || key === "httpToken" || typeof given !== "string" ? "" : ` (got ${JSON.stringify(given)})`;
+    // Never echo a key back, nor credentials in a URL.
+    const secret = key === "apiKey" || key === "httpToken" || (typeof given === "string" && given.includes("@"));
+    const got = secret || typeof given !== "string" ? "" : ` (got ${JSON.stringify(given)})`;
     throw new ConfigError(`${issue.message}${got}`);
   }
   const config = parsed.data;

@@ -68,6 +68,7 @@ export async function runMcpCommand(argv: string[]): Promise<void> {
     timeoutMs: config.timeoutMs,
     retries: config.retries,
     controllerUrl: config.controllerUrl,
+    localService: local !== undefined,
   });
   const closeService = () => ("close" in service ? service.close() : Promise.resolve());
   if (config.http) {

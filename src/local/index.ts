@@ -1,5 +1,4 @@
 // The embedded local service: the vector database API on loopback, durable in one lmdb env in the data dir.
-import { mkdirSync } from "node:fs";
 import { createServer } from "node:http";
 import { join, resolve } from "node:path";
 import { randomBytes } from "node:crypto";
@@ -10,7 +9,9 @@ import { controlPlaneHandler } from "./control/routes.js";
 import { DataServers, listen } from "./data/servers.js";
 import { answerClientErrors, SERVER_TIMEOUTS } from "./http-util.js";
 import { ControlError } from "./control/errors.js";
-import { acquireDataDirLock } from "./storage/lock.js";
+import { acquireDataDirLock, LOCK_FILE } from "./storage/lock.js";
+import { API_KEY_FILE } from "./storage/api-key.js";
+import { preparePrivateDir, tightenDataFile } from "./storage/private-dir.js";
 import { Registry } from "./control/registry.js";
 import { VectorStore } from "./storage/store.js";
 import { writeDescriptor } from "./sharing/descriptor.js";
@@ -45,11 +46,22 @@ export function hostForUrls(host: string): string {
   return host.includes(":") ? `[${host}]` : host;
 }
 
+/** process.umask(mask), or undefined in a worker thread, where it cannot be set. */
+function setUmask(mask: number): number | undefined {
+  try {
+    return process.umask(mask);
+  } catch {
+    return undefined;
+  }
+}
+
 export async function startLocalService(options: LocalServiceOptions): Promise<LocalService> {
   const dataDir = resolve(options.dataDir);
   const host = options.host ?? "127.0.0.1";
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  mkdirSync(dataDir, { recursive: true });
+  // Private before anything is read or written: 0700, owned by this user (private-dir.ts).
+  preparePrivateDir(dataDir);
+  for (const name of [API_KEY_FILE, LOCK_FILE, DATABASE_FILE, `${DATABASE_FILE}-lock`]) tightenDataFile(dataDir, name);
   const release = options.heldLock ?? (await acquireDataDirLock(dataDir));
   let root: RootDatabase | undefined;
   try {
@@ -57,7 +69,16 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
     const lifecycle = new Lifecycle({ apiKey, idleStopMs: options.idleStopMs, onIdle: options.onIdle });
     // With lmdb's default overlappingSync a write resolves at commit; whoever must answer "durable" also
     // awaits `flushed` (the catalog does, and so does the vector store).
-    root = open({ path: join(dataDir, DATABASE_FILE), maxDbs: 64, compression: false });
+    // lmdb creates its files with the process's umask (0644 by default): for this synchronous open the umask keeps
+    // group and other out, so the database is 0600 from its first byte.
+    const umask = setUmask(0o077);
+    try {
+      root = open({ path: join(dataDir, DATABASE_FILE), maxDbs: 64, compression: false });
+    } finally {
+      if (umask !== undefined) setUmask(umask);
+    }
+    // (and where the umask cannot be set, a worker thread, they are tightened right after)
+    for (const name of [DATABASE_FILE, `${DATABASE_FILE}-lock`]) tightenDataFile(dataDir, name);
     const catalog = new Catalog(root);
     const store = new VectorStore(root);
     // Before anything writes: records a crash left behind mid-copy or mid-drop belong to no space any more.

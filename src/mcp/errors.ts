@@ -3,6 +3,7 @@
 import { IndexNotReadyError, ResponseShapeError, ServiceError, UntrustedHostError } from "../api/errors.js";
 import { RecordCheckError } from "../ingest/check.js";
 import { ToolError } from "../tool-kit/tool-error.js";
+import { stripInvisible } from "../tool-kit/format/table.js";
 
 /** Tools that write records into an existing index: a missing index may be one to create. */
 const WRITES_RECORDS = new Set(["upsert_vectors", "import_vectors"]);
@@ -62,13 +63,28 @@ function origin(url: string): string {
   }
 }
 
-/** What happened, in one line: "the service answered HTTP 404 NOT_FOUND: Index x not found." */
+/** Longest service message a model is shown; the service's own words are data, quoted, never a paragraph of ours. */
+const SERVICE_MESSAGE_CHARS = 300;
+
+/** The service's text as one quoted line: invisible and direction controls dropped, shortened, JSON-escaped. */
+function quoted(text: string): string {
+  const chars = [...stripInvisible(text)];
+  const short = chars.length <= SERVICE_MESSAGE_CHARS ? chars.join("") : `${chars.slice(0, SERVICE_MESSAGE_CHARS - 1).join("")}…`;
+  return JSON.stringify(short);
+}
+
+/** What happened, in one line: 'the service answered HTTP 404 NOT_FOUND: "Index x not found."' */
 export function describeServiceError(err: ServiceError): string {
   if (err.status === undefined) return `got no answer from ${origin(err.url)}: ${err.serviceMessage}`;
   // The data plane's codes are gRPC numbers ("3"), which tell a reader nothing the status does not.
-  const code = err.code && !/^\d+$/.test(err.code) ? ` ${err.code}` : "";
-  const message = err.serviceMessage ? `: ${err.serviceMessage}` : "";
+  const code = err.code && !/^\d+$/.test(err.code) ? ` ${quotedCode(err.code)}` : "";
+  const message = err.serviceMessage ? `: ${quoted(err.serviceMessage)}` : "";
   return `the service answered HTTP ${err.status}${code}${message}`;
+}
+
+/** A code such as NOT_FOUND or 3 as it is; anything else the service put there, quoted. */
+function quotedCode(code: string): string {
+  return /^[A-Za-z0-9_]{1,40}$/.test(code) ? code : quoted(code);
 }
 
 function isAbort(err: unknown): boolean {

@@ -286,7 +286,7 @@ describe("delete_index", () => {
     expect(await indexNames()).not.toContain("doomed");
     const again = await mcp.call("delete_index", { index: "doomed" });
     expect(again.isError).toBe(true);
-    expect(again.text).toMatch(/^delete_index failed — the service answered HTTP 404 NOT_FOUND: Index doomed not found\.\nNext step: Call list_indexes/);
+    expect(again.text).toMatch(/^delete_index failed — the service answered HTTP 404 NOT_FOUND: "Index doomed not found\."\nNext step: Call list_indexes/);
   });
 });
 

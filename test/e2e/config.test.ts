@@ -20,6 +20,7 @@ describe("a bad setting: one line on stderr naming it and what is allowed, exit 
     ["zero concurrency", [], { VECDB_CONCURRENCY: "0" }, '--concurrency / VECDB_CONCURRENCY must be an integer from 1 to 64 (got "0")'],
     ["too many retries", ["--retries", "11"], {}, '--retries / VECDB_RETRIES must be an integer from 0 to 10 (got "11")'],
     ["a controller URL that is not http(s)", [], { PINECONE_CONTROLLER_HOST: "ftp://example.com" }, 'PINECONE_CONTROLLER_HOST must be an http:// or https:// URL with no path, e.g. https://api.pinecone.io (got "ftp://example.com")'],
+    ["a controller URL with user:pass@ (never sent, never printed)", [], { PINECONE_CONTROLLER_HOST: "https://admin:hunter2@api.example.com" }, "PINECONE_CONTROLLER_HOST must not hold a user name or password (user:pass@); the API key authenticates — remove them"],
     ["an API version of the wrong form", [], { PINECONE_API_VERSION: "latest" }, 'PINECONE_API_VERSION must look like 2026-04 (YYYY-MM) or be "unstable" (got "latest")'],
     ["an unknown log level", ["--log-level", "loud"], {}, '--log-level / VECDB_LOG_LEVEL must be one of debug, info, warning, error (got "loud")'],
     ["an API key with a line break inside", [], { PINECONE_API_KEY: "secret-key\nthat-must-not-show" }, "PINECONE_API_KEY must not contain line breaks or other control characters"],

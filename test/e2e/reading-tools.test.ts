@@ -165,7 +165,7 @@ describe("describe_index", () => {
     const r = await mcp.call("describe_index", { index: "nope" });
     expect(r.isError).toBe(true);
     expect(r.text).toBe(
-      "describe_index failed — the service answered HTTP 404 NOT_FOUND: Index nope not found.\n" +
+      "describe_index failed — the service answered HTTP 404 NOT_FOUND: \"Index nope not found.\"\n" +
         "Next step: Call list_indexes to see the indexes there are, then call again with one of those names.",
     );
   });
@@ -173,7 +173,7 @@ describe("describe_index", () => {
   test("an unknown index whose name has \"collection\" in it: still list_indexes", async () => {
     const r = await mcp.call("describe_index", { index: "old-collection" });
     expect(r.text).toBe(
-      "describe_index failed — the service answered HTTP 404 NOT_FOUND: Index old-collection not found.\n" +
+      "describe_index failed — the service answered HTTP 404 NOT_FOUND: \"Index old-collection not found.\"\n" +
         "Next step: Call list_indexes to see the indexes there are, then call again with one of those names.",
     );
   });
@@ -271,7 +271,7 @@ describe("describe_index_stats", () => {
     const r = await mcp.call("describe_index_stats", { index: "podf", filter: { year: { $gt: "1990" } } });
     expect(r.isError).toBe(true);
     expect(r.text).toBe(
-      "describe_index_stats failed — the service answered HTTP 400: Invalid filter: operator $gt on field 'year' needs a number, got the string '1990'\n" +
+      "describe_index_stats failed — the service answered HTTP 400: \"Invalid filter: operator $gt on field 'year' needs a number, got the string '1990'\"\n" +
         "Next step: Correct the request as the message says and call again.",
     );
   });
@@ -279,7 +279,7 @@ describe("describe_index_stats", () => {
   test("an unknown index", async () => {
     const r = await mcp.call("describe_index_stats", { index: "nope" });
     expect(r.text).toBe(
-      "describe_index_stats failed — the service answered HTTP 404 NOT_FOUND: Index nope not found.\n" +
+      "describe_index_stats failed — the service answered HTTP 404 NOT_FOUND: \"Index nope not found.\"\n" +
         "Next step: Call list_indexes to see the indexes there are, then call again with one of those names.",
     );
   });
@@ -417,7 +417,7 @@ describe("query_vectors", () => {
     [
       "a filter the service refuses",
       { index: "docs", vector: [1, 0, 0, 0], topK: 3, filter: { genre: { $in: "sf" } } },
-      "query_vectors failed — the service answered HTTP 400: Invalid filter: operator $in on field 'genre' needs a list of strings, numbers or booleans, got the string 'sf'\n" +
+      "query_vectors failed — the service answered HTTP 400: \"Invalid filter: operator $in on field 'genre' needs a list of strings, numbers or booleans, got the string 'sf'\"\n" +
         "Next step: Correct the request as the message says and call again.",
     ],
     [
@@ -433,7 +433,7 @@ describe("query_vectors", () => {
     [
       "an unknown index",
       { index: "nope", vector: [1, 0, 0, 0], topK: 3 },
-      "query_vectors failed — the service answered HTTP 404 NOT_FOUND: Index nope not found.\n" +
+      "query_vectors failed — the service answered HTTP 404 NOT_FOUND: \"Index nope not found.\"\n" +
         "Next step: Call list_indexes to see the indexes there are, then call again with one of those names.",
     ],
   ];
@@ -580,7 +580,7 @@ describe("fetch_vectors", () => {
     [
       "an unknown index",
       { index: "nope", ids: ["a"] },
-      "fetch_vectors failed — the service answered HTTP 404 NOT_FOUND: Index nope not found.\nNext step: Call list_indexes to see the indexes there are, then call again with one of those names.",
+      "fetch_vectors failed — the service answered HTTP 404 NOT_FOUND: \"Index nope not found.\"\nNext step: Call list_indexes to see the indexes there are, then call again with one of those names.",
     ],
   ])("%s: the exact text", async (_name, args, text) => {
     const r = await mcp.call("fetch_vectors", args);
@@ -647,7 +647,7 @@ describe("list_vector_ids", () => {
     [
       "a token the service did not issue",
       { index: "docs", paginationToken: "not a token!" },
-      "list_vector_ids failed — the service answered HTTP 400: paginationToken is not a token this service issued\nNext step: Correct the request as the message says and call again.",
+      "list_vector_ids failed — the service answered HTTP 400: \"paginationToken is not a token this service issued\"\nNext step: Correct the request as the message says and call again.",
     ],
   ])("%s: the exact text", async (_name, args, text) => {
     const r = await mcp.call("list_vector_ids", args);
@@ -688,7 +688,7 @@ describe("describe_collection", () => {
     const r = await mcp.call("describe_collection", { collection: "nope" });
     expect(r.isError).toBe(true);
     expect(r.text).toBe(
-      "describe_collection failed — the service answered HTTP 404 NOT_FOUND: Collection nope not found.\n" +
+      "describe_collection failed — the service answered HTTP 404 NOT_FOUND: \"Collection nope not found.\"\n" +
         "Next step: Call list_collections to see the collections there are, then call again with one of those names.",
     );
   });

@@ -212,7 +212,7 @@ describe("with indexes", () => {
     const r = await mcp.call("upsert_vectors", { index: "nope", vectors: [{ id: "a", values: [1, 2, 3, 4] }] });
     expect(r.isError).toBe(true);
     expect(r.text).toBe(
-      "upsert_vectors failed — the service answered HTTP 404 NOT_FOUND: Index nope not found.\n" +
+      "upsert_vectors failed — the service answered HTTP 404 NOT_FOUND: \"Index nope not found.\"\n" +
         "Next step: Call list_indexes to see the indexes there are and call again with one of those names, or create the index with create_index first.",
     );
   });
@@ -261,7 +261,7 @@ describe("with indexes", () => {
   test("create_collection from an unknown index: 404 and list_indexes", async () => {
     const r = await mcp.call("create_collection", { name: "x", index: "missing" });
     expect(r.text).toBe(
-      "create_collection failed — the service answered HTTP 404 NOT_FOUND: Index missing not found.\n" +
+      "create_collection failed — the service answered HTTP 404 NOT_FOUND: \"Index missing not found.\"\n" +
         "Next step: Call list_indexes to see the indexes there are, then call again with one of those names.",
     );
   });

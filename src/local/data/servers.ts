@@ -3,7 +3,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { StoredIndex } from "../storage/catalog.js";
-import { answerClientErrors, apiKeyMatches, readBody, requestUrl, sendJson, sendTooLargeAndClose, SERVER_TIMEOUTS } from "../http-util.js";
+import { answerClientErrors, answerIdentity, apiKeyMatches, readBody, requestUrl, sendJson, sendTooLargeAndClose, SERVER_TIMEOUTS } from "../http-util.js";
 import { handleDataPlane, type DataPlaneIndex } from "./handlers.js";
 import type { VectorStore } from "../storage/store.js";
 
@@ -87,6 +87,7 @@ export class DataServers {
 
   private async handle(req: IncomingMessage, res: ServerResponse, name: string, id: string, reading: Set<IncomingMessage>): Promise<void> {
     try {
+      if (answerIdentity(req, res, this.opts.apiKey)) return;
       if (!apiKeyMatches(req, this.opts.apiKey)) {
         sendJson(res, 401, dataError(16, "Invalid API Key"));
         return;
