@@ -88,6 +88,7 @@ export default defineTool({
         v.metadata && JSON.stringify(v.metadata),
         ...(withValues ? [v.values && JSON.stringify(v.values), v.sparseValues && JSON.stringify(v.sparseValues)] : []),
       ]),
+      { whole: true }, // within the records budget (results/budget.ts)
     );
     const head = `${vectors.length} of ${unique.length} ${unique.length === 1 ? "record" : "records"} found in ${where}:`;
     return { structured, table: `${head}\n\n${table}`, ...(notes.length > 0 && { note: notes.join("\n") }) };

@@ -146,6 +146,7 @@ export default defineTool({
         ...(includeMetadata ? [m.metadata && JSON.stringify(m.metadata)] : []),
         ...(withValues ? [m.values && JSON.stringify(m.values), m.sparseValues && JSON.stringify(m.sparseValues)] : []),
       ]),
+      { whole: true }, // within the records budget (results/budget.ts)
     );
     const notes: string[] = [];
     if (whole < matches.length) {

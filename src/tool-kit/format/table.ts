@@ -2,10 +2,15 @@
 
 type Cell = string | number | boolean | null | undefined;
 
-export function markdownTable(headers: string[], rows: Cell[][]): string {
-  const head = `| ${headers.map(escapeCell).join(" | ")} |`;
+/**
+ * `opts.whole`: cells are not cut at MAX_CELL_CHARS — for tables of record data that the caller already keeps within
+ * a budget of its own (query and fetch results carry every asked-for value whole).
+ */
+export function markdownTable(headers: string[], rows: Cell[][], opts: { whole?: boolean } = {}): string {
+  const cell = (value: Cell) => escapeCell(value, opts.whole ? Infinity : MAX_CELL_CHARS);
+  const head = `| ${headers.map((h) => cell(h)).join(" | ")} |`;
   const rule = `| ${headers.map(() => "---").join(" | ")} |`;
-  const body = rows.map((row) => `| ${headers.map((_, i) => escapeCell(row[i])).join(" | ")} |`);
+  const body = rows.map((row) => `| ${headers.map((_, i) => cell(row[i])).join(" | ")} |`);
   return [head, rule, ...body].join("\n");
 }
 
@@ -28,10 +33,10 @@ export const MAX_CELL_CHARS = 1000;
  * link or image, invisible and direction-changing characters dropped, at most MAX_CELL_CHARS characters, and a start that
  * would read as a heading, quote, list item or rule escaped (numbers are left as they are).
  */
-export function escapeCell(value: Cell): string {
+export function escapeCell(value: Cell, maxChars = MAX_CELL_CHARS): string {
   if (value === null || value === undefined) return "";
   const raw = [...stripInvisible(String(value))];
-  let s = (raw.length > MAX_CELL_CHARS ? `${raw.slice(0, MAX_CELL_CHARS - 1).join("")}…` : raw.join(""))
+  let s = (raw.length > maxChars ? `${raw.slice(0, maxChars - 1).join("")}…` : raw.join(""))
     .replace(/\r\n|[\r\n\u2028\u2029]/g, " ")
     // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, "")
