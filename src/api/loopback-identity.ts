@@ -4,7 +4,9 @@
 // in its next request's header.
 //
 // The proof is asked once per connection, on the connection itself, before undici sends anything on it: a request
-// `GET /.well-known/vecdb-identity?challenge=<random>` without the key, answered with HMAC-SHA256(key, challenge).
+// `GET /_vecdb/identity?nonce=<random>` without the key, answered with {"proof": HMAC-SHA256 under the key of
+// "vecdb-mcp local service identity <nonce>"} — the same question the shared local service (src/local/sharing)
+// answers on its control plane, asked here of its data planes too.
 // Every key-bearing request then travels on a socket whose other end proved it. A loopback service that is not
 // ours (e.g. Pinecone Local) does not know the proof: when the control plane itself cannot give it at first contact,
 // no proof is asked of that service or its hosts (the key still goes only to hosts its control plane named). Once
@@ -13,13 +15,13 @@ import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Socket } from "node:net";
 import { buildConnector } from "undici";
 
-export const IDENTITY_PATH = "/.well-known/vecdb-identity";
+export const IDENTITY_PATH = "/_vecdb/identity";
 const PROOF_TIMEOUT_MS = 5000;
 const MAX_ANSWER_BYTES = 8192;
 
-/** What the local service answers to a challenge: the proof that it holds the key. */
-export function identityProof(apiKey: string, challenge: string): string {
-  return createHmac("sha256", apiKey).update(challenge).digest("hex");
+/** What the local service answers to a nonce: the proof that it holds the key. */
+export function identityProof(apiKey: string, nonce: string): string {
+  return createHmac("sha256", apiKey).update(`vecdb-mcp local service identity ${nonce}`).digest("hex");
 }
 
 /**
@@ -125,6 +127,6 @@ function prove(socket: Socket, host: string, apiKey: string, timeoutMs: number):
     socket.on("data", onData);
     socket.on("error", onClose);
     socket.on("close", onClose);
-    socket.write(`GET ${IDENTITY_PATH}?challenge=${challenge} HTTP/1.1\r\nHost: ${host}\r\nConnection: keep-alive\r\nAccept: application/json\r\n\r\n`);
+    socket.write(`GET ${IDENTITY_PATH}?nonce=${challenge} HTTP/1.1\r\nHost: ${host}\r\nConnection: keep-alive\r\nAccept: application/json\r\n\r\n`);
   });
 }

@@ -134,16 +134,17 @@ export function apiKeyMatches(req: IncomingMessage, apiKey: string): boolean {
 
 /**
  * The local service's proof that it holds the key, asked by the client before it sends the key to a loopback port
- * (src/api/loopback-identity.ts: the same HMAC-SHA256 of the challenge). Answered without the key; true when this
- * request was that question.
+ * (src/api/loopback-identity.ts; the same question and HMAC as src/local/sharing's identity on the control plane).
+ * Answered without the key; true when this request was that question.
  */
 export function answerIdentity(req: IncomingMessage, res: ServerResponse, apiKey: string): boolean {
-  if (req.method !== "GET" || !req.url?.startsWith("/.well-known/vecdb-identity?")) return false;
-  const challenge = new URLSearchParams(req.url.slice(req.url.indexOf("?") + 1)).get("challenge") ?? "";
-  if (!/^[0-9a-f]{64}$/.test(challenge)) {
-    sendJson(res, 400, { error: "challenge must be 64 hex digits" });
+  if (req.method !== "GET" || !req.url?.startsWith("/_vecdb/identity?")) return false;
+  const nonce = new URLSearchParams(req.url.slice(req.url.indexOf("?") + 1)).get("nonce") ?? "";
+  if (!/^[0-9a-f]{16,128}$/.test(nonce)) {
+    sendJson(res, 400, { error: "nonce: 16 to 128 hex digits" });
     return true;
   }
-  sendJson(res, 200, { proof: createHmac("sha256", apiKey).update(challenge).digest("hex") });
+  const proof = createHmac("sha256", apiKey).update(`vecdb-mcp local service identity ${nonce}`).digest("hex");
+  sendJson(res, 200, { service: "vecdb-mcp-local", proof });
   return true;
 }

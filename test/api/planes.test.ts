@@ -1,3 +1,6 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { networkInterfaces } from "node:os";
 import { afterEach, describe, expect, it } from "vitest";
 import { dataUrlFor } from "../../src/api/data.js";
 import { IndexNotReadyError, ResponseShapeError, UntrustedHostError } from "../../src/api/errors.js";
@@ -166,5 +169,36 @@ describe("DataPlane and where the key goes", () => {
     const model = await service.hosts.resolve("docs");
     expect(service.data.dataUrl(model.host)).toBe("https://evil.example.com");
     expect(service.http.isTrusted("http://evil.example.com")).toBe(false);
+  });
+});
+
+describe("where the key goes after a host is forgotten, or when a remote control plane names this machine (issue 16 item 6)", () => {
+  it("a forgotten index's host is trusted no more", async () => {
+    const { service, data } = await setup();
+    await service.hosts.resolve("docs");
+    const url = `http://127.0.0.1:${data.port}`;
+    expect(service.http.isTrusted(url)).toBe(true);
+    service.hosts.forget("docs");
+    expect(service.http.isTrusted(url)).toBe(false);
+    await expect(service.data.upsert(`127.0.0.1:${data.port}`, Buffer.from("{}"))).rejects.toBeInstanceOf(UntrustedHostError);
+    expect(data.received).toHaveLength(0);
+  });
+
+  const lanIp = Object.values(networkInterfaces()).flat().find((i) => i && !i.internal && i.family === "IPv4")?.address;
+  it.runIf(lanIp)("a control plane that is not on this machine cannot point the key at a loopback port", async () => {
+    const squatter = await startFakeServer((_req, res) => json(res, 200, {}));
+    servers.push(squatter);
+    const control = createServer((_req, res) => json(res, 200, indexModel("docs", `127.0.0.1:${squatter.port}`)));
+    await new Promise<void>((r) => control.listen(0, lanIp, () => r()));
+    try {
+      const service = createService({ apiKey: KEY, apiVersion: "2026-04", timeoutMs: 2000, retries: 0, controllerUrl: `http://${lanIp}:${(control.address() as AddressInfo).port}` });
+      services.push(service);
+      const model = await service.hosts.resolve("docs");
+      await expect(service.data.upsert(model.host, Buffer.from("{}"))).rejects.toBeInstanceOf(UntrustedHostError);
+      expect(squatter.received).toHaveLength(0);
+    } finally {
+      control.closeAllConnections();
+      await new Promise((r) => control.close(r));
+    }
   });
 });

@@ -110,7 +110,7 @@ export async function startProxy(opts: {
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       // The client's loopback identity check (src/api/loopback-identity.ts) passes through, neither faulted nor counted.
-      const identity = req.url?.startsWith("/.well-known/vecdb-identity") === true;
+      const identity = req.url?.startsWith("/_vecdb/identity") === true;
       const fate = identity ? "pass" : (opts.fault?.(req, n++) ?? "pass");
       const entry: Proxy["requests"][number] = { method: req.method ?? "", path: req.url ?? "", status: 0 };
       if (!identity) requests.push(entry);

@@ -29,7 +29,9 @@ async function readInChild(path: string): Promise<{ error?: string; peakMb: numb
     const peakMb = Number(/VmHWM:\\s+(\\d+) kB/.exec(readFileSync("/proc/self/status", "utf8"))[1]) / 1024;
     process.stdout.write(JSON.stringify({ error, peakMb }));`;
   const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "--input-type=module", "-e", code], { cwd: process.cwd(), maxBuffer: 1 << 20 });
-  return JSON.parse(stdout);
+  const r = JSON.parse(stdout) as { error?: string; peakMb: number };
+  process.stderr.write(`${path.split("/").pop()}: peak RSS ${r.peakMb.toFixed(0)} MB; ${r.error}\n`);
+  return r;
 }
 
 describe("a Parquet decompression bomb", () => {
