@@ -6,12 +6,15 @@ import { open, type RootDatabase } from "lmdb";
 import { resolveApiKey } from "./storage/api-key.js";
 import { Catalog } from "./storage/catalog.js";
 import { controlPlaneHandler } from "./control/routes.js";
-import { DataServers, listen } from "./data/servers.js";
+import { DataServers, dataPlaneIndex, listen } from "./data/servers.js";
+import { BulkImports } from "./data/imports/bulk-imports.js";
 import { answerClientErrors, SERVER_TIMEOUTS } from "./http-util.js";
 import { ControlError } from "./control/errors.js";
 import { acquireDataDirLock } from "./storage/lock.js";
 import { Registry } from "./control/registry.js";
+import { Backups } from "./control/backups.js";
 import { VectorStore } from "./storage/store.js";
+import { DeclaredNamespaces } from "./storage/declared-namespaces.js";
 
 export interface LocalServiceOptions {
   dataDir: string;
@@ -19,6 +22,8 @@ export interface LocalServiceOptions {
   host?: string; // default "127.0.0.1"
   apiKey?: string; // default: read <dataDir>/api-key, or generate a random one there (mode 0600)
   log?: (line: string) => void; // default: write to stderr
+  /** Directories bulk imports may read (file:// URIs under them); none by default. */
+  allowDirs?: string[];
 }
 
 export interface LocalService {
@@ -50,22 +55,31 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
     root = open({ path: join(dataDir, DATABASE_FILE), maxDbs: 64, compression: false });
     const catalog = new Catalog(root);
     const store = new VectorStore(root);
+    const declared = new DeclaredNamespaces(root);
     // Before anything writes: records a crash left behind mid-copy or mid-drop belong to no space any more.
     // Must precede registry.start(), which resumes copies whose target space is not live until they finish.
     const swept = await store.sweepOrphans();
     if (swept > 0) log(`vecdb-mcp local service: removed records of ${swept} unfinished copy or drop`);
     let registry: Registry | undefined;
+    const imports = new BulkImports(root, store, options.allowDirs ?? [], (id) => {
+      const index = [...catalog.indexes.values()].find((i) => i.id === id);
+      return index ? dataPlaneIndex(index) : undefined;
+    }, log);
     const servers = new DataServers({
       host,
       apiKey,
       store,
       lookup: (name, id) => registry?.lookup(name, id),
       log,
+      extras: { namespaces: declared, imports },
     });
-    registry = new Registry(catalog, store, servers, hostForUrls(host), log);
+    registry = new Registry(catalog, store, servers, hostForUrls(host), log, declared);
     await registry.start();
+    const backups = new Backups(catalog, store, registry, log, declared);
+    backups.start();
+    imports.resume();
 
-    const control = createServer(SERVER_TIMEOUTS, controlPlaneHandler(registry, apiKey, log));
+    const control = createServer(SERVER_TIMEOUTS, controlPlaneHandler(registry, apiKey, log, backups));
     control.keepAliveTimeout = 5000;
     answerClientErrors(control, (status, kind, message) =>
       new ControlError(status, kind === "timeout" ? "DEADLINE_EXCEEDED" : "INVALID_ARGUMENT", message).toBody(),
@@ -87,6 +101,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
           control.closeAllConnections();
           await closed;
           await servers.closeAll();
+          await imports.close();
           await reg.drain();
           await openRoot.close();
           release();

@@ -2,25 +2,29 @@
 import { startLocalService } from "./index.js";
 import { DataDirInUseError } from "./storage/lock.js";
 
-const USAGE = "usage: vecdb-mcp serve --data-dir DIR [--port N] [--api-key KEY] [--host 127.0.0.1]";
+const USAGE = "usage: vecdb-mcp serve --data-dir DIR [--port N] [--api-key KEY] [--host 127.0.0.1] [--allow-dir DIR]…";
 
 export interface ServeArgs {
   dataDir: string;
   port: number;
   host: string;
   apiKey?: string;
+  /** Directories bulk imports may read; --allow-dir is repeatable. */
+  allowDirs: string[];
 }
 
 export function parseServeArgs(argv: string[]): ServeArgs {
   const values = new Map<string, string>();
+  const allowDirs: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const eq = arg.indexOf("=");
     const flag = eq > 0 ? arg.slice(0, eq) : arg;
-    if (!["--port", "--data-dir", "--api-key", "--host"].includes(flag)) throw new Error(`unknown argument ${arg}`);
+    if (!["--port", "--data-dir", "--api-key", "--host", "--allow-dir"].includes(flag)) throw new Error(`unknown argument ${arg}`);
     const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
     if (value === undefined) throw new Error(`${flag} needs a value`);
-    values.set(flag, value);
+    if (flag === "--allow-dir") allowDirs.push(value);
+    else values.set(flag, value);
   }
   const dataDir = values.get("--data-dir");
   if (!dataDir) throw new Error("--data-dir is required");
@@ -28,7 +32,7 @@ export function parseServeArgs(argv: string[]): ServeArgs {
   const port = Number(portText);
   if (!/^\d+$/.test(portText) || port > 65535) throw new Error(`--port must be an integer from 0 to 65535 (got ${portText})`);
   const apiKey = values.get("--api-key");
-  return { dataDir, port, host: values.get("--host") ?? "127.0.0.1", ...(apiKey !== undefined ? { apiKey } : {}) };
+  return { dataDir, port, host: values.get("--host") ?? "127.0.0.1", ...(apiKey !== undefined ? { apiKey } : {}), allowDirs };
 }
 
 export async function runServeCommand(argv: string[]): Promise<void> {
