@@ -16,6 +16,7 @@ import { protoKeyPath } from "./dropped-keys.js";
 import { errorText } from "./errors.js";
 import { createLogger, LOG_LEVELS, redact, type Logger, type LogLevel } from "../log.js";
 import { trackRoots } from "./roots.js";
+import { confirmer } from "./elicit.js";
 import { callRefusal, scopedService, toolRefusal, type Access } from "./access.js";
 import type { AnyTool, ToolContext } from "../tool-kit/tool.js";
 import { answerToolsListFromBuild } from "./tool-schemas.js";
@@ -166,7 +167,8 @@ export function createServer(config: Config, service: Service, options: CreateSe
         const started = Date.now();
         const progress = progressOf(extra);
         const allowedRoots = () => roots(extra);
-        const ctx: ToolContext = { service: scoped, config, signal: extra.signal, progress, log, allowedRoots };
+        const askToConfirm = confirmer(server.server, { signal: extra.signal, relatedRequestId: extra.requestId });
+        const ctx: ToolContext = { service: scoped, config, signal: extra.signal, progress, log, allowedRoots, askToConfirm };
         const refused = callRefusal(tool, args, config);
         if (refused !== undefined) {
           log.info(`${tool.name} → refused: ${refused.split("\n")[0]}`);
