@@ -17,6 +17,7 @@ import { errorText } from "./errors.js";
 import { createLogger, LOG_LEVELS, redact, type Logger, type LogLevel } from "../log.js";
 import { trackRoots } from "./roots.js";
 import { confirmer } from "./elicit.js";
+import { registerResources } from "./resources.js";
 import { callRefusal, scopedService, toolRefusal, type Access } from "./access.js";
 import type { AnyTool, ToolContext } from "../tool-kit/tool.js";
 import { answerToolsListFromBuild } from "./tool-schemas.js";
@@ -128,7 +129,7 @@ export function createServer(config: Config, service: Service, options: CreateSe
   const scoped = scopedService(service, config.indexes); // under --indexes, the others are invisible
   const server = new McpServer(
     { name: "vecdb-mcp", version: packageVersion(), title: "Vector database (Pinecone-compatible)" },
-    { capabilities: { logging: {}, tools: {} }, instructions: instructionsFor(config, offered) },
+    { capabilities: { logging: {}, tools: {}, resources: {} }, instructions: instructionsFor(config, offered) },
   );
 
   server.server.onerror = (err) => base.error(`protocol: ${err.message}`);
@@ -196,6 +197,10 @@ export function createServer(config: Config, service: Service, options: CreateSe
       },
     );
   }
+  // Resources read through the same read-only tools (never one a safe mode hides) and the scoped service.
+  registerResources(server, offered.filter((t) => t.annotations.readOnlyHint), (signal) => ({
+    service: scoped, config, signal, progress: () => {}, log, allowedRoots: async () => [...config.allowDirs],
+  }));
   guardToolCalls(server, hidden, log);
   answerToolsListFromBuild(server, offered);
   return server;

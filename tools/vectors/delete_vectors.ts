@@ -9,6 +9,8 @@ import { markdownTable } from "../../src/tool-kit/format/table.js";
 import { onIndexHost } from "../../src/tool-kit/index-host.js";
 import { indexArg, namespaceArg, recordIdArg, ruleError } from "../../src/tool-kit/args/schema.js";
 import { defineTool } from "../../src/tool-kit/tool.js";
+import { confirmDestruction, recordsIn } from "../../src/tool-kit/confirm.js";
+import { namespaceOfIndex } from "../../src/tool-kit/results/index-summary.js";
 
 const NOTHING = "Nothing was deleted.";
 const RULES = { after: NOTHING };
@@ -20,6 +22,16 @@ async function namespaceCount(service: Service, model: IndexModel, namespace: st
     return stats.namespaces?.[namespace]?.vectorCount ?? 0;
   } catch {
     return undefined; // the counts are a courtesy; the delete itself decides the answer
+  }
+}
+
+/** How many records of the namespace match the filter (stats with a filter), when the service can say. */
+async function filterCount(service: Service, model: IndexModel, namespace: string, filter: Record<string, unknown>, signal: AbortSignal): Promise<number | undefined> {
+  try {
+    const stats = await service.data.describeIndexStats(model.host, signal, filter);
+    return stats.namespaces?.[namespace]?.vectorCount ?? 0;
+  } catch {
+    return undefined; // e.g. a serverless index that refuses stats with a filter: the count is a courtesy
   }
 }
 
@@ -55,7 +67,8 @@ export default defineTool({
   },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   requiresAllowDestructive: true,
-  async run({ index, namespace = "", ids, filter, deleteAll }, { service, signal }) {
+  async run({ index, namespace = "", ids, filter, deleteAll }, ctx) {
+    const { service, signal } = ctx;
     const given = [ids !== undefined && "ids", filter !== undefined && "filter", deleteAll === true && "deleteAll"].filter(
       (x): x is "ids" | "filter" | "deleteAll" => typeof x === "string",
     );
@@ -82,6 +95,16 @@ export default defineTool({
 
     const outcome = await onIndexHost(service, index, signal, async (model) => {
       const before = await namespaceCount(service, model, namespace, signal);
+      if (!ids) {
+        // By filter or all: the person confirms first (when the client can ask), seeing how many records go.
+        const matching = filter ? await filterCount(service, model, namespace, filter, signal) : before;
+        await confirmDestruction(ctx, {
+          action: `Delete ${filter ? "every record matching the filter" : "every record"} in ${namespaceOfIndex(namespace, index)}`,
+          loses: `${matching === undefined ? "the matching records" : recordsIn(matching, undefined)} in ${namespaceOfIndex(namespace, index)}`,
+          name: index,
+          nothing: NOTHING,
+        });
+      }
       let found: string[] | undefined;
       if (ids) {
         const unique = [...new Set(ids)];
