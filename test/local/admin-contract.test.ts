@@ -91,7 +91,9 @@ describe("namespaces", () => {
     expect(list.namespaces?.map((n) => [n.name, n.recordCount])).toEqual([["tenant-a", 0], ["tenant-b", 0], ["tenant-c", 1]]);
     valid(DATA, "/namespaces", "get", await call(`${host}/namespaces`, { apiKey: svc.apiKey }), 200);
     expect(await index.describeNamespace("tenant-b")).toMatchObject({ name: "tenant-b", recordCount: 0 });
+    valid(DATA, "/namespaces/{namespace}", "get", await call(`${host}/namespaces/tenant-b`, { apiKey: svc.apiKey }), 200);
     await index.deleteNamespace("tenant-b");
+    valid(DATA, "/namespaces/{namespace}", "get", await call(`${host}/namespaces/tenant-b`, { apiKey: svc.apiKey }), 404);
     await expect(index.describeNamespace("tenant-b")).rejects.toMatchObject({ name: "PineconeNotFoundError" });
     const pods = await pc.createIndex({ name: "nspod", dimension: 3, spec: { pod: { environment: "us-east1-gcp", podType: "p1.x1", pods: 1 } }, waitUntilReady: true });
     const onPod = await call(`http://${pods!.host}/namespaces`, { method: "POST", apiKey: svc.apiKey, body: { name: "t" } });
@@ -130,6 +132,18 @@ describe("backups and restore jobs", () => {
     expect(taken.body).toEqual({ status: 409, error: { code: "ALREADY_EXISTS", message: "Index restored already exists." } });
     await pc.deleteBackup(backup.backupId);
     await expect(pc.describeBackup(backup.backupId)).rejects.toMatchObject({ name: "PineconeNotFoundError" });
+  });
+
+  it("create backup (201) and create index from backup (202) answers match the spec", async () => {
+    await serverlessIndex("specb", 2);
+    const made = await api("POST", "/indexes/specb/backups", { name: "b", description: "d" });
+    valid(CONTROL, "/indexes/{index_name}/backups", "post", made, 201);
+    const backupId = (made.body as { backup_id: string }).backup_id;
+    await until(() => pc.describeBackup(backupId), (b) => b.status === "Ready", "backup ready");
+    valid(CONTROL, "/backups/{backup_id}/create-index", "post", await api("POST", `/backups/${backupId}/create-index`, { name: "specb-copy" }), 202);
+    const missing = await api("GET", "/backups/nope");
+    valid(CONTROL, "/backups/{backup_id}", "get", missing, 404);
+    expect(missing.body).toEqual({ status: 404, error: { code: "NOT_FOUND", message: "Backup nope not found." } });
   });
 
   it("a pod-based index cannot be backed up", async () => {
