@@ -65,6 +65,21 @@ describe("configure_index", () => {
     );
   });
 
+  test("pod replicas and pod type on a pod-based index; pod settings on a serverless index are refused", async () => {
+    await createIndex(svc, { name: "pods-conf", dimension: 2, spec: pod });
+    const r = await mcp.call("configure_index", { index: "pods-conf", pod: { replicas: 3, podType: "p1.x2" } });
+    expect(r.structured?.changes).toEqual([
+      { setting: "pod.replicas", before: "1", after: "3" },
+      { setting: "pod.podType", before: "p1.x1", after: "p1.x2" },
+    ]);
+    expect((await api(svc, "GET", "/indexes/pods-conf")).body.spec.pod).toMatchObject({ replicas: 3, pod_type: "p1.x2", pods: 3 });
+    const wrong = await mcp.call("configure_index", { index: "docs", pod: { replicas: 2 } });
+    expect(wrong.text).toBe('Index "docs" is serverless; pod settings apply to pod-based indexes only. Nothing was changed.');
+    const badType = await mcp.call("configure_index", { index: "pods-conf", pod: { podType: "p9.x1" } });
+    expect(badType.isError).toBe(true);
+    expect(badType.text).toContain('pod.podType is "p9.x1": podType is s1, p1 or p2, then .x1, .x2, .x4 or .x8. Nothing was changed.');
+  });
+
   test("a protected index is not deleted, and the answer names the configure_index call that lifts it", async () => {
     await createIndex(svc, { name: "guard2", dimension: 2, spec: serverless });
     await mcp.call("configure_index", { index: "guard2", deletionProtection: "enabled" });
