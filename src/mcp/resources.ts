@@ -9,7 +9,8 @@ import type { AnyTool, ToolContext } from "../tool-kit/tool.js";
 const JSON_TYPE = "application/json";
 const MARKDOWN = "text/markdown";
 
-export function registerResources(server: McpServer, tools: readonly AnyTool[], contextFor: (signal: AbortSignal) => ToolContext): void {
+/** `contextFor` may have to wait for the service (a shared local service found or started on demand). */
+export function registerResources(server: McpServer, tools: readonly AnyTool[], contextFor: (signal: AbortSignal) => Promise<ToolContext>): void {
   const tool = (name: string) => tools.find((t) => t.name === name);
   const describeIndex = tool("describe_index");
   const stats = tool("describe_index_stats");
@@ -21,7 +22,7 @@ export function registerResources(server: McpServer, tools: readonly AnyTool[], 
     "index",
     new ResourceTemplate("vecdb://indexes/{name}", {
       list: async (extra) => {
-        const indexes = await contextFor(extra.signal).service.control.listIndexes(extra.signal);
+        const indexes = await (await contextFor(extra.signal)).service.control.listIndexes(extra.signal);
         return {
           resources: indexes.map((i) => ({
             uri: `vecdb://indexes/${encodeURIComponent(i.name)}`,
@@ -38,7 +39,7 @@ export function registerResources(server: McpServer, tools: readonly AnyTool[], 
     { title: "Vector index", description: "One index: its description and record counts (as describe_index and describe_index_stats give them).", mimeType: JSON_TYPE },
     async (uri, variables, extra): Promise<ReadResourceResult> => {
       const name = decodeURIComponent(String(variables.name));
-      const ctx = contextFor(extra.signal);
+      const ctx = await contextFor(extra.signal);
       const described = await describeIndex.run({ index: name }, ctx);
       let counted: Awaited<ReturnType<AnyTool["run"]>> | undefined;
       if (stats && (described.structured as { index: { ready?: boolean } }).index.ready) counted = await stats.run({ index: name }, ctx).catch(() => undefined);
@@ -63,7 +64,7 @@ export function registerResources(server: McpServer, tools: readonly AnyTool[], 
       `vecdb://${name}`,
       { title, description: `Every ${name === "collections" ? "collection" : "backup"} there is, as ${listTool.name} lists them.`, mimeType: JSON_TYPE },
       async (uri, extra): Promise<ReadResourceResult> => {
-        const result = await listTool.run({}, contextFor(extra.signal));
+        const result = await listTool.run({}, await contextFor(extra.signal));
         return {
           contents: [
             { uri: uri.href, mimeType: JSON_TYPE, text: JSON.stringify(result.structured, null, 2) },

@@ -198,7 +198,7 @@ export function createServer(config: Config, service: Service, options: CreateSe
     );
   }
   // Resources read through the same read-only tools (never one a safe mode hides) and the scoped service.
-  registerResources(server, offered.filter((t) => t.annotations.readOnlyHint), (signal) => ({
+  registerResources(server, offered.filter((t) => t.annotations.readOnlyHint), async (signal) => ({
     service: scoped, config, signal, progress: () => {}, log, allowedRoots: async () => [...config.allowDirs],
   }));
   guardToolCalls(server, hidden, log);
