@@ -224,6 +224,14 @@ export class BulkImports implements BulkImportsApi {
         return this.finish(job, "Failed", `${file.path} changed during the import; ${job.recordsImported} records were imported before it`);
       }
       const rows = await openParquetRows(path, file.path);
+      // The next batch is read while this one commits (lmdb writes and syncs off the main thread).
+      let ahead: { from: number; rows: Promise<Record<string, unknown>[]> } | undefined;
+      const readAhead = (from: number) => {
+        if (from >= file.rows) return undefined;
+        const next = { from, rows: rows.read(from, Math.min(file.rows, from + BATCH_ROWS)) };
+        next.rows.catch(() => undefined); // an abandoned read (cancel, close) must not become an unhandled rejection
+        return next;
+      };
       try {
         while (job.cursor.row < file.rows) {
           const current = this.db.get(id) as ImportJob;
@@ -234,7 +242,8 @@ export class BulkImports implements BulkImportsApi {
           const to = Math.min(file.rows, from + BATCH_ROWS);
           const records: WriteRecord[] = [];
           let skipped = 0;
-          const raw = await rows.read(from, to);
+          const raw = await (ahead?.from === from ? ahead.rows : rows.read(from, to));
+          ahead = readAhead(to);
           for (let i = 0; i < raw.length; i++) {
             try {
               records.push(toRecord(raw[i], index));
@@ -265,6 +274,7 @@ export class BulkImports implements BulkImportsApi {
           if (to >= file.rows) break;
         }
       } finally {
+        await ahead?.rows.catch(() => undefined); // let a read in flight finish before its file handle closes
         await rows.close();
       }
     }
