@@ -55,7 +55,7 @@ export async function benchBulkImport(): Promise<{ ours: number; reference: numb
   // BENCH_BULK_DIR keeps the Parquet files between runs (writing 200,000 × 768 takes minutes).
   const keep = process.env.BENCH_BULK_DIR;
   const root = keep ?? (await tempDir("vecdb-bench-bulk-"));
-  const dir = path.join(root, "import");
+  const dir = path.join(root, `import-${COUNT}`);
   mkdirSync(path.join(dir, "__default__"), { recursive: true });
   const written = performance.now();
   for (let start = 0, f = 0; start < COUNT; start += PER_FILE, f++) {
