@@ -5,6 +5,7 @@ import { benchHttpLoad } from "./http-load.js";
 import { benchImport } from "./import.js";
 import { benchImportRss } from "./import-rss.js";
 import { benchUpsertTool } from "./upsert-tool.js";
+import { benchBulkImport } from "./bulk-import.js";
 
 const BENCHMARKS: Record<string, () => Promise<unknown>> = {
   "upsert-tool": benchUpsertTool,
@@ -13,6 +14,7 @@ const BENCHMARKS: Record<string, () => Promise<unknown>> = {
   "cold-start": benchColdStart,
   "http-load": benchHttpLoad,
   "cold-start-shared": benchColdStartShared,
+  "bulk-import": benchBulkImport,
 };
 
 const chosen = process.argv.slice(2);

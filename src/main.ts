@@ -51,7 +51,9 @@ export async function runMcpCommand(argv: string[]): Promise<void> {
     // Loaded only here, so the remote path never loads the local service's storage (lmdb).
     const { startLocalService } = await import("./local/index.js");
     try {
-      local = await startLocalService({ dataDir: config.dataDir, port: 0, host: "127.0.0.1", log: (line) => log.debug(line) });
+      local = await startLocalService({
+        dataDir: config.dataDir, port: 0, host: "127.0.0.1", log: (line) => log.debug(line), allowDirs: config.allowDirs,
+      });
     } catch (err) {
       const reason = err instanceof Error ? err.message.split("\n")[0] : String(err);
       process.stderr.write(`vecdb-mcp: the embedded local service could not start in ${config.dataDir}: ${reason}\n`);

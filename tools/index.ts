@@ -15,6 +15,24 @@ import queryVectors from "./vectors/query_vectors.js";
 import fetchVectors from "./vectors/fetch_vectors.js";
 import listVectorIds from "./vectors/list_vector_ids.js";
 import describeCollection from "./collections/describe_collection.js";
+import configureIndex from "./indexes/configure_index.js";
+import listNamespaces from "./namespaces/list_namespaces.js";
+import describeNamespace from "./namespaces/describe_namespace.js";
+import createNamespace from "./namespaces/create_namespace.js";
+import deleteNamespace from "./namespaces/delete_namespace.js";
+import updateVectors from "./vectors/update_vectors.js";
+import fetchByMetadata from "./vectors/fetch_by_metadata.js";
+import createBackup from "./backups/create_backup.js";
+import listBackups from "./backups/list_backups.js";
+import describeBackup from "./backups/describe_backup.js";
+import createIndexFromBackup from "./backups/create_index_from_backup.js";
+import listRestoreJobs from "./backups/list_restore_jobs.js";
+import describeRestoreJob from "./backups/describe_restore_job.js";
+import deleteBackup from "./backups/delete_backup.js";
+import startBulkImport from "./imports/start_bulk_import.js";
+import listBulkImports from "./imports/list_bulk_imports.js";
+import describeBulkImport from "./imports/describe_bulk_import.js";
+import cancelBulkImport from "./imports/cancel_bulk_import.js";
 
 export const tools: readonly AnyTool[] = [
   listIndexes,
@@ -29,8 +47,27 @@ export const tools: readonly AnyTool[] = [
   fetchVectors,
   listVectorIds,
   describeCollection,
+  // Administration (issue 14)
+  configureIndex,
+  listNamespaces,
+  describeNamespace,
+  createNamespace,
+  updateVectors,
+  fetchByMetadata,
+  createBackup,
+  listBackups,
+  describeBackup,
+  createIndexFromBackup,
+  listRestoreJobs,
+  describeRestoreJob,
+  startBulkImport,
+  listBulkImports,
+  describeBulkImport,
+  cancelBulkImport,
   // Only with --allow-destructive (src/mcp/access.ts):
   deleteVectors,
   deleteIndex,
   deleteCollection,
+  deleteNamespace,
+  deleteBackup,
 ];

@@ -6,16 +6,19 @@ import { open, type RootDatabase } from "lmdb";
 import { resolveApiKey } from "./storage/api-key.js";
 import { Catalog } from "./storage/catalog.js";
 import { controlPlaneHandler } from "./control/routes.js";
-import { DataServers, listen } from "./data/servers.js";
+import { DataServers, dataPlaneIndex, listen } from "./data/servers.js";
+import { BulkImports } from "./data/imports/bulk-imports.js";
 import { answerClientErrors, SERVER_TIMEOUTS } from "./http-util.js";
 import { ControlError } from "./control/errors.js";
 import { acquireDataDirLock, LOCK_FILE } from "./storage/lock.js";
 import { API_KEY_FILE } from "./storage/api-key.js";
 import { preparePrivateDir, tightenDataFile } from "./storage/private-dir.js";
 import { Registry } from "./control/registry.js";
+import { Backups } from "./control/backups.js";
 import { VectorStore } from "./storage/store.js";
 import { writeDescriptor } from "./sharing/descriptor.js";
 import { Lifecycle } from "./sharing/lifecycle.js";
+import { DeclaredNamespaces } from "./storage/declared-namespaces.js";
 
 export interface LocalServiceOptions {
   dataDir: string;
@@ -29,6 +32,8 @@ export interface LocalServiceOptions {
   onIdle?: () => void;
   /** The data dir's lock, when the caller took it already (its release function); released on close. */
   heldLock?: () => void;
+  /** Directories bulk imports may read (file:// URIs under them); none by default. */
+  allowDirs?: string[];
 }
 
 export interface LocalService {
@@ -81,11 +86,16 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
     for (const name of [DATABASE_FILE, `${DATABASE_FILE}-lock`]) tightenDataFile(dataDir, name);
     const catalog = new Catalog(root);
     const store = new VectorStore(root);
+    const declared = new DeclaredNamespaces(root);
     // Before anything writes: records a crash left behind mid-copy or mid-drop belong to no space any more.
     // Must precede registry.start(), which resumes copies whose target space is not live until they finish.
     const swept = await store.sweepOrphans();
     if (swept > 0) log(`vecdb-mcp local service: removed records of ${swept} unfinished copy or drop`);
     let registry: Registry | undefined;
+    const imports = new BulkImports(root, store, options.allowDirs ?? [], (id) => {
+      const index = [...catalog.indexes.values()].find((i) => i.id === id);
+      return index ? dataPlaneIndex(index) : undefined;
+    }, log);
     const servers = new DataServers({
       host,
       apiKey,
@@ -93,11 +103,15 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
       lookup: (name, id) => registry?.lookup(name, id),
       log,
       onRequest: (res) => lifecycle.track(res),
+      extras: { namespaces: declared, imports },
     });
-    registry = new Registry(catalog, store, servers, hostForUrls(host), log);
+    registry = new Registry(catalog, store, servers, hostForUrls(host), log, declared);
     await registry.start();
+    const backups = new Backups(catalog, store, registry, log, declared);
+    backups.start();
+    imports.resume();
 
-    const control = createServer(SERVER_TIMEOUTS, lifecycle.wrap(controlPlaneHandler(registry, apiKey, log)));
+    const control = createServer(SERVER_TIMEOUTS, lifecycle.wrap(controlPlaneHandler(registry, apiKey, log, backups)));
     control.keepAliveTimeout = 5000;
     answerClientErrors(control, (status, kind, message) =>
       new ControlError(status, kind === "timeout" ? "DEADLINE_EXCEEDED" : "INVALID_ARGUMENT", message).toBody(),
@@ -124,6 +138,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
           control.closeAllConnections();
           await closed;
           await servers.closeAll();
+          await imports.close();
           await reg.drain();
           await openRoot.close();
           release();

@@ -4,7 +4,7 @@ import { resolve } from "node:path";
 import { acquireDataDirLock, DataDirInUseError } from "./storage/lock.js";
 import { preparePrivateDir, UntrustedDataDirError } from "./storage/private-dir.js";
 
-const USAGE = "usage: vecdb-mcp serve --data-dir DIR [--port N] [--api-key-file FILE | --api-key KEY] [--host 127.0.0.1] [--idle-stop-s N]";
+const USAGE = "usage: vecdb-mcp serve --data-dir DIR [--port N] [--api-key-file FILE | --api-key KEY] [--host 127.0.0.1] [--idle-stop-s N] [--allow-dir DIR]…";
 /** 127.0.0.0/8, ::1 and localhost: only this machine can connect. */
 function isLoopbackAddress(host: string): boolean {
   return host === "localhost" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
@@ -20,6 +20,8 @@ export interface ServeArgs {
   apiKey?: string;
   /** Stop after this many seconds with no MCP server attached and no request (MCP servers start it so). */
   idleStopS?: number;
+  /** Directories bulk imports may read; --allow-dir is repeatable. */
+  allowDirs: string[];
 }
 
 /**
@@ -28,14 +30,16 @@ export interface ServeArgs {
  */
 export function parseServeArgs(argv: string[], envKey?: string): ServeArgs {
   const values = new Map<string, string>();
+  const allowDirs: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const eq = arg.indexOf("=");
     const flag = eq > 0 ? arg.slice(0, eq) : arg;
-    if (!["--port", "--data-dir", "--api-key", "--api-key-file", "--host", "--idle-stop-s"].includes(flag)) throw new Error(`unknown argument ${arg}`);
+    if (!["--port", "--data-dir", "--api-key", "--api-key-file", "--host", "--idle-stop-s", "--allow-dir"].includes(flag)) throw new Error(`unknown argument ${arg}`);
     const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
     if (value === undefined) throw new Error(`${flag} needs a value`);
-    values.set(flag, value);
+    if (flag === "--allow-dir") allowDirs.push(value);
+    else values.set(flag, value);
   }
   const dataDir = values.get("--data-dir");
   if (!dataDir) throw new Error("--data-dir is required");
@@ -53,6 +57,7 @@ export function parseServeArgs(argv: string[], envKey?: string): ServeArgs {
     host: values.get("--host") ?? "127.0.0.1",
     ...(apiKey !== undefined ? { apiKey } : {}),
     ...(idleText !== undefined ? { idleStopS: Number(idleText) } : {}),
+    allowDirs,
   };
 }
 

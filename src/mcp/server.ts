@@ -16,6 +16,8 @@ import { protoKeyPath } from "./dropped-keys.js";
 import { errorText } from "./errors.js";
 import { createLogger, LOG_LEVELS, redact, type Logger, type LogLevel } from "../log.js";
 import { trackRoots } from "./roots.js";
+import { confirmer } from "./elicit.js";
+import { registerResources } from "./resources.js";
 import { callRefusal, scopedService, toolRefusal, type Access } from "./access.js";
 import { outputShapeOf, type AnyTool, type ToolContext } from "../tool-kit/tool.js";
 import { answerToolsList, schemasOf } from "./tool-schemas.js";
@@ -142,7 +144,7 @@ export function createServer(config: Config, service: Service | ServiceSupply, o
   const offered = all.filter((t) => !hidden.has(t.name));
   const server = new McpServer(
     { name: "vecdb-mcp", version: packageVersion(), title: "Vector database (Pinecone-compatible)" },
-    { capabilities: { logging: {}, tools: {} }, instructions: instructionsFor(config, offered) },
+    { capabilities: { logging: {}, tools: {}, resources: {} }, instructions: instructionsFor(config, offered) },
   );
 
   // The transports report what they refused or dropped of a client's messages here: the client's doing, not a fault.
@@ -193,6 +195,7 @@ export function createServer(config: Config, service: Service | ServiceSupply, o
           progressRequested,
           log,
           allowedRoots,
+          askToConfirm: confirmer(server.server, { signal, relatedRequestId: extra.requestId }),
         });
         const refused = callRefusal(tool, args, config);
         if (refused !== undefined) {
@@ -223,6 +226,15 @@ export function createServer(config: Config, service: Service | ServiceSupply, o
       },
     );
   }
+  // Resources read through the same read-only tools (never one a safe mode hides) and the scoped service.
+  registerResources(server, offered.filter((t) => t.annotations.readOnlyHint), async (signal) => ({
+    service: scopedService(await supply.current(), config.indexes),
+    config,
+    signal,
+    progress: () => {},
+    log,
+    allowedRoots: async () => [...config.allowDirs],
+  }));
   guardToolCalls(server, hidden, offered, log);
   answerToolsList(server, offered);
   guardRequests(server); // last: it wraps every handler set above

@@ -30,7 +30,14 @@ export interface ToolContext {
   log: Logger;
   /** Directories files may be read from: --allow-dir plus the client's MCP roots (file:// URIs), asked when needed. */
   allowedRoots(): Promise<string[]>;
+  /**
+   * Asks the person (MCP elicitation) to type `expected` back to confirm `message`. "unsupported" when the client
+   * cannot ask (then --allow-destructive is the consent). Tools use src/tool-kit/confirm.ts rather than this.
+   */
+  askToConfirm?(message: string, expected: string): Promise<ConfirmAnswer>;
 }
+
+export type ConfirmAnswer = "confirmed" | "declined" | "cancelled" | "mismatch" | "unsupported";
 
 export interface ToolResult<Out> {
   /** Becomes structuredContent; must match the tool's outputSchema. */

@@ -270,7 +270,7 @@ describe("delete_index", () => {
     expect(r.isError).toBe(true);
     expect(r.text).toBe(
       'Index "guarded" has deletion protection enabled, so it was NOT deleted; nothing was changed.\n' +
-        'Next step: only if the user really wants it gone, they turn deletion protection off first — in the console, or with the API: PATCH /indexes/guarded {"deletion_protection": "disabled"} — and then call delete_index again.',
+        'Next step: only if the user really wants it gone, turn deletion protection off first with configure_index {"index": "guarded", "deletionProtection": "disabled"} — then call delete_index again.',
     );
     expect(await indexNames()).toContain("guarded");
   });

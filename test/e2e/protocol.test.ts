@@ -55,6 +55,22 @@ describe("tools/list", () => {
       "fetch_vectors",
       "list_vector_ids",
       "describe_collection",
+      "configure_index",
+      "list_namespaces",
+      "describe_namespace",
+      "create_namespace",
+      "update_vectors",
+      "fetch_by_metadata",
+      "create_backup",
+      "list_backups",
+      "describe_backup",
+      "create_index_from_backup",
+      "list_restore_jobs",
+      "describe_restore_job",
+      "start_bulk_import",
+      "list_bulk_imports",
+      "describe_bulk_import",
+      "cancel_bulk_import",
     ]);
     for (const t of mcp.tools) {
       expect(t.title, t.name).toBeTruthy();

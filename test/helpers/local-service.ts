@@ -30,14 +30,15 @@ function exited(child: ChildProcess): Promise<void> {
 }
 
 export function startServiceProcess(
-  opts: { dataDir?: string; apiKey?: string; timeoutMs?: number } = {},
+  opts: { dataDir?: string; apiKey?: string; timeoutMs?: number; allowDirs?: string[] } = {},
 ): Promise<RunningService> {
   if (!existsSync(BUNDLE)) {
     return Promise.reject(new Error(`${BUNDLE} is missing: build first with \`npm run build\``));
   }
   const dataDir = opts.dataDir ?? newDataDir();
   const apiKey = opts.apiKey ?? `test-${randomBytes(12).toString("hex")}`;
-  const child = spawn(process.execPath, [BUNDLE, "serve", "--port", "0", "--data-dir", dataDir, "--api-key", apiKey], {
+  const allow = (opts.allowDirs ?? []).flatMap((d) => ["--allow-dir", d]);
+  const child = spawn(process.execPath, [BUNDLE, "serve", "--port", "0", "--data-dir", dataDir, "--api-key", apiKey, ...allow], {
     stdio: ["ignore", "ignore", "pipe"],
   });
   let err = "";

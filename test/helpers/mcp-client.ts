@@ -4,6 +4,9 @@ import { existsSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import {
+  ElicitRequestSchema,
+  type ElicitRequest,
+  type ElicitResult,
   LoggingMessageNotificationSchema,
   type CallToolResult,
   type LoggingMessageNotification,
@@ -44,7 +47,12 @@ export function serverEnv(extra: Record<string, string | undefined>): Record<str
   return env;
 }
 
-export async function startMcp(opts: { env: Record<string, string | undefined>; args?: string[] }): Promise<McpSession> {
+export async function startMcp(opts: {
+  env: Record<string, string | undefined>;
+  args?: string[];
+  /** Declares the elicitation capability and answers every elicitation/create with this. */
+  elicit?: (request: ElicitRequest["params"]) => ElicitResult | Promise<ElicitResult>;
+}): Promise<McpSession> {
   if (!existsSync(BUNDLE)) throw new Error(`${BUNDLE} is missing: build first with \`npm run build\``);
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -55,7 +63,8 @@ export async function startMcp(opts: { env: Record<string, string | undefined>; 
   });
   let stderr = "";
   transport.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString("utf8")));
-  const client = new Client({ name: "vecdb-mcp-e2e", version: "1.0.0" }, { capabilities: {} });
+  const client = new Client({ name: "vecdb-mcp-e2e", version: "1.0.0" }, { capabilities: opts.elicit ? { elicitation: {} } : {} });
+  if (opts.elicit) client.setRequestHandler(ElicitRequestSchema, async (request) => opts.elicit!(request.params));
   const logMessages: LoggingMessageNotification["params"][] = [];
   client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logMessages.push(n.params));
   await client.connect(transport);

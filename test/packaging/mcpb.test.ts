@@ -13,6 +13,9 @@ const mcpb = join(root, "node_modules", ".bin", "mcpb");
 const EXPECTED_TOOLS = [
   "list_indexes", "list_collections", "create_collection", "upsert_vectors", "import_vectors", "describe_index",
   "describe_index_stats", "query_vectors", "fetch_vectors", "list_vector_ids", "create_index", "describe_collection",
+  "configure_index", "list_namespaces", "describe_namespace", "create_namespace", "update_vectors", "fetch_by_metadata",
+  "create_backup", "list_backups", "describe_backup", "create_index_from_backup", "list_restore_jobs", "describe_restore_job",
+  "start_bulk_import", "list_bulk_imports", "describe_bulk_import", "cancel_bulk_import",
 ];
 
 describe("manifest.json", () => {

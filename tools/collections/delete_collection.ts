@@ -5,6 +5,7 @@ import { humanBytes } from "../../src/tool-kit/format/size.js";
 import { markdownTable } from "../../src/tool-kit/format/table.js";
 import { collectionArg } from "../../src/tool-kit/args/schema.js";
 import { defineTool } from "../../src/tool-kit/tool.js";
+import { confirmDestruction, recordsIn } from "../../src/tool-kit/confirm.js";
 
 const Removed = z.object({
   name: z.string().describe("Collection name."),
@@ -27,8 +28,15 @@ export default defineTool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   requiresAllowDestructive: true,
   unscopedWrite: true,
-  async run({ collection: name }, { service, signal }) {
+  async run({ collection: name }, ctx) {
+    const { service, signal } = ctx;
     const c = await service.control.describeCollection(name, signal);
+    await confirmDestruction(ctx, {
+      action: `Delete collection ${JSON.stringify(name)}`,
+      loses: `collection ${JSON.stringify(name)}: ${recordsIn(c.vector_count ?? undefined, undefined)}`,
+      name,
+      nothing: "Nothing was deleted.",
+    });
     await service.control.deleteCollection(name, signal);
     const deleted: z.infer<typeof Removed> = { name: c.name, environment: c.environment, ...collectionCounts(c) };
     const table = markdownTable(

@@ -7,6 +7,7 @@ import { markdownTable } from "../../src/tool-kit/format/table.js";
 import { IndexSummary, summarizeIndex, where } from "../../src/tool-kit/results/index-summary.js";
 import { indexArg } from "../../src/tool-kit/args/schema.js";
 import { defineTool } from "../../src/tool-kit/tool.js";
+import { confirmDestruction, recordsIn } from "../../src/tool-kit/confirm.js";
 
 export default defineTool({
   name: "delete_index",
@@ -24,7 +25,8 @@ export default defineTool({
   },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   requiresAllowDestructive: true,
-  async run({ index }, { service, signal, log }) {
+  async run({ index }, ctx) {
+    const { service, signal, log } = ctx;
     const model = await service.control.describeIndex(index, signal);
     const name = JSON.stringify(index);
     if (model.deletion_protection === "enabled") throw new ToolError(protectedText(index));
@@ -38,6 +40,12 @@ export default defineTool({
         log.debug(`delete_index: the records of ${index} could not be counted first: ${String(err)}`);
       }
     }
+    await confirmDestruction(ctx, {
+      action: `Delete index ${name}`,
+      loses: `index ${name}: ${recordsIn(counts?.records, counts?.namespaces)}`,
+      name: index,
+      nothing: "Nothing was deleted.",
+    });
     try {
       await service.control.deleteIndex(index, signal);
     } catch (err) {
@@ -63,7 +71,7 @@ export default defineTool({
 function protectedText(index: string): string {
   return (
     `Index ${JSON.stringify(index)} has deletion protection enabled, so it was NOT deleted; nothing was changed.\n` +
-    `Next step: only if the user really wants it gone, they turn deletion protection off first — in the console, or with the API: ` +
-    `PATCH /indexes/${index} {"deletion_protection": "disabled"} — and then call delete_index again.`
+    `Next step: only if the user really wants it gone, turn deletion protection off first with configure_index ` +
+    `{"index": ${JSON.stringify(index)}, "deletionProtection": "disabled"} — then call delete_index again.`
   );
 }

@@ -10,6 +10,8 @@ import { onIndexHost } from "../../src/tool-kit/index-host.js";
 import { indexArg, namespaceArg, recordIdArg, ruleError } from "../../src/tool-kit/args/schema.js";
 import { defineTool } from "../../src/tool-kit/tool.js";
 import { FRESHNESS_NOTE, isHosted } from "../../src/tool-kit/hosted.js";
+import { confirmDestruction, recordsIn } from "../../src/tool-kit/confirm.js";
+import { namespaceOfIndex } from "../../src/tool-kit/results/index-summary.js";
 
 const NOTHING = "Nothing was deleted.";
 const RULES = { after: NOTHING };
@@ -26,6 +28,15 @@ async function namespaceCounts(service: Service, model: IndexModel, signal: Abor
 }
 
 const nsName = (namespace: string) => (namespace === "" ? "(default)" : JSON.stringify(namespace));
+/** How many records of the namespace match the filter (stats with a filter), when the service can say. */
+async function filterCount(service: Service, model: IndexModel, namespace: string, filter: Record<string, unknown>, signal: AbortSignal): Promise<number | undefined> {
+  try {
+    const stats = await service.data.describeIndexStats(model.host, signal, filter);
+    return stats.namespaces?.[namespace]?.vectorCount ?? 0;
+  } catch {
+    return undefined; // e.g. a serverless index that refuses stats with a filter: the count is a courtesy
+  }
+}
 
 export default defineTool({
   name: "delete_vectors",
@@ -58,7 +69,8 @@ export default defineTool({
   },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   requiresAllowDestructive: true,
-  async run({ index, namespace = "", ids, filter, deleteAll }, { service, signal, config }) {
+  async run({ index, namespace = "", ids, filter, deleteAll }, ctx) {
+    const { service, signal, config } = ctx;
     const given = [ids !== undefined && "ids", filter !== undefined && "filter", deleteAll === true && "deleteAll"].filter(
       (x): x is "ids" | "filter" | "deleteAll" => typeof x === "string",
     );
@@ -89,6 +101,16 @@ export default defineTool({
       // An empty namespace: nothing to delete, and the namespaces that hold records are named (a wrong namespace is
       // the likely mistake). Not on the hosted service, where a fresh write may not be counted yet.
       if (before === 0 && !isHosted(config)) return { before, after: 0, found: ids ? ([] as string[]) : undefined, empty: [...counts!].filter(([, n]) => n > 0) };
+      if (!ids) {
+        // By filter or all: the person confirms first (when the client can ask), seeing how many records go.
+        const matching = filter ? await filterCount(service, model, namespace, filter, signal) : before;
+        await confirmDestruction(ctx, {
+          action: `Delete ${filter ? "every record matching the filter" : "every record"} in ${namespaceOfIndex(namespace, index)}`,
+          loses: `${matching === undefined ? "the matching records" : recordsIn(matching, undefined)} in ${namespaceOfIndex(namespace, index)}`,
+          name: index,
+          nothing: NOTHING,
+        });
+      }
       let found: string[] | undefined;
       if (ids) {
         const unique = [...new Set(ids)];

@@ -5,14 +5,16 @@ import type { Catalog, StoredCollection, StoredIndex } from "../storage/catalog.
 import { ControlError, invalid, notFound, alreadyExists } from "./errors.js";
 import type { DataServers } from "../data/servers.js";
 import { Jobs, Serial } from "./jobs.js";
+import { RestoreProgress } from "./restore-progress.js";
 import { collectionModel, indexModel } from "./records.js";
 import type { ConfigureInput, CreateIndexInput } from "./validate.js";
 import type { VectorStore } from "../storage/store.js";
+import type { DeclaredNamespaces } from "../storage/declared-namespaces.js";
 
 type Model = Record<string, unknown>;
 
 export class Registry {
-  private readonly serial = new Serial();
+  readonly serial = new Serial();
   readonly jobs = new Jobs();
 
   constructor(
@@ -21,6 +23,8 @@ export class Registry {
     private readonly servers: DataServers,
     private readonly hostName: string,
     private readonly log: (line: string) => void,
+    /** Namespaces created by name: dropped and copied with their space. */
+    private readonly declared?: DeclaredNamespaces,
   ) {}
 
   /** The index record with this name, if it is still the one with this id. */
@@ -33,6 +37,7 @@ export class Registry {
   async start(): Promise<void> {
     for (const space of this.catalog.pendingDrops()) {
       await this.store.dropSpace(space);
+      await this.declared?.dropSpace(space);
       await this.catalog.clearDrop(space);
     }
     for (const index of [...this.catalog.indexes.values()]) {
@@ -61,7 +66,6 @@ export class Registry {
 
   createIndex(input: CreateIndexInput): Promise<Model> {
     return this.serial.run(async () => {
-      if (this.catalog.indexes.has(input.name)) throw alreadyExists(`Index ${input.name} already exists.`);
       let copyFrom: string | undefined;
       if (input.sourceCollection !== undefined) {
         const collection = this.catalog.collections.get(input.sourceCollection);
@@ -76,6 +80,22 @@ export class Registry {
         }
         copyFrom = collection.space;
       }
+      return indexModel(await this.addIndex(input, copyFrom), this.hostName);
+    });
+  }
+
+  /**
+   * Creates the index record and opens its port; with `copyFrom` the index starts Initializing and the copy runs in
+   * the background (following `restoreJobId`, if any). Call inside `serial`.
+   */
+  async addIndex(
+    input: CreateIndexInput,
+    copyFrom?: string,
+    restoreJobId?: string,
+    beforeCopy?: (index: StoredIndex) => Promise<void>,
+  ): Promise<StoredIndex> {
+    if (this.catalog.indexes.has(input.name)) throw alreadyExists(`Index ${input.name} already exists.`);
+    {
       const id = randomUUID();
       const index: StoredIndex = {
         name: input.name,
@@ -90,6 +110,8 @@ export class Registry {
         port: 0,
         state: copyFrom ? "Initializing" : "Ready",
         ...(copyFrom ? { copyFrom } : {}),
+        ...(restoreJobId ? { restoreJobId } : {}),
+        ...(input.embed ? { embed: input.embed } : {}),
         createdAt: new Date().toISOString(),
       };
       index.port = await this.servers.open(index, 0);
@@ -100,9 +122,10 @@ export class Registry {
         await this.servers.close(index.id);
         throw e;
       }
+      await beforeCopy?.(index);
       if (copyFrom) this.startIndexCopy(index);
-      return indexModel(index, this.hostName);
-    });
+      return index;
+    }
   }
 
   configureIndex(name: string, input: ConfigureInput): Promise<Model> {
@@ -115,6 +138,17 @@ export class Registry {
           if (v === "") delete next.tags[k];
           else next.tags[k] = v;
         }
+      }
+      if (input.embed) {
+        if (!index.embed) {
+          throw invalid(
+            `embed cannot be configured: index ${name} was not created for an embedding model, and the local service cannot convert an existing index to integrated embedding.`,
+          );
+        }
+        if (input.embed.model !== undefined && input.embed.model !== index.embed.model) {
+          throw invalid(`embed.model cannot be changed by the local service: index ${name} embeds with ${String(index.embed.model)}.`);
+        }
+        next.embed = { ...index.embed, ...input.embed };
       }
       if (input.pod) {
         if (!("pod" in index.spec)) throw invalid(`spec.pod cannot be configured: index ${name} is serverless.`);
@@ -217,12 +251,13 @@ export class Registry {
   }
 
   /** Drops a space whose record is already gone, once no copy touches it any more. */
-  private dropLater(space: string): void {
+  dropLater(space: string): void {
     this.jobs.run(
       [`drop:${space}`],
       async () => {
         await this.jobs.settled(space);
         await this.store.dropSpace(space);
+        await this.declared?.dropSpace(space);
         await this.catalog.clearDrop(space);
       },
       (e) => this.log(`dropping ${space} failed (retried at the next start): ${String(e)}`),
@@ -235,6 +270,7 @@ export class Registry {
       async () => {
         await this.store.dropSpace(collection.space); // a copy interrupted by a crash starts over
         const stats = await this.store.copySpace(collection.sourceSpace, collection.space);
+        await this.declared?.copySpace(collection.sourceSpace, collection.space);
         await this.serial.run(async () => {
           const current = this.catalog.collections.get(collection.name);
           if (!current || current.id !== collection.id) return; // deleted meanwhile; its drop follows
@@ -255,19 +291,26 @@ export class Registry {
 
   private startIndexCopy(index: StoredIndex): void {
     const from = index.copyFrom!;
+    const restore = new RestoreProgress(this.catalog, index.restoreJobId);
     this.jobs.run(
       [index.space, from],
       async () => {
+        await restore.started(this.store.spaceStats(from).totalVectorCount);
         await this.store.dropSpace(index.space);
-        await this.store.copySpace(from, index.space);
+        await this.store.copySpace(from, index.space, (copied) => restore.copied(copied));
+        await this.declared?.copySpace(from, index.space);
         await this.serial.run(async () => {
           const current = this.catalog.indexes.get(index.name);
-          if (!current || current.id !== index.id) return;
-          const { copyFrom: _done, ...rest } = current;
+          if (!current || current.id !== index.id) return restore.finished("Failed"); // deleted meanwhile
+          const { copyFrom: _done, restoreJobId: _job, ...rest } = current;
           await this.catalog.putIndex({ ...rest, state: "Ready" });
+          await restore.finished("Completed");
         });
       },
-      (e) => this.log(`creating index ${index.name} from its collection failed: ${String(e)}`),
+      (e) => {
+        this.log(`creating index ${index.name} from ${index.restoreJobId ? "a backup" : "its collection"} failed: ${String(e)}`);
+        void restore.finished("Failed").catch(() => undefined);
+      },
     );
   }
 }

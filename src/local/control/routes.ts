@@ -3,15 +3,43 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { ControlError, invalid, unauthenticated } from "./errors.js";
 import { answerIdentity, apiKeyMatches, readBody, requestUrl, sendJson, sendTooLargeAndClose } from "../http-util.js";
 import type { Registry } from "./registry.js";
+import type { Backups } from "./backups.js";
 import { parseConfigure, parseCreateCollection, parseCreateIndex, parseJsonObject } from "./validate.js";
 
 export const CONTROL_BODY_LIMIT = 1024 * 1024;
 
-type Handler = (ctx: { name: string; body: () => Promise<Record<string, unknown>> }) => Promise<[number, unknown]>;
+type Handler = (ctx: { name: string; query: URLSearchParams; body: () => Promise<Record<string, unknown>> }) => Promise<[number, unknown]>;
 
 interface Route {
   pattern: RegExp;
   methods: Record<string, Handler>;
+}
+
+/** Backups of serverless indexes and the restore jobs that make indexes of them (2025-04 and later). */
+function backupRoutes(backups: Backups): Route[] {
+  return [
+    {
+      pattern: /^\/indexes\/([^/]+)\/backups\/?$/,
+      methods: {
+        GET: async ({ name, query }) => [200, backups.list(query, name)],
+        POST: async ({ name, body }) => [201, await backups.create(name, await body())],
+      },
+    },
+    { pattern: /^\/backups\/?$/, methods: { GET: async ({ query }) => [200, backups.list(query)] } },
+    {
+      pattern: /^\/backups\/([^/]+)\/?$/,
+      methods: {
+        GET: async ({ name }) => [200, backups.describe(name)],
+        DELETE: async ({ name }) => [202, await backups.delete(name)],
+      },
+    },
+    {
+      pattern: /^\/backups\/([^/]+)\/create-index\/?$/,
+      methods: { POST: async ({ name, body }) => [202, await backups.createIndex(name, await body())] },
+    },
+    { pattern: /^\/restore-jobs\/?$/, methods: { GET: async ({ query }) => [200, backups.listRestoreJobs(query)] } },
+    { pattern: /^\/restore-jobs\/([^/]+)\/?$/, methods: { GET: async ({ name }) => [200, backups.describeRestoreJob(name)] } },
+  ];
 }
 
 function routes(registry: Registry): Route[] {
@@ -55,8 +83,8 @@ class TooLarge extends Error {}
 /** The client went away before its body arrived: there is no one left to answer, and nothing to log. */
 class Aborted extends Error {}
 
-export function controlPlaneHandler(registry: Registry, apiKey: string, log: (line: string) => void) {
-  const table = routes(registry);
+export function controlPlaneHandler(registry: Registry, apiKey: string, log: (line: string) => void, backups?: Backups) {
+  const table = [...routes(registry), ...(backups ? backupRoutes(backups) : [])];
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const method = req.method ?? "GET";
     try {
@@ -87,7 +115,7 @@ export function controlPlaneHandler(registry: Registry, apiKey: string, log: (li
         if (!read.ok) throw read.reason === "too-large" ? new TooLarge() : new Aborted();
         return parseJsonObject(read.body);
       };
-      const [status, payload] = await handler({ name, body });
+      const [status, payload] = await handler({ name, query: url.searchParams, body });
       sendJson(res, status, payload);
     } catch (e) {
       if (e instanceof Aborted) {

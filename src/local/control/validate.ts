@@ -103,7 +103,7 @@ export function parseTags(v: unknown): Record<string, string> | undefined {
 }
 
 /** The stored index's own settings, as a create request gives them. */
-export type CreateIndexInput = Pick<StoredIndex, "name" | "vectorType" | "dimension" | "metric" | "spec" | "deletionProtection" | "tags"> & {
+export type CreateIndexInput = Pick<StoredIndex, "name" | "vectorType" | "dimension" | "metric" | "spec" | "deletionProtection" | "tags" | "embed"> & {
   sourceCollection?: string;
 };
 
@@ -212,16 +212,37 @@ export interface ConfigureInput {
   deletionProtection?: "enabled" | "disabled";
   tags?: Record<string, string>;
   pod?: { replicas?: number; pod_type?: string };
+  embed?: { model?: string; field_map?: Record<string, unknown>; read_parameters?: Record<string, unknown>; write_parameters?: Record<string, unknown> };
 }
+
+const CONFIGURE_FIELDS = ["deletion_protection", "tags", "spec", "embed"];
+const EMBED_FIELDS = ["model", "field_map", "read_parameters", "write_parameters"];
 
 export function parseConfigure(body: Record<string, unknown>): ConfigureInput {
   const out: ConfigureInput = {};
+  // A field this service does not know would otherwise be dropped in silence: refuse it.
+  const unknown = Object.keys(body).find((k) => !CONFIGURE_FIELDS.includes(k));
+  if (unknown !== undefined) throw invalid(`${unknown} cannot be configured; the fields are ${CONFIGURE_FIELDS.join(", ")}.`);
+  const embed = obj(body, "embed", "embed", false);
+  if (embed) {
+    const extra = Object.keys(embed).find((k) => !EMBED_FIELDS.includes(k));
+    if (extra !== undefined) throw invalid(`embed.${extra} cannot be configured; the fields are ${EMBED_FIELDS.join(", ")}.`);
+    const model = str(embed, "model", "embed.model", false);
+    const parsed: NonNullable<ConfigureInput["embed"]> = model !== undefined ? { model } : {};
+    for (const key of ["field_map", "read_parameters", "write_parameters"] as const) {
+      const v = obj(embed, key, `embed.${key}`, false);
+      if (v) parsed[key] = v;
+    }
+    out.embed = parsed;
+  }
   const dp = parseDeletionProtection(body.deletion_protection);
   if (dp) out.deletionProtection = dp;
   const tags = parseTags(body.tags);
   if (tags) out.tags = tags;
   const spec = obj(body, "spec", "spec", false);
   if (spec) {
+    const other = Object.keys(spec).find((k) => k !== "pod" && spec[k] !== undefined && spec[k] !== null);
+    if (other !== undefined) throw invalid(`spec.${other} cannot be configured by the local service; only spec.pod (replicas, pod_type) can.`);
     const pod = obj(spec, "pod", "spec.pod", false);
     if (pod) {
       const replicas = int(pod, "replicas", "spec.pod.replicas");

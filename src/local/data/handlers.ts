@@ -13,7 +13,7 @@
 import { DataPlaneError, errorBody, GRPC } from "./errors.js";
 import { deleteVectors } from "./routes/delete.js";
 import { fetchByMetadata } from "./routes/fetch-by-metadata.js";
-import { deleteNamespace, describeNamespace, listNamespaces } from "./routes/namespaces.js";
+import { createNamespace, deleteNamespace, describeNamespace, listNamespaces } from "./routes/namespaces.js";
 import { describeIndexStats } from "./routes/stats.js";
 import { listVectors } from "./routes/list.js";
 import { updateVector } from "./routes/update.js";
@@ -21,7 +21,8 @@ import { fetchVectors } from "./routes/fetch.js";
 import { query } from "./routes/query.js";
 import { upsert } from "./routes/upsert.js";
 import type { VectorStore } from "../storage/store.js";
-import type { DataPlaneIndex, DataPlaneRequest, DataPlaneResponse, Route, RouteContext } from "./types.js";
+import type { DataPlaneExtras, DataPlaneIndex, DataPlaneRequest, DataPlaneResponse, Route, RouteContext } from "./types.js";
+import { bulkImportRoute } from "./routes/bulk-imports.js";
 
 export type { DataPlaneIndex, DataPlaneRequest, DataPlaneResponse } from "./types.js";
 
@@ -34,11 +35,11 @@ const ROUTES: Record<string, Partial<Record<string, Route>>> = {
   "/vectors/list": { GET: listVectors },
   "/vectors/fetch_by_metadata": { POST: fetchByMetadata },
   "/describe_index_stats": { POST: describeIndexStats, GET: describeIndexStats },
-  "/namespaces": { GET: listNamespaces },
+  "/namespaces": { GET: listNamespaces, POST: createNamespace },
 };
 
 /** Routes of the published API this local service does not implement: 501 UNIMPLEMENTED, not 404. */
-const UNSUPPORTED = [/^\/bulk\/imports(\/|$)/, /^\/records\/namespaces\//];
+const UNSUPPORTED = [/^\/records\/namespaces\//];
 
 async function namespaceRoute(ctx: RouteContext, encoded: string): Promise<unknown> {
   let name: string;
@@ -53,14 +54,21 @@ async function namespaceRoute(ctx: RouteContext, encoded: string): Promise<unkno
   throw new DataPlaneError(405, GRPC.UNIMPLEMENTED, `Method ${ctx.req.method} is not allowed on /namespaces/{namespace}; use GET or DELETE`);
 }
 
-export async function handleDataPlane(req: DataPlaneRequest, index: DataPlaneIndex, store: VectorStore): Promise<DataPlaneResponse> {
+export async function handleDataPlane(
+  req: DataPlaneRequest,
+  index: DataPlaneIndex,
+  store: VectorStore,
+  extras?: DataPlaneExtras,
+): Promise<DataPlaneResponse> {
   try {
     const path = req.pathname.length > 1 ? req.pathname.replace(/\/+$/, "") : req.pathname;
-    if (UNSUPPORTED.some((re) => re.test(path)) || (path === "/namespaces" && req.method.toUpperCase() === "POST")) {
+    if (UNSUPPORTED.some((re) => re.test(path))) {
       throw new DataPlaneError(501, GRPC.UNIMPLEMENTED, `${req.method} ${path} is not supported by the local service`);
     }
     const ns = /^\/namespaces\/([^/]+)$/.exec(path);
-    if (ns) return { status: 200, body: await namespaceRoute({ req, index, store }, ns[1]) };
+    if (ns) return { status: 200, body: await namespaceRoute({ req, index, store, extras }, ns[1]) };
+    const bulk = /^\/bulk\/imports(?:\/([^/]+))?$/.exec(path);
+    if (bulk) return { status: 200, body: await bulkImportRoute({ req, index, store, extras }, bulk[1]) };
     const methods = ROUTES[path];
     if (!methods) {
       throw new DataPlaneError(404, GRPC.NOT_FOUND, `Not found: ${req.method} ${path} is not a data-plane route`);
@@ -70,7 +78,7 @@ export async function handleDataPlane(req: DataPlaneRequest, index: DataPlaneInd
       const allowed = Object.keys(methods).join(" or ");
       throw new DataPlaneError(405, GRPC.UNIMPLEMENTED, `Method ${req.method} is not allowed on ${path}; use ${allowed}`);
     }
-    const body = await route({ req, index, store });
+    const body = await route({ req, index, store, extras });
     return { status: 200, body };
   } catch (e) {
     if (e instanceof DataPlaneError) return { status: e.status, body: errorBody(e) };

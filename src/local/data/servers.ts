@@ -6,6 +6,7 @@ import type { StoredIndex } from "../storage/catalog.js";
 import { answerClientErrors, answerIdentity, apiKeyMatches, readBody, requestUrl, sendJson, sendTooLargeAndClose, SERVER_TIMEOUTS } from "../http-util.js";
 import { handleDataPlane, type DataPlaneIndex } from "./handlers.js";
 import type { VectorStore } from "../storage/store.js";
+import type { DataPlaneExtras } from "./types.js";
 
 export const DATA_PLANE_BODY_LIMIT = 10 * 1024 * 1024;
 // A fetch names its ids in the URL (?ids=a&ids=b…): 1000 ids of up to 512 characters need far more than
@@ -30,12 +31,15 @@ export interface DataServersOptions {
   log: (line: string) => void;
   /** Told of every request as it starts (the service's quiet-period clock). */
   onRequest?: (res: ServerResponse) => void;
+  extras?: DataPlaneExtras;
 }
 
 export function dataPlaneIndex(index: StoredIndex): DataPlaneIndex {
   // A sparse index has no dimension; the data plane gets 0 for it.
-  const kind = "pod" in index.spec ? "pod" : "serverless";
-  return { name: index.name, space: index.space, dimension: index.dimension ?? 0, metric: index.metric, vectorType: index.vectorType, kind };
+  return {
+    name: index.name, space: index.space, dimension: index.dimension ?? 0, metric: index.metric, vectorType: index.vectorType,
+    kind: "pod" in index.spec ? "pod" : "serverless", id: index.id,
+  };
 }
 
 export class DataServers {
@@ -118,6 +122,7 @@ export class DataServers {
         { method: req.method ?? "GET", pathname: url.pathname, query: url.searchParams, body: read.body },
         dataPlaneIndex(index),
         this.opts.store,
+        this.opts.extras,
       );
       sendJson(res, answer.status, answer.body);
     } catch (e) {

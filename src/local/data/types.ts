@@ -1,11 +1,21 @@
 import type { VectorStore } from "../storage/store.js";
+import type { DeclaredNamespaces } from "../storage/declared-namespaces.js";
 
 export interface DataPlaneIndex { name: string; space: string; dimension: number;
   metric: "cosine" | "euclidean" | "dotproduct"; vectorType: "dense" | "sparse";
   /** How the index is deployed; the hosted service refuses some requests on one kind (routes/stats.ts, list.ts). */
-  kind?: "serverless" | "pod" }
+  kind?: "serverless" | "pod"; id?: string }
 export interface DataPlaneRequest { method: string; pathname: string; query: URLSearchParams; body: Buffer }
 export interface DataPlaneResponse { status: number; body: unknown }   // body is JSON-serialised by L1
 
-export interface RouteContext { req: DataPlaneRequest; index: DataPlaneIndex; store: VectorStore }
+/** What some routes need besides the vector store: created namespaces, bulk imports. */
+export interface DataPlaneExtras { namespaces?: DeclaredNamespaces; imports?: BulkImportsApi }
+/** The bulk-import jobs (imports/bulk-imports.ts), as the routes use them. */
+export interface BulkImportsApi {
+  start(index: DataPlaneIndex, body: Record<string, unknown>): Promise<{ id: string }>;
+  list(index: DataPlaneIndex, query: URLSearchParams): Record<string, unknown>;
+  describe(index: DataPlaneIndex, id: string): Record<string, unknown>;
+  cancel(index: DataPlaneIndex, id: string): Promise<Record<string, never>>;
+}
+export interface RouteContext { req: DataPlaneRequest; index: DataPlaneIndex; store: VectorStore; extras?: DataPlaneExtras }
 export type Route = (ctx: RouteContext) => Promise<unknown> | unknown;

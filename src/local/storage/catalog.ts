@@ -36,9 +36,47 @@ export interface StoredIndex {
   port: number;
   /** Initializing while its records are being copied in from a collection. */
   state: "Initializing" | "Ready";
-  /** Set while Initializing: the collection space being copied in. */
+  /** Set while Initializing: the collection (or backup) space being copied in. */
   copyFrom?: string;
+  /** Set while Initializing from a backup: the restore job that follows the copy. */
+  restoreJobId?: string;
+  /** Integrated embedding settings (indexes created for a model), as the API names them. */
+  embed?: Record<string, unknown>;
   createdAt: string;
+}
+
+/** A backup of a serverless index: a snapshot of its records in a space of its own, kept after the index goes. */
+export interface StoredBackup {
+  backupId: string;
+  name: string;
+  description?: string;
+  space: string;
+  sourceIndexName: string;
+  sourceIndexId: string;
+  sourceSpace: string;
+  status: "Initializing" | "Ready";
+  cloud: string;
+  region: string;
+  vectorType: VectorType;
+  dimension?: number;
+  metric: Metric;
+  tags: Record<string, string>;
+  recordCount?: number;
+  namespaceCount?: number;
+  sizeBytes?: number;
+  createdAt: string;
+}
+
+/** A restore of a backup into a new index; its state follows the copy (see control/backups.ts). */
+export interface StoredRestoreJob {
+  restoreJobId: string;
+  backupId: string;
+  targetIndexName: string;
+  targetIndexId: string;
+  status: "Pending" | "InProgress" | "Completed" | "Failed";
+  percentComplete: number;
+  createdAt: string;
+  completedAt?: string;
 }
 
 export interface StoredCollection {
@@ -58,10 +96,16 @@ export interface StoredCollection {
 const INDEX = "index:";
 const COLLECTION = "collection:";
 const DROP = "drop:";
+const BACKUP = "backup:";
+const RESTORE = "restore:";
 
 export class Catalog {
   readonly indexes = new Map<string, StoredIndex>();
   readonly collections = new Map<string, StoredCollection>();
+  /** By backup id. */
+  readonly backups = new Map<string, StoredBackup>();
+  /** By restore job id. */
+  readonly restoreJobs = new Map<string, StoredRestoreJob>();
   private readonly db: Database<unknown, string>;
 
   constructor(root: RootDatabase) {
@@ -69,6 +113,8 @@ export class Catalog {
     for (const { key, value } of this.db.getRange({})) {
       if (key.startsWith(INDEX)) this.indexes.set(key.slice(INDEX.length), value as StoredIndex);
       else if (key.startsWith(COLLECTION)) this.collections.set(key.slice(COLLECTION.length), value as StoredCollection);
+      else if (key.startsWith(BACKUP)) this.backups.set(key.slice(BACKUP.length), value as StoredBackup);
+      else if (key.startsWith(RESTORE)) this.restoreJobs.set(key.slice(RESTORE.length), value as StoredRestoreJob);
     }
   }
 
@@ -81,6 +127,23 @@ export class Catalog {
   async putCollection(collection: StoredCollection): Promise<void> {
     this.collections.set(collection.name, collection);
     await this.db.put(COLLECTION + collection.name, collection);
+    await this.db.flushed;
+  }
+
+  async putBackup(backup: StoredBackup): Promise<void> {
+    this.backups.set(backup.backupId, backup);
+    await this.db.put(BACKUP + backup.backupId, backup);
+    await this.db.flushed;
+  }
+
+  async removeBackup(backup: StoredBackup): Promise<void> {
+    this.backups.delete(backup.backupId);
+    await this.removeWithSpace(BACKUP + backup.backupId, backup.space);
+  }
+
+  async putRestoreJob(job: StoredRestoreJob): Promise<void> {
+    this.restoreJobs.set(job.restoreJobId, job);
+    await this.db.put(RESTORE + job.restoreJobId, job);
     await this.db.flushed;
   }
 

@@ -37,8 +37,11 @@ export class VectorStore {
 
   // ---- the contract with L1 -------------------------------------------------------------------------------
 
-  /** Replaces `to` with a copy of every namespace of `from`, read from one snapshot, written in chunks. */
-  async copySpace(from: string, to: string): Promise<SpaceStats> {
+  /**
+   * Replaces `to` with a copy of every namespace of `from`, read from one snapshot, written in chunks.
+   * `onChunk` hears the number of records copied so far after each chunk's commit (restore jobs show it as percent).
+   */
+  async copySpace(from: string, to: string, onChunk?: (copied: number) => void): Promise<SpaceStats> {
     await this.dropSpace(to);
     const snapshot = this.root.useReadTransaction();
     try {
@@ -56,6 +59,7 @@ export class VectorStore {
       // mid-copy leaves only unreachable records (sweepOrphans removes them), never a half-filled space.
       let start: Buffer = scopePrefix(source.no);
       let exclusive = false;
+      let copied = 0;
       const end = scopeEnd(source.no);
       for (;;) {
         const chunk: { key: Buffer; value: Buffer }[] = [];
@@ -75,6 +79,8 @@ export class VectorStore {
         });
         start = chunk[chunk.length - 1].key;
         exclusive = true;
+        copied += chunk.length;
+        onChunk?.(copied);
       }
       await this.commit(() => this.catalog.registerCopy(to, source, targetNo, namespaces));
     } finally {

@@ -1,0 +1,24 @@
+// The confirmation question of src/tool-kit/confirm.ts, asked through MCP elicitation (elicitation/create) when the
+// client declared the capability: one text field, the name typed back.
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { ConfirmAnswer } from "../tool-kit/tool.js";
+
+export function confirmer(server: Server, opts: { signal: AbortSignal; relatedRequestId?: string | number }) {
+  return async (message: string, expected: string): Promise<ConfirmAnswer> => {
+    if (!server.getClientCapabilities()?.elicitation) return "unsupported";
+    const result = await server.elicitInput(
+      {
+        message,
+        requestedSchema: {
+          type: "object",
+          properties: { name: { type: "string", title: "Name", description: `Type ${expected} to confirm` } },
+          required: ["name"],
+        },
+      },
+      { signal: opts.signal, ...(opts.relatedRequestId !== undefined && { relatedRequestId: opts.relatedRequestId }) },
+    );
+    if (result.action === "decline") return "declined";
+    if (result.action !== "accept") return "cancelled";
+    return result.content?.name === expected ? "confirmed" : "mismatch";
+  };
+}

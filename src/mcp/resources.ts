@@ -1,0 +1,77 @@
+// Indexes as MCP resources: resources/list names every index the safe modes let this session see
+// (vecdb://indexes/{name}); reading one gives what describe_index and describe_index_stats give — the record and the
+// counts — as JSON and as a markdown table. vecdb://collections and vecdb://backups list those. Reads go through the
+// same tools (and the same --indexes-scoped service), so a resource never shows more than a tool would.
+import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import type { AnyTool, ToolContext } from "../tool-kit/tool.js";
+
+const JSON_TYPE = "application/json";
+const MARKDOWN = "text/markdown";
+
+/** `contextFor` may have to wait for the service (a shared local service found or started on demand). */
+export function registerResources(server: McpServer, tools: readonly AnyTool[], contextFor: (signal: AbortSignal) => Promise<ToolContext>): void {
+  const tool = (name: string) => tools.find((t) => t.name === name);
+  const describeIndex = tool("describe_index");
+  const stats = tool("describe_index_stats");
+  const collections = tool("list_collections");
+  const backups = tool("list_backups");
+  if (!describeIndex) return;
+
+  server.registerResource(
+    "index",
+    new ResourceTemplate("vecdb://indexes/{name}", {
+      list: async (extra) => {
+        const indexes = await (await contextFor(extra.signal)).service.control.listIndexes(extra.signal);
+        return {
+          resources: indexes.map((i) => ({
+            uri: `vecdb://indexes/${encodeURIComponent(i.name)}`,
+            name: i.name,
+            title: `Index ${i.name}`,
+            description: `${i.spec.serverless ? "serverless" : i.spec.pod ? "pod-based" : "other"} index, ${
+              i.dimension ? `dimension ${i.dimension}, ` : i.vector_type === "sparse" ? "sparse, " : ""
+            }${i.metric}, ${i.status.state}`,
+            mimeType: JSON_TYPE,
+          })),
+        };
+      },
+    }),
+    { title: "Vector index", description: "One index: its description and record counts (as describe_index and describe_index_stats give them).", mimeType: JSON_TYPE },
+    async (uri, variables, extra): Promise<ReadResourceResult> => {
+      const name = decodeURIComponent(String(variables.name));
+      const ctx = await contextFor(extra.signal);
+      const described = await describeIndex.run({ index: name }, ctx);
+      let counted: Awaited<ReturnType<AnyTool["run"]>> | undefined;
+      if (stats && (described.structured as { index: { ready?: boolean } }).index.ready) counted = await stats.run({ index: name }, ctx).catch(() => undefined);
+      const json = { ...(described.structured as object), ...(counted ? { stats: counted.structured } : {}) };
+      const text = [described.table, counted?.table].filter(Boolean).join("\n\n");
+      return {
+        contents: [
+          { uri: uri.href, mimeType: JSON_TYPE, text: JSON.stringify(json, null, 2) },
+          { uri: uri.href, mimeType: MARKDOWN, text },
+        ],
+      };
+    },
+  );
+
+  for (const [name, listTool, title] of [
+    ["collections", collections, "Collections"],
+    ["backups", backups, "Backups"],
+  ] as const) {
+    if (!listTool) continue;
+    server.registerResource(
+      name,
+      `vecdb://${name}`,
+      { title, description: `Every ${name === "collections" ? "collection" : "backup"} there is, as ${listTool.name} lists them.`, mimeType: JSON_TYPE },
+      async (uri, extra): Promise<ReadResourceResult> => {
+        const result = await listTool.run({}, await contextFor(extra.signal));
+        return {
+          contents: [
+            { uri: uri.href, mimeType: JSON_TYPE, text: JSON.stringify(result.structured, null, 2) },
+            { uri: uri.href, mimeType: MARKDOWN, text: result.table },
+          ],
+        };
+      },
+    );
+  }
+}

@@ -1,0 +1,94 @@
+// configure_index — changes an index's deletion protection, tags, pod replicas / type, or integrated-embedding
+// settings, and shows each setting before → after. An empty change is refused.
+import { z } from "zod";
+import type { ConfigureIndexRequest } from "../../src/api/admin-control.js";
+import type { IndexModel } from "../../src/api/records.js";
+import { markdownTable } from "../../src/tool-kit/format/table.js";
+import { indexArg, ruleError, wholeNumberArg } from "../../src/tool-kit/args/schema.js";
+import { ToolError } from "../../src/tool-kit/tool-error.js";
+import { defineTool } from "../../src/tool-kit/tool.js";
+
+const NOTHING = "Nothing was changed.";
+const RULES = { after: NOTHING };
+const json = (v: unknown) => (v === undefined ? "(none)" : typeof v === "string" ? v : JSON.stringify(v));
+
+/** Each setting the call touches, read from an index record. */
+function settings(model: IndexModel, request: ConfigureIndexRequest): [string, string][] {
+  const rows: [string, string][] = [];
+  if (request.deletion_protection !== undefined) rows.push(["deletionProtection", json(model.deletion_protection)]);
+  for (const key of Object.keys(request.tags ?? {})) rows.push([`tags.${key}`, json(model.tags?.[key])]);
+  const pod = model.spec.pod as Record<string, unknown> | undefined;
+  if (request.spec?.pod?.replicas !== undefined) rows.push(["pod.replicas", json(pod?.replicas)]);
+  if (request.spec?.pod?.pod_type !== undefined) rows.push(["pod.podType", json(pod?.pod_type)]);
+  const embed = (model as Record<string, unknown>).embed as Record<string, unknown> | undefined;
+  for (const [key, name] of [["field_map", "fieldMap"], ["read_parameters", "readParameters"], ["write_parameters", "writeParameters"]] as const) {
+    if (request.embed?.[key] !== undefined) rows.push([`embed.${name}`, json(embed?.[key])]);
+  }
+  return rows;
+}
+
+export default defineTool({
+  name: "configure_index",
+  title: "Configure index",
+  description:
+    "Change an existing index: deletion protection, tags (a value \"\" removes the tag), pod replicas or pod type, or the " +
+    "embedding settings of an index created for a model. Shows each setting before and after.",
+  inputSchema: {
+    index: indexArg("Name of the index to change.", RULES),
+    deletionProtection: z.enum(["enabled", "disabled"]).optional().describe("enabled stops the index from being deleted."),
+    tags: z.record(z.string(), z.string()).optional().describe('Tags to set, key → value; a value "" removes that tag. Other tags stay.'),
+    pod: z
+      .object({
+        replicas: wholeNumberArg(1, 100, ruleError("pod.replicas is a whole number from 1 to 100", RULES)).optional().describe("Replicas (pod-based indexes)."),
+        podType: z.string().regex(/^(s1|p1|p2)\.(x1|x2|x4|x8)$/, ruleError("podType is s1, p1 or p2, then .x1, .x2, .x4 or .x8", RULES)).optional().describe("Pod type, e.g. p1.x2 (pod-based indexes)."),
+      })
+      .optional()
+      .describe("Pod-based indexes only."),
+    embed: z
+      .object({
+        fieldMap: z.record(z.string(), z.string()).optional().describe('Which record field is embedded, e.g. {"text": "body"}.'),
+        readParameters: z.record(z.string(), z.unknown()).optional().describe("Model parameters for queries."),
+        writeParameters: z.record(z.string(), z.unknown()).optional().describe("Model parameters for upserts."),
+      })
+      .optional()
+      .describe("Integrated-embedding settings (indexes created for a model only)."),
+  },
+  outputSchema: {
+    index: z.string().describe("The index changed."),
+    changes: z
+      .array(z.object({ setting: z.string().describe("Setting name."), before: z.string().describe("Value before."), after: z.string().describe("Value after.") }))
+      .describe("Each setting the call touched."),
+  },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  async run({ index, deletionProtection, tags, pod, embed }, { service, signal }) {
+    const request: ConfigureIndexRequest = {};
+    if (deletionProtection) request.deletion_protection = deletionProtection;
+    if (tags && Object.keys(tags).length > 0) request.tags = tags;
+    if (pod && (pod.replicas !== undefined || pod.podType !== undefined)) {
+      request.spec = { pod: { ...(pod.replicas !== undefined && { replicas: pod.replicas }), ...(pod.podType !== undefined && { pod_type: pod.podType }) } };
+    }
+    if (embed && (embed.fieldMap || embed.readParameters || embed.writeParameters)) {
+      request.embed = {
+        ...(embed.fieldMap && { field_map: embed.fieldMap }),
+        ...(embed.readParameters && { read_parameters: embed.readParameters }),
+        ...(embed.writeParameters && { write_parameters: embed.writeParameters }),
+      };
+    }
+    if (Object.keys(request).length === 0) {
+      throw new ToolError(
+        `Nothing to change: give at least one of deletionProtection, tags, pod (replicas, podType) or embed. ${NOTHING}\n` +
+          "Next step: describe_index shows the current settings.",
+      );
+    }
+    const before = await service.control.describeIndex(index, signal);
+    if (request.spec?.pod && !before.spec.pod) {
+      throw new ToolError(`Index ${JSON.stringify(index)} is serverless; pod settings apply to pod-based indexes only. ${NOTHING}`);
+    }
+    const after = await service.admin.configureIndex(index, request, signal);
+    service.hosts.forget(index);
+    const was = new Map(settings(before, request));
+    const changes = settings(after, request).map(([setting, now]) => ({ setting, before: was.get(setting) ?? "(none)", after: now }));
+    const table = markdownTable(["setting", "before", "after"], changes.map((c) => [c.setting, c.before, c.after]));
+    return { structured: { index, changes }, table: `Index ${JSON.stringify(index)} configured:\n\n${table}` };
+  },
+});

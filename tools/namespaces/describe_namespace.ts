@@ -1,0 +1,30 @@
+// describe_namespace — one namespace: its record count and metadata schema.
+import { z } from "zod";
+import { markdownTable } from "../../src/tool-kit/format/table.js";
+import { onIndexHost } from "../../src/tool-kit/index-host.js";
+import { indexArg, ruleError, textArg } from "../../src/tool-kit/args/schema.js";
+import { NamespaceSummary, summarizeNamespace } from "../../src/tool-kit/results/admin-summaries.js";
+import { namespaceNotFound } from "../../src/tool-kit/results/namespace-errors.js";
+import { defineTool, READ_ONLY } from "../../src/tool-kit/tool.js";
+
+const RULES = { after: "Nothing was read." };
+
+export default defineTool({
+  name: "describe_namespace",
+  title: "Describe namespace",
+  description: 'Show one namespace of an index: its record count and which metadata fields its schema makes filterable ("__default__" is the default namespace).',
+  inputSchema: {
+    index: indexArg("Name of the index.", RULES),
+    namespace: textArg(1, 512, ruleError("namespaces are 1–512 characters", RULES)).describe('The namespace ("__default__" for the default one).'),
+  },
+  outputSchema: { index: z.string().describe("The index."), namespace: NamespaceSummary.describe("The namespace.") },
+  annotations: READ_ONLY,
+  async run({ index, namespace }, { service, signal }) {
+    const found = await onIndexHost(service, index, signal, (model) =>
+      service.adminData.describeNamespace(model.host, namespace, signal).catch((e: unknown) => namespaceNotFound(e, index, namespace, "Nothing was read.")),
+    );
+    const ns = summarizeNamespace(found);
+    const table = markdownTable(["name", "records", "filterable fields"], [[ns.name, ns.records, ns.filterableFields?.join(", ") ?? "all"]]);
+    return { structured: { index, namespace: ns }, table: `Namespace of index ${JSON.stringify(index)}:\n\n${table}` };
+  },
+});

@@ -1,0 +1,100 @@
+// update_vectors — changes one record by id (values, sparse values, metadata), or sets metadata on every record
+// matching a filter (dryRun counts them first). The upsert checks apply to the new values and metadata. An update
+// by filter that would touch more than one record asks the person to confirm when the client supports it.
+import { z } from "zod";
+import { checkRecords } from "../../src/ingest/check.js";
+import { filterProblem, filterSchema, FILTER_OPERATORS } from "../../src/tool-kit/args/filter.js";
+import { indexArg, namespaceArg, numberList, recordIdArg, ruleError, sparseVectorArg } from "../../src/tool-kit/args/schema.js";
+import { confirmDestruction } from "../../src/tool-kit/confirm.js";
+import { markdownTable } from "../../src/tool-kit/format/table.js";
+import { onIndexHost } from "../../src/tool-kit/index-host.js";
+import { namespaceOfIndex } from "../../src/tool-kit/results/index-summary.js";
+import { ServiceError } from "../../src/api/errors.js";
+import { ToolError } from "../../src/tool-kit/tool-error.js";
+import { defineTool } from "../../src/tool-kit/tool.js";
+
+const NOTHING = "Nothing was updated.";
+const RULES = { after: NOTHING };
+const rule = (text: string) => ruleError(text, RULES);
+
+export default defineTool({
+  name: "update_vectors",
+  title: "Update vectors",
+  description:
+    "Change records in place. By id: new values, sparseValues and/or metadata fields (setMetadata merges into the metadata). " +
+    "By filter: setMetadata on every matching record; dryRun: true only counts them.",
+  inputSchema: {
+    index: indexArg("Name of the index.", RULES),
+    namespace: namespaceArg('Namespace, up to 512 characters; omitted means the default namespace "".', RULES),
+    id: recordIdArg(RULES).optional().describe("The record to change. Give this or filter."),
+    values: numberList({ min: 1, max: 20_000, ...rule("values are 1–20000 numbers") }).optional().describe("New dense values (by id only)."),
+    sparseValues: sparseVectorArg(RULES, { nonEmpty: true }).optional().describe("New sparse values (by id only)."),
+    setMetadata: z.record(z.string(), z.unknown()).optional().describe("Metadata fields to set; other fields stay. Values: string, number, boolean or list of strings."),
+    filter: filterSchema("every matching record gets setMetadata").optional(),
+    dryRun: z.boolean().optional().describe("With filter: only count the matching records; nothing changes."),
+  },
+  outputSchema: {
+    index: z.string().describe("The index."),
+    namespace: z.string().describe('The namespace ("" is the default namespace).'),
+    by: z.enum(["id", "filter"]).describe("What selected the records."),
+    id: z.string().optional().describe("By id: the record updated."),
+    matchedRecords: z.number().int().optional().describe("By filter: records matching the filter."),
+    updated: z.boolean().describe("Whether anything was changed (false for a dry run)."),
+  },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  async run({ index, namespace = "", id, values, sparseValues, setMetadata, filter, dryRun }, ctx) {
+    const { service, signal } = ctx;
+    if ((id === undefined) === (filter === undefined)) {
+      throw new ToolError(`Give exactly one of id (one record) or filter (every matching record). ${NOTHING}`);
+    }
+    const where = namespaceOfIndex(namespace, index);
+    if (filter !== undefined) {
+      if (values || sparseValues) throw new ToolError(`An update by filter can only set metadata; values and sparseValues need an id. ${NOTHING}`);
+      if (!setMetadata && !dryRun) throw new ToolError(`An update by filter needs setMetadata (the fields to set). ${NOTHING}`);
+      const problem = filterProblem(filter) ?? (Object.keys(filter).length === 0 ? "the filter is empty, which would match every record" : undefined);
+      if (problem) {
+        throw new ToolError(`Invalid filter: ${problem}. ${NOTHING}\nNext step: write the filter with the operators ${FILTER_OPERATORS.join(", ")} (and $and / $or), and call again.`);
+      }
+    } else if (!values && !sparseValues && !setMetadata) {
+      throw new ToolError(`Nothing to change: give values, sparseValues or setMetadata for record ${JSON.stringify(id)}. ${NOTHING}`);
+    }
+    return onIndexHost(service, index, signal, async (model) => {
+      const probe = { id: id ?? "filter", ...(values && { values }), ...(sparseValues && { sparseValues }), ...(setMetadata && { metadata: setMetadata }) };
+      const problems = checkRecords([probe], model).filter((p) => !/^is missing/.test(p.rule));
+      if (problems.length > 0) {
+        throw new ToolError(`${problems.map((p) => `${p.field} ${p.rule}`).join("; ")}. ${NOTHING}\nNext step: fix it and call again.`);
+      }
+      if (id !== undefined) {
+        try {
+          await service.adminData.update(model.host, { namespace, id, ...(values && { values }), ...(sparseValues && { sparseValues }), ...(setMetadata && { setMetadata }) }, signal);
+        } catch (e) {
+          if (e instanceof ServiceError && e.status === 404) {
+            throw new ToolError(`Record ${JSON.stringify(id)} not found in ${where}; ${NOTHING}\nNext step: fetch_vectors or list_vector_ids shows which ids exist.`);
+          }
+          throw e;
+        }
+        const changed = [values && "values", sparseValues && "sparseValues", setMetadata && `metadata (${Object.keys(setMetadata).join(", ")})`].filter(Boolean);
+        const table = markdownTable(["id", "changed"], [[id, changed.join(", ")]]);
+        return { structured: { index, namespace, by: "id" as const, id, updated: true }, table: `Record updated in ${where}:\n\n${table}` };
+      }
+      const counted = await service.adminData.update(model.host, { namespace, filter, setMetadata: setMetadata ?? {}, dryRun: true }, signal);
+      const matched = counted.matchedRecords ?? 0;
+      if (dryRun || matched === 0) {
+        const text = dryRun ? `Dry run: ${matched} records in ${where} match the filter; nothing was changed.` : `No record in ${where} matches the filter; nothing was changed.`;
+        return { structured: { index, namespace, by: "filter" as const, matchedRecords: matched, updated: false }, table: text };
+      }
+      if (matched > 1) {
+        await confirmDestruction(ctx, {
+          action: `Overwrite the metadata fields ${Object.keys(setMetadata!).join(", ")} on every record matching the filter in ${where}`,
+          loses: `the current values of those fields on ${matched.toLocaleString("en-US")} records`,
+          name: index,
+          nothing: NOTHING,
+        });
+      }
+      const done = await service.adminData.update(model.host, { namespace, filter, setMetadata }, signal);
+      const n = done.matchedRecords ?? matched;
+      const table = markdownTable(["index", "namespace", "matched records", "fields set"], [[index, namespace === "" ? "(default)" : namespace, n, Object.keys(setMetadata!).join(", ")]]);
+      return { structured: { index, namespace, by: "filter" as const, matchedRecords: n, updated: true }, table: `Metadata set on ${n} records in ${where}:\n\n${table}` };
+    });
+  },
+});
