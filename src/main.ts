@@ -39,6 +39,7 @@ export async function runMcpCommand(argv: string[]): Promise<void> {
       dataDir: config.dataDir,
       bin: process.argv[1],
       idleStopS: config.localIdleS,
+      serveArgs: config.allowDirs.flatMap((dir) => ["--allow-dir", dir]),
       http: { apiVersion: config.apiVersion, timeoutMs: config.timeoutMs, retries: config.retries },
       log,
       why,

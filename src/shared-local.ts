@@ -12,6 +12,8 @@ export interface SharedLocalOptions {
   dataDir: string;
   bin: string;
   idleStopS: number;
+  /** More `serve` arguments when this server starts the service (the first server's settings hold for all). */
+  serveArgs?: readonly string[];
   http: Omit<HttpSettings, "apiKey">;
   log: Logger;
   /** Why local at all, for the one stderr line ("PINECONE_API_KEY is not set"). */
@@ -37,7 +39,7 @@ export function sharedLocalSupply(opts: SharedLocalOptions): ServiceSupply & { c
     const sharing = await import("./local/sharing/find-or-start.js");
     let found;
     try {
-      found = await sharing.findOrStartService({ dataDir: opts.dataDir, bin: opts.bin, idleStopS: opts.idleStopS });
+      found = await sharing.findOrStartService({ dataDir: opts.dataDir, bin: opts.bin, idleStopS: opts.idleStopS, serveArgs: opts.serveArgs });
     } catch (err) {
       const reason = (err as Error).message.split("\n")[0];
       opts.log.error(`the local service of ${opts.dataDir} is not available: ${reason}`);

@@ -29,6 +29,8 @@ export interface FindOptions {
   idleStopS: number;
   /** How long to wait for a started service; default 20 s. */
   timeoutMs?: number;
+  /** More `serve` arguments for a service this call starts (e.g. --allow-dir for its bulk imports). */
+  serveArgs?: readonly string[];
 }
 
 /** The service could not be found or started; the message says why and what to do. */
@@ -98,7 +100,7 @@ function startDetached(opts: FindOptions) {
     // Its own process group, no terminal, no pipe to us: it outlives this server, and writes its lines to the log.
     const child = spawn(
       process.execPath,
-      [opts.bin, "serve", "--data-dir", opts.dataDir, "--port", "0", "--idle-stop-s", String(opts.idleStopS)],
+      [opts.bin, "serve", "--data-dir", opts.dataDir, "--port", "0", "--idle-stop-s", String(opts.idleStopS), ...(opts.serveArgs ?? [])],
       { detached: true, stdio: ["ignore", "ignore", log], windowsHide: true },
     );
     child.unref();
