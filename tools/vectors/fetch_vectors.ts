@@ -4,8 +4,10 @@ import { metadataSummary, shorten, TABLE_ROWS } from "../../src/tool-kit/format/
 import { markdownTable } from "../../src/tool-kit/format/table.js";
 import { onIndexHost } from "../../src/tool-kit/index-host.js";
 import { namespaceOfIndex } from "../../src/tool-kit/results/index-summary.js";
-import { indexArg, namespaceArg, recordIdArg, ruleError, SparseValuesOutput } from "../../src/tool-kit/args/schema.js";
+import { indexArg, namespaceArg, recordIdArg, ruleError } from "../../src/tool-kit/args/schema.js";
 import { defineTool, READ_ONLY } from "../../src/tool-kit/tool.js";
+import { valuesFormatArg } from "../../src/tool-kit/args/compact-values.js";
+import { CompactSparseValuesOutput, inValuesFormat, valuesBase64Output } from "../../src/tool-kit/results/values-format.js";
 
 const MAX_IDS = 1000;
 const RULES = { after: "Nothing was fetched." };
@@ -14,7 +16,8 @@ const rule = (text: string) => ruleError(text, RULES);
 const Fetched = z.object({
   id: z.string().describe("Record id."),
   values: z.array(z.number()).optional().describe("Dense values."),
-  sparseValues: SparseValuesOutput.optional().describe("Sparse values."),
+  valuesBase64: valuesBase64Output,
+  sparseValues: CompactSparseValuesOutput.optional().describe("Sparse values."),
   metadata: z.record(z.string(), z.unknown()).optional().describe("Metadata, in full."),
 });
 type Fetched = z.infer<typeof Fetched>;
@@ -35,6 +38,7 @@ export default defineTool({
       .min(1, rule(`give 1–${MAX_IDS} ids per call`))
       .max(MAX_IDS, rule(`give 1–${MAX_IDS} ids per call; split a longer list into several calls`))
       .describe(`The ids of the records to read, 1–${MAX_IDS}.`),
+    valuesFormat: valuesFormatArg,
   },
   outputSchema: {
     index: z.string().describe("The index read from."),
@@ -43,7 +47,7 @@ export default defineTool({
     missing: z.array(z.string()).describe("The ids given that have no record in the namespace."),
   },
   annotations: READ_ONLY,
-  async run({ index, namespace = "", ids }, { service, signal }) {
+  async run({ index, namespace = "", ids, valuesFormat }, { service, signal }) {
     const unique = [...new Set(ids)];
     const found = await onIndexHost(service, index, signal, (model) => service.data.fetchMany(model.host, unique, namespace, signal));
     const vectors: Fetched[] = [];
@@ -60,7 +64,7 @@ export default defineTool({
       if (r.metadata) record.metadata = r.metadata;
       vectors.push(record);
     }
-    const structured = { index, namespace, vectors, missing };
+    const structured = { index, namespace, vectors: inValuesFormat(vectors, valuesFormat), missing };
     const where = namespaceOfIndex(namespace, index);
     const missingText = missing.length
       ? `Missing (no record with these ids in ${where}): ${missing.map((id) => JSON.stringify(id)).join(", ")}.`

@@ -8,8 +8,10 @@ import { metadataValue, shorten, TABLE_ROWS } from "../../src/tool-kit/format/sh
 import { markdownTable } from "../../src/tool-kit/format/table.js";
 import { onIndexHost } from "../../src/tool-kit/index-host.js";
 import { namespaceOfIndex } from "../../src/tool-kit/results/index-summary.js";
-import { indexArg, namespaceArg, numberList, recordIdArg, ruleError, SparseValuesOutput, sparseVectorArg, wholeNumberArg } from "../../src/tool-kit/args/schema.js";
+import { indexArg, namespaceArg, numberList, recordIdArg, ruleError, wholeNumberArg } from "../../src/tool-kit/args/schema.js";
 import { defineTool, READ_ONLY } from "../../src/tool-kit/tool.js";
+import { base64ValuesArg, compactSparseVectorArg, queryVectors, valuesFormatArg } from "../../src/tool-kit/args/compact-values.js";
+import { CompactSparseValuesOutput, inValuesFormat, valuesBase64Output } from "../../src/tool-kit/results/values-format.js";
 
 const MAX_TOP_K = 10_000;
 /** Metadata columns in the table; the rest are in structuredContent. */
@@ -22,7 +24,8 @@ const Match = z.object({
   id: z.string().describe("Record id."),
   score: z.number().describe("Similarity score under the index's metric (higher is closer for cosine and dotproduct, lower for euclidean)."),
   values: z.array(z.number()).optional().describe("Dense values (with includeValues)."),
-  sparseValues: SparseValuesOutput.optional().describe("Sparse values (with includeValues)."),
+  valuesBase64: valuesBase64Output,
+  sparseValues: CompactSparseValuesOutput.optional().describe("Sparse values (with includeValues)."),
   metadata: z.record(z.string(), z.unknown()).optional().describe("The record's metadata, in full (with includeMetadata)."),
 });
 type Match = z.infer<typeof Match>;
@@ -47,7 +50,10 @@ export default defineTool({
     vector: numberList({ min: 1, max: 20_000, ...rule("vector is a list of 1–20000 numbers") })
       .optional()
       .describe("Dense query vector: exactly the index's dimension numbers. Leave out when querying by id."),
-    sparseVector: sparseVectorArg(RULES, { nonEmpty: true })
+    vectorBase64: base64ValuesArg("vectorBase64", 20_000, RULES)
+      .optional()
+      .describe("The dense query vector as base64 of little-endian float32, instead of vector."),
+    sparseVector: compactSparseVectorArg(RULES, { nonEmpty: true })
       .optional()
       .describe("Sparse query vector (sparse indexes, or hybrid with a dense vector on a dotproduct index). Leave out when querying by id."),
     id: recordIdArg(RULES)
@@ -57,6 +63,7 @@ export default defineTool({
     filter: filterSchema("search only among records that match it").optional(),
     includeMetadata: z.boolean().optional().describe("Return each match's metadata (default true)."),
     includeValues: z.boolean().optional().describe("Return each match's vector values (default false; they can be long)."),
+    valuesFormat: valuesFormatArg,
   },
   outputSchema: {
     index: z.string().describe("The index searched."),
@@ -65,7 +72,8 @@ export default defineTool({
   },
   annotations: READ_ONLY,
   async run(args, { service, signal }) {
-    const { index, namespace = "", vector, sparseVector, id, topK, filter, includeMetadata = true, includeValues = false } = args;
+    const { index, namespace = "", id, topK, filter, includeMetadata = true, includeValues = false } = args;
+    const { vector, sparseVector } = queryVectors(args, "Nothing was queried.");
     const byVector = vector !== undefined || sparseVector !== undefined;
     if (byVector && id !== undefined) {
       const given = [vector && "vector", sparseVector && "sparseVector"].filter(Boolean).join(" and ");
@@ -119,7 +127,7 @@ export default defineTool({
       if (includeMetadata && m.metadata) match.metadata = m.metadata;
       return match;
     });
-    const structured = { index, namespace, matches };
+    const structured = { index, namespace, matches: inValuesFormat(matches, args.valuesFormat) };
     const where = namespaceOfIndex(namespace, index);
     if (matches.length === 0) {
       if (id !== undefined) {

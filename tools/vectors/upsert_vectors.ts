@@ -5,7 +5,9 @@ import { markdownTable } from "../../src/tool-kit/format/table.js";
 import { ToolError } from "../../src/tool-kit/tool-error.js";
 import { checkRecords, type RecordProblem } from "../../src/ingest/check.js";
 import { runUpsert } from "../../src/ingest/upsert.js";
-import { indexArg, namespaceArg, numberList, recordIdArg, ruleError, sparseVectorArg } from "../../src/tool-kit/args/schema.js";
+import { decodeCompactRecords } from "../../src/ingest/compact-records.js";
+import { base64ValuesArg, compactSparseVectorArg } from "../../src/tool-kit/args/compact-values.js";
+import { indexArg, namespaceArg, numberList, recordIdArg, ruleError } from "../../src/tool-kit/args/schema.js";
 import { defineTool } from "../../src/tool-kit/tool.js";
 import { distinctFailures, failuresField, upsertedField, writableIndex, writtenTo } from "../../src/tool-kit/results/writes.js";
 
@@ -20,8 +22,11 @@ const VectorRecord = z.object({
   // min 0: a sparse record as the service itself returns it (fetch) carries "values": [].
   values: numberList({ min: 0, max: 20_000, ...rule("dense values are a list of at most 20000 numbers") })
     .optional()
-    .describe("Dense vector: exactly the index's dimension numbers. Required for a dense index; omit (or []) for a sparse index."),
-  sparseValues: sparseVectorArg(RULES, { nonEmpty: false })
+    .describe("Dense vector: exactly the index's dimension numbers. Required for a dense index (or valuesBase64); omit (or []) for a sparse index."),
+  valuesBase64: base64ValuesArg("valuesBase64", 20_000, RULES)
+    .optional()
+    .describe("The dense vector as base64 of little-endian float32 (dimension × 4 bytes), instead of values: far smaller and faster."),
+  sparseValues: compactSparseVectorArg(RULES, { nonEmpty: false })
     .optional()
     .describe("Sparse vector (for sparse indexes, or hybrid dotproduct indexes): indices and values of equal length."),
   metadata: z
@@ -76,8 +81,9 @@ export default defineTool({
   },
   outputSchema: Outcome,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
-  async run({ index, namespace = "", vectors }, { service, config, signal, progress }) {
+  async run({ index, namespace = "", vectors: given }, { service, config, signal, progress }) {
     let model = await writableIndex(service, index, signal);
+    const vectors = decodeCompactRecords(given);
     let problems = checkRecords(vectors, model);
     if (problems.length > 0) {
       // The cached record may be stale (the index was deleted and created again with another dimension elsewhere):
