@@ -4,7 +4,9 @@
 // out) and as numbers, in one call and in 10 calls of 1,000. The reference always sends numbers, 100 a request,
 // 8 at a time. Each round measures the reference and then the four cases (in a rotating order, each on a fresh
 // index); a case's ratio is its best round against the reference's best round, and every round's own ratio is
-// printed for the spread.
+// printed for the spread. On a shared machine wall time mostly measures who else is running, so each case also
+// counts the CPU time of all three processes (this one, the MCP server, the local service) against the reference's.
+import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { connectServer, createIndex, makeRecords, officialClientLoop, ratioLine, withService, type BenchRecord } from "./lib.js";
@@ -47,6 +49,20 @@ function messageCost(records: unknown[]): { mb: number; stringifyMs: number; par
   return { mb: Math.round(text.length / 1e6), stringifyMs, parseMs: performance.now() - start };
 }
 
+/** CPU milliseconds (user + system) a process has used so far; undefined where /proc cannot tell (not Linux). */
+function cpuMs(pid: number | undefined): number | undefined {
+  if (pid === undefined) {
+    const used = process.cpuUsage();
+    return (used.user + used.system) / 1000;
+  }
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10; // utime + stime, in clock ticks of 10 ms
+  } catch {
+    return undefined;
+  }
+}
+
 async function upsertCalls(client: Client, index: string, vectors: unknown[], perCall: number): Promise<void> {
   for (let from = 0; from < vectors.length; from += perCall) {
     const result = await client.callTool(
@@ -67,14 +83,27 @@ export async function benchUpsertTool(): Promise<{ ours: number; reference: numb
     const best = CASES.map(() => 0);
     const rounds: number[][] = CASES.map(() => []);
     let stdioLegMs = 0;
-    const { client, close } = await connectServer(service);
+    const { client, pid, close } = await connectServer(service);
+    // CPU of the three processes, summed, before and after each run.
+    const cpuNow = () => {
+      const all = [cpuMs(undefined), cpuMs(pid), cpuMs(service.child.pid)];
+      return all.some((x) => x === undefined) ? undefined : (all as number[]).reduce((a, b) => a + b, 0);
+    };
+    const cpuSince = (from: number | undefined) => {
+      const to = cpuNow();
+      return from === undefined || to === undefined ? Number.NaN : to - from;
+    };
+    const referenceCpu: number[] = [];
+    const cpu: number[][] = CASES.map(() => []);
     try {
       for (let round = 0; round < ROUNDS; round++) {
         const refIndex = `ref-${round}`;
         const refHost = await createIndex(service, refIndex, DIMENSION);
+        let cpuStart = cpuNow();
         let start = performance.now();
         await officialClientLoop(service, refIndex, refHost, records);
         const ref = COUNT / ((performance.now() - start) / 1000);
+        referenceCpu.push(cpuSince(cpuStart));
         referenceRounds.push(ref);
         reference = Math.max(reference, ref);
 
@@ -82,9 +111,11 @@ export async function benchUpsertTool(): Promise<{ ours: number; reference: numb
           const c = (k + round) % CASES.length;
           const index = `ours-${round}-${c}`;
           await createIndex(service, index, DIMENSION);
+          cpuStart = cpuNow();
           start = performance.now();
           await upsertCalls(client, index, inputs[CASES[c].encoding], CASES[c].perCall);
           const ours = COUNT / ((performance.now() - start) / 1000);
+          cpu[c].push(cpuSince(cpuStart));
           best[c] = Math.max(best[c], ours);
           rounds[c].push(ours / ref);
         }
@@ -102,7 +133,12 @@ export async function benchUpsertTool(): Promise<{ ours: number; reference: numb
     const rate = (n: number) => n.toFixed(0);
     for (let c = 0; c < CASES.length; c++) {
       const line = ratioLine(`upsert_vectors ${COUNT}×${DIMENSION} ${CASES[c].label}`, best[c], reference, "vectors/s", CASES[c].target);
-      process.stdout.write(`${line}; rounds ${rounds[c].map((r) => `${r.toFixed(2)}×`).join(" ")}\n`);
+      // CPU ratio: the reference's least CPU over this case's least, both summed over the three processes.
+      const cpuRatio = Math.min(...referenceCpu) / Math.min(...cpu[c]);
+      process.stdout.write(
+        `${line}; rounds ${rounds[c].map((r) => `${r.toFixed(2)}×`).join(" ")}; CPU ${cpu[c].map((ms) => ms.toFixed(0)).join(", ")} ms against ` +
+          `the reference's ${referenceCpu.map((ms) => ms.toFixed(0)).join(", ")} ms, CPU ratio ${cpuRatio.toFixed(2)}×\n`,
+      );
     }
     const numbers = messageCost(records);
     const base64 = messageCost(inputs.valuesBase64);
