@@ -3,8 +3,8 @@
 // records of dimension 768, sent as valuesBase64 (base64 of little-endian float32, how embedding APIs hand vectors
 // out) and as numbers, in one call and in 10 calls of 1,000. The reference always sends numbers, 100 a request,
 // 8 at a time. Each round measures the reference and then the four cases (in a rotating order, each on a fresh
-// index); a case's ratio is its best round against the reference's best round, and every round's own ratio is
-// printed for the spread. On a shared machine wall time mostly measures who else is running, so each case also
+// index); a case's ratio is its best round against the reference's best round, and every round's own ratio (ours
+// against the reference of the same round) is printed with their median for the spread. On a shared machine wall time mostly measures who else is running, so each case also
 // counts the CPU time of all three processes (this one, the MCP server, the local service) against the reference's.
 import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
@@ -47,6 +47,12 @@ function messageCost(records: unknown[]): { mb: number; stringifyMs: number; par
   start = performance.now();
   JSON.parse(text);
   return { mb: Math.round(text.length / 1e6), stringifyMs, parseMs: performance.now() - start };
+}
+
+function median(list: number[]): number {
+  const sorted = [...list].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 /** CPU milliseconds (user + system) a process has used so far; undefined where /proc cannot tell (not Linux). */
@@ -136,7 +142,7 @@ export async function benchUpsertTool(): Promise<{ ours: number; reference: numb
       // CPU ratio: the reference's least CPU over this case's least, both summed over the three processes.
       const cpuRatio = Math.min(...referenceCpu) / Math.min(...cpu[c]);
       process.stdout.write(
-        `${line}; rounds ${rounds[c].map((r) => `${r.toFixed(2)}×`).join(" ")}; CPU ${cpu[c].map((ms) => ms.toFixed(0)).join(", ")} ms against ` +
+        `${line}; rounds ${rounds[c].map((r) => `${r.toFixed(2)}×`).join(" ")} (median ${median(rounds[c]).toFixed(2)}×); CPU ${cpu[c].map((ms) => ms.toFixed(0)).join(", ")} ms against ` +
           `the reference's ${referenceCpu.map((ms) => ms.toFixed(0)).join(", ")} ms, CPU ratio ${cpuRatio.toFixed(2)}×\n`,
       );
     }

@@ -52,7 +52,7 @@ export default defineTool({
       .describe("Dense query vector: exactly the index's dimension numbers. Leave out when querying by id."),
     vectorBase64: base64ValuesArg("vectorBase64", 20_000, RULES)
       .optional()
-      .describe("The dense query vector as base64 of little-endian float32, instead of vector."),
+      .describe("Dense query vector as base64 of little-endian float32, instead of vector."),
     sparseVector: compactSparseVectorArg(RULES, { nonEmpty: true })
       .optional()
       .describe("Sparse query vector (sparse indexes, or hybrid with a dense vector on a dotproduct index). Leave out when querying by id."),

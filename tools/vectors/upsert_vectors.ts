@@ -25,7 +25,7 @@ const VectorRecord = z.object({
     .describe("Dense vector: exactly the index's dimension numbers. Required for a dense index (or valuesBase64); omit (or []) for a sparse index."),
   valuesBase64: base64ValuesArg("valuesBase64", 20_000, RULES)
     .optional()
-    .describe("The dense vector as base64 of little-endian float32 (dimension × 4 bytes), instead of values: far smaller and faster."),
+    .describe("Dense vector as base64 of little-endian float32, instead of values: smaller, faster."),
   sparseValues: compactSparseVectorArg(RULES, { nonEmpty: false })
     .optional()
     .describe("Sparse vector (for sparse indexes, or hybrid dotproduct indexes): indices and values of equal length."),

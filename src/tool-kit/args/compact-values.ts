@@ -29,7 +29,7 @@ export function compactSparseVectorArg(rules: RuleOptions, opts: { nonEmpty: boo
     values: plain.shape.values.optional().describe("The non-zero values, one per index (or valuesBase64)."),
     valuesBase64: base64ValuesArg("valuesBase64", 2048, rules)
       .optional()
-      .describe("The non-zero values as base64 of little-endian float32, instead of values."),
+      .describe("Values as base64 of little-endian float32, instead of values."),
   });
 }
 
@@ -37,7 +37,7 @@ export function compactSparseVectorArg(rules: RuleOptions, opts: { nonEmpty: boo
 export const valuesFormatArg = z
   .enum(["numbers", "base64"], ruleError('valuesFormat is "numbers" or "base64"'))
   .optional()
-  .describe('Values as "numbers" (default) or "base64" (little-endian float32; as valuesBase64 fields).');
+  .describe('"base64": values come back as valuesBase64 (little-endian float32). Default "numbers".');
 
 type SparseIn = { indices: number[]; values?: number[]; valuesBase64?: string };
 
