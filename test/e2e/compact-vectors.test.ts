@@ -38,6 +38,20 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
+describe("tools/list", () => {
+  it("states the base64 fields beside the number fields, with their limits and no unions", () => {
+    const input = (name: string) => mcp.tools.find((t) => t.name === name)!.inputSchema as any;
+    const record = input("upsert_vectors").properties.vectors.items;
+    expect(record.required).toEqual(["id"]);
+    expect(record.properties.valuesBase64).toMatchObject({ type: "string", maxLength: 106668 });
+    expect(record.properties.sparseValues.properties.valuesBase64).toMatchObject({ type: "string", maxLength: 10924 });
+    expect(record.properties.sparseValues.required).toEqual(["indices"]);
+    expect(input("query_vectors").properties.vectorBase64).toMatchObject({ type: "string", maxLength: 106668 });
+    for (const name of ["query_vectors", "fetch_vectors"]) expect(input(name).properties.valuesFormat).toMatchObject({ type: "string", enum: ["numbers", "base64"] });
+    expect(JSON.stringify(mcp.tools)).not.toMatch(/anyOf|oneOf|allOf/);
+  });
+});
+
 describe("upsert_vectors with valuesBase64", () => {
   it("writes the float32 values exactly, next to records given as numbers in the same call", async () => {
     const r = await mcp.call("upsert_vectors", {
