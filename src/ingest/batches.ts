@@ -54,7 +54,7 @@ function writeRecord(buf: Buffer, pos: number, record: UpsertRecord, idJson: str
   pos += buf.write('{"id":', pos, "latin1");
   pos += buf.write(idJson, pos, "utf8");
   pos += buf.write(',"values":[', pos, "latin1");
-  if (record.values) pos = writeNumbers(buf, pos, record.values, "values");
+  if (record.values) pos = writeValues(buf, pos, record.values, "values");
   buf[pos++] = 0x5d; // "]"
   const sv = record.sparseValues;
   if (sv) {
@@ -69,7 +69,7 @@ function writeRecord(buf: Buffer, pos: number, record: UpsertRecord, idJson: str
       pos += buf.write(String(n), pos, "latin1");
     }
     pos += buf.write('],"values":[', pos, "latin1");
-    pos = writeNumbers(buf, pos, sv.values ?? [], "sparseValues.values");
+    pos = writeValues(buf, pos, sv.values ?? [], "sparseValues.values");
     pos += buf.write("]}", pos, "latin1");
   }
   if (metadataJson !== undefined) {
@@ -80,7 +80,23 @@ function writeRecord(buf: Buffer, pos: number, record: UpsertRecord, idJson: str
   return pos;
 }
 
-function writeNumbers(buf: Buffer, pos: number, values: ArrayLike<number>, field: string): number {
+function writeValues(buf: Buffer, pos: number, values: number[] | Float32Array, field: string): number {
+  return values instanceof Float32Array ? writeFloat32s(buf, pos, values, field) : writeNumbers(buf, pos, values, field);
+}
+
+/** Values decoded from base64 (compact-records.ts): float32 already, so only NaN and infinity can be wrong. */
+function writeFloat32s(buf: Buffer, pos: number, values: Float32Array, field: string): number {
+  const n = values.length;
+  for (let i = 0; i < n; i++) {
+    const v = values[i];
+    if (v - v !== 0) throw new EncodeProblem(`${field.replace(/values$/, "valuesBase64")}[${i}]`, `is ${v}; every value must be a finite number`);
+    if (i > 0) buf[pos++] = 0x2c;
+    pos = writeFloat32(buf, pos, v);
+  }
+  return pos;
+}
+
+function writeNumbers(buf: Buffer, pos: number, values: number[], field: string): number {
   const n = values.length;
   for (let i = 0; i < n; i++) {
     const v = values[i];

@@ -2,11 +2,17 @@
 // fails, so every problem is reported (in order), each naming position, id, field and the rule in words.
 import type { IndexModel } from "../api/records.js";
 
+/**
+ * A record to write. Dense or sparse values given as base64 arrive decoded as a Float32Array (compact-records.ts), and
+ * messages then name them valuesBase64; a base64 string that could not be decoded is in `refused` instead.
+ */
 export interface UpsertRecord {
   id: string;
-  values?: number[];
-  sparseValues?: { indices: number[]; values: number[] };
+  values?: number[] | Float32Array;
+  sparseValues?: { indices: number[]; values: number[] | Float32Array };
   metadata?: Record<string, unknown>;
+  /** Fields whose base64 could not be decoded: reported as they are, and the field counts as given. */
+  refused?: { field: string; rule: string }[];
 }
 export interface RecordProblem {
   position: number; // 0-based
@@ -97,32 +103,41 @@ function checkOne(
     else seen.set(rawId, position);
   }
 
+  const refused = Array.isArray(r.refused) ? r.refused : [];
+  for (const p of refused) add(p.field, p.rule);
+  const isRefused = (field: string) => refused.some((p) => p.field === field);
+
   // dense values
   const sparseIndex = index.vector_type === "sparse";
   const dim = index.dimension ?? undefined;
-  const values = r.values as number[] | ScannedValues | undefined | null;
+  const values = r.values as number[] | Float32Array | ScannedValues | undefined | null;
   const hasDense = values !== undefined && values !== null;
-  if (hasDense && !Array.isArray(values) && !(values instanceof ScannedValues)) add("values", "is not a list of numbers");
+  const base64 = values instanceof Float32Array;
+  const denseField = base64 ? "valuesBase64" : "values";
+  const count = (n: number) => (base64 ? `decodes to ${n} float32 values (${n * 4} bytes)` : `has ${n} values`);
+  if (hasDense && !Array.isArray(values) && !base64 && !(values instanceof ScannedValues)) add("values", "is not a list of numbers");
   else if (hasDense) {
     if (sparseIndex && values.length > 0) {
-      add("values", `has ${values.length} values but index '${index.name}' is sparse; give only sparseValues`);
+      add(denseField, `${count(values.length)} but index '${index.name}' is sparse; give only sparseValues`);
     } else if (!sparseIndex && dim !== undefined && values.length !== dim) {
-      add("values", `has ${values.length} values but index '${index.name}' has dimension ${dim}`);
+      add(denseField, `${count(values.length)} but index '${index.name}' has dimension ${dim}${base64 ? ` (${dim * 4} bytes)` : ""}`);
     }
     if (Array.isArray(values)) checkNumbers(values, "values", add);
-  } else if (!sparseIndex) {
+    else if (base64) checkFloat32s(values, denseField, add);
+  } else if (!sparseIndex && !isRefused("valuesBase64")) {
     add("values", `is missing; index '${index.name}' is dense and needs ${dim ?? "its dimension's"} values per record`);
   }
 
   // sparse values
   const sv = r.sparseValues;
   if (sv !== undefined && sv !== null) {
-    if (typeof sv !== "object" || !Array.isArray(sv.indices) || !Array.isArray(sv.values)) {
-      add("sparseValues", "must be an object with the lists indices and values");
+    if (typeof sv !== "object" || !Array.isArray(sv.indices) || !(Array.isArray(sv.values) || sv.values instanceof Float32Array)) {
+      if (!isRefused("sparseValues.valuesBase64")) add("sparseValues", "must be an object with the lists indices and values");
     } else {
       const { indices, values: sparse } = sv;
       if (indices.length !== sparse.length) {
-        add("sparseValues", `has ${indices.length} indices but ${sparse.length} values; they must be the same length`);
+        const given = sparse instanceof Float32Array ? `valuesBase64 decodes to ${sparse.length} values` : `${sparse.length} values`;
+        add("sparseValues", `has ${indices.length} indices but ${given}; they must be the same length`);
       }
       if (indices.length > MAX_SPARSE_VALUES) {
         add("sparseValues", `has ${indices.length} non-zero values; at most ${MAX_SPARSE_VALUES} are allowed`);
@@ -144,7 +159,8 @@ function checkOne(
         }
         used.add(n);
       }
-      checkNumbers(sparse, "sparseValues.values", add);
+      if (sparse instanceof Float32Array) checkFloat32s(sparse, "sparseValues.valuesBase64", add);
+      else checkNumbers(sparse, "sparseValues.values", add);
     }
   } else if (sparseIndex) {
     add("sparseValues", `is missing; index '${index.name}' is sparse and needs sparseValues {indices, values}`);
@@ -186,6 +202,17 @@ function checkNumbers(list: unknown[], field: string, add: (field: string, rule:
     // Outside the range means rounding to ±Infinity: 3.4028235e38 (how the largest float32 is usually written) is in.
     if (!Number.isFinite(Math.fround(v))) {
       add(`${field}[${i}]`, `is ${v}, outside the 32-bit float range (±3.4e38)`);
+      return;
+    }
+  }
+}
+
+/** Decoded float32 values can only be NaN or infinite besides finite: the same message as for numbers. */
+function checkFloat32s(list: Float32Array, field: string, add: (field: string, rule: string) => void): void {
+  for (let i = 0; i < list.length; i++) {
+    const v = list[i];
+    if (v - v !== 0) {
+      add(`${field}[${i}]`, `is ${v}; every value must be a finite number`);
       return;
     }
   }

@@ -4,7 +4,9 @@ import { fitBudget, float32Values, jsonSize, RESULT_BUDGET_CHARS } from "../../s
 import { markdownTable } from "../../src/tool-kit/format/table.js";
 import { onIndexHost } from "../../src/tool-kit/index-host.js";
 import { namespaceOfIndex } from "../../src/tool-kit/results/index-summary.js";
-import { indexArg, namespaceArg, recordIdArg, ruleError, SparseValuesOutput } from "../../src/tool-kit/args/schema.js";
+import { indexArg, namespaceArg, recordIdArg, ruleError } from "../../src/tool-kit/args/schema.js";
+import { valuesFormatArg } from "../../src/tool-kit/args/compact-values.js";
+import { CompactSparseValuesOutput, inValuesFormat, valuesBase64Output } from "../../src/tool-kit/results/values-format.js";
 import { defineTool, READ_ONLY } from "../../src/tool-kit/tool.js";
 
 const MAX_IDS = 1000;
@@ -15,7 +17,8 @@ const Fetched = z.object({
   id: z.string().describe("Record id."),
   dimension: z.number().int().optional().describe("Number of dense values the record has."),
   values: z.array(z.number()).optional().describe("Dense values (with includeValues), as float32 decimals."),
-  sparseValues: SparseValuesOutput.optional().describe("Sparse values (with includeValues)."),
+  valuesBase64: valuesBase64Output,
+  sparseValues: CompactSparseValuesOutput.optional().describe("Sparse values (with includeValues)."),
   metadata: z.record(z.string(), z.unknown()).optional().describe("Metadata, in full."),
 });
 type Fetched = z.infer<typeof Fetched>;
@@ -35,6 +38,7 @@ export default defineTool({
       .max(MAX_IDS, rule(`give 1–${MAX_IDS} ids per call; split a longer list into several calls`))
       .describe("The ids to read."),
     includeValues: z.boolean().optional().describe("Return values too (default false; long)."),
+    valuesFormat: valuesFormatArg,
   },
   outputSchema: {
     index: z.string().describe("The index read from."),
@@ -43,7 +47,7 @@ export default defineTool({
     missing: z.array(z.string()).describe("The ids given that have no record in the namespace."),
   },
   annotations: READ_ONLY,
-  async run({ index, namespace = "", ids, includeValues = false }, { service, signal }) {
+  async run({ index, namespace = "", ids, includeValues = false, valuesFormat }, { service, signal }) {
     const unique = [...new Set(ids)];
     const found = await onIndexHost(service, index, signal, (model) => service.data.fetchMany(model.host, unique, namespace, signal));
     const all: Fetched[] = [];
@@ -64,7 +68,7 @@ export default defineTool({
     // Whole up to the budget; past it, the id and dimension only (both channels), and the note says how to get the rest.
     const whole = fitBudget(all, (v) => jsonSize(v.metadata) + jsonSize(v.values) + jsonSize(v.sparseValues));
     const vectors = all.map((v, i) => (i < whole ? v : { id: v.id, ...(v.dimension !== undefined && { dimension: v.dimension }) }));
-    const structured = { index, namespace, vectors, missing };
+    const structured = { index, namespace, vectors: inValuesFormat(vectors, valuesFormat), missing };
     const where = namespaceOfIndex(namespace, index);
     const notes: string[] = [];
     if (missing.length > 0) notes.push(`Missing (no record with these ids in ${where}): ${missing.map((id) => JSON.stringify(id)).join(", ")}.`);

@@ -8,7 +8,9 @@ import { fitBudget, float32Values, jsonSize, RESULT_BUDGET_CHARS } from "../../s
 import { markdownTable } from "../../src/tool-kit/format/table.js";
 import { onIndexHost } from "../../src/tool-kit/index-host.js";
 import { namespaceOfIndex } from "../../src/tool-kit/results/index-summary.js";
-import { indexArg, namespaceArg, numberList, numberListProblem, recordIdArg, ruleError, SparseValuesOutput, sparseVectorArg, wholeNumberArg } from "../../src/tool-kit/args/schema.js";
+import { indexArg, namespaceArg, numberList, numberListProblem, recordIdArg, ruleError, wholeNumberArg } from "../../src/tool-kit/args/schema.js";
+import { base64ValuesArg, compactSparseVectorArg, queryVectors, valuesFormatArg } from "../../src/tool-kit/args/compact-values.js";
+import { CompactSparseValuesOutput, inValuesFormat, valuesBase64Output } from "../../src/tool-kit/results/values-format.js";
 import { defineTool, READ_ONLY } from "../../src/tool-kit/tool.js";
 
 const MAX_TOP_K = 10_000;
@@ -20,7 +22,8 @@ const Match = z.object({
   id: z.string().describe("Record id."),
   score: z.number().describe("Similarity score under the index's metric (higher is closer for cosine and dotproduct, lower for euclidean)."),
   values: z.array(z.number()).optional().describe("Dense values (with includeValues)."),
-  sparseValues: SparseValuesOutput.optional().describe("Sparse values (with includeValues)."),
+  valuesBase64: valuesBase64Output,
+  sparseValues: CompactSparseValuesOutput.optional().describe("Sparse values (with includeValues)."),
   metadata: z.record(z.string(), z.unknown()).optional().describe("The record's metadata, in full (with includeMetadata)."),
 });
 type Match = z.infer<typeof Match>;
@@ -42,7 +45,10 @@ export default defineTool({
     vector: numberList({ min: 1, max: 20_000, ...ruleError("vector is a list of 1–20000 numbers", { ...RULES, detail: numberListProblem }) })
       .optional()
       .describe("Dense query vector, of the index's dimension."),
-    sparseVector: sparseVectorArg(RULES, { nonEmpty: true })
+    vectorBase64: base64ValuesArg("vectorBase64", 20_000, RULES)
+      .optional()
+      .describe("The dense query vector as base64 of little-endian float32, instead of vector."),
+    sparseVector: compactSparseVectorArg(RULES, { nonEmpty: true })
       .optional()
       .describe("Sparse query vector (sparse indexes, or with vector on a dotproduct index)."),
     id: recordIdArg(RULES)
@@ -52,6 +58,7 @@ export default defineTool({
     filter: filterSchema("search only records that match it", { grammar: true }).optional(),
     includeMetadata: z.boolean().optional().describe("Return metadata (default true)."),
     includeValues: z.boolean().optional().describe("Return values (default false; long)."),
+    valuesFormat: valuesFormatArg,
   },
   outputSchema: {
     index: z.string().describe("The index searched."),
@@ -60,7 +67,8 @@ export default defineTool({
   },
   annotations: READ_ONLY,
   async run(args, { service, signal }) {
-    const { index, namespace = "", vector, sparseVector, id, topK, filter, includeMetadata = true, includeValues = false } = args;
+    const { index, namespace = "", id, topK, filter, includeMetadata = true, includeValues = false } = args;
+    const { vector, sparseVector } = queryVectors(args, "Nothing was queried.");
     const byVector = vector !== undefined || sparseVector !== undefined;
     if (byVector && id !== undefined) {
       const given = [vector && "vector", sparseVector && "sparseVector"].filter(Boolean).join(" and ");
@@ -117,7 +125,7 @@ export default defineTool({
     });
     // Whole up to the budget; past it, id and score only (both channels), and the note says how to get the rest.
     const whole = fitBudget(all, (m) => jsonSize(m.metadata) + jsonSize(m.values) + jsonSize(m.sparseValues));
-    const matches = all.map((m, i) => (i < whole ? m : { id: m.id, score: m.score }));
+    const matches = inValuesFormat(all.map((m, i) => (i < whole ? m : { id: m.id, score: m.score })), args.valuesFormat);
     const where = namespaceOfIndex(namespace, index);
     if (matches.length === 0) {
       const structured = { index, namespace, matches };

@@ -1,9 +1,10 @@
 import { ScannedValues } from "../check.js";
+import { BadBase64, decodeFloat32Base64 } from "../float32-base64.js";
 import type { SourceRecord } from "./types.js";
 
 export type ShapeResult = { record: SourceRecord; error?: undefined; id?: undefined } | { record?: undefined; error: string; id?: string };
 
-const KNOWN = new Set(["id", "values", "sparseValues", "sparse_values", "metadata"]);
+const KNOWN = new Set(["id", "values", "valuesBase64", "sparseValues", "sparse_values", "metadata"]);
 // Field names a record is often written with by mistake. Only these are named back in a message: any other name is
 // the file's own text, which results never quote (the file may be one the model should not read).
 const USUAL_MISTAKES = new Set(["vector", "vectors", "embedding", "embeddings", "value", "sparse", "sparseVector", "sparse_vector", "text", "score", "namespace"]);
@@ -28,6 +29,23 @@ function numberList(v: unknown, field: string): number[] | string {
 }
 
 /**
+ * `values` or `valuesBase64` of an object (the record, or its sparse values): numbers, base64 decoded into a
+ * Float32Array (float32-base64.ts), undefined when neither is given, or what is wrong.
+ */
+function valuesOf(o: Record<string, unknown>, prefix: string): number[] | Float32Array | undefined | { error: string } {
+  const text = o.valuesBase64;
+  if (text === undefined || text === null) {
+    if (o.values === undefined || o.values === null) return undefined;
+    const values = numberList(o.values, `${prefix}values`);
+    return typeof values === "string" ? { error: values } : values;
+  }
+  if (o.values !== undefined && o.values !== null) return { error: `give "${prefix}values" or "${prefix}valuesBase64", not both` };
+  if (typeof text !== "string") return { error: `"${prefix}valuesBase64" must be a string of base64, got ${describe(text)}` };
+  const decoded = decodeFloat32Base64(text);
+  return decoded instanceof BadBase64 ? { error: `"${prefix}valuesBase64" ${decoded.rule}` } : decoded;
+}
+
+/**
  * Checks the shape of one decoded record (types only; dimension and limits are the index checks' job).
  * Accepts `sparseValues` or the wire spelling `sparse_values`; fields other than these are refused so a typo
  * (e.g. "vector") is reported instead of silently dropped.
@@ -47,14 +65,12 @@ export function recordFromObject(obj: unknown): ShapeResult {
     const key = keys[k];
     if (KNOWN.has(key)) continue;
     const which = USUAL_MISTAKES.has(key) ? `"${key}"` : `(field ${k + 1} of the record)`;
-    return fail(`unknown field ${which} (allowed: id, values, sparseValues, metadata)`);
+    return fail(`unknown field ${which} (allowed: id, values, valuesBase64, sparseValues, metadata)`);
   }
   const record: SourceRecord = { id };
-  if (o.values !== undefined && o.values !== null) {
-    const values = numberList(o.values, "values");
-    if (typeof values === "string") return fail(values);
-    record.values = values;
-  }
+  const dense = valuesOf(o, "");
+  if (dense !== undefined && "error" in dense) return fail(dense.error);
+  if (dense !== undefined) record.values = dense;
   if (o.sparseValues !== undefined && o.sparse_values !== undefined) {
     return fail(`give "sparseValues" or "sparse_values", not both`);
   }
@@ -67,8 +83,9 @@ export function recordFromObject(obj: unknown): ShapeResult {
     const s = sparse as Record<string, unknown>;
     const indices = numberList(s.indices, `${sparseKey}.indices`);
     if (typeof indices === "string") return fail(indices);
-    const values = numberList(s.values, `${sparseKey}.values`);
+    const values = valuesOf(s, `${sparseKey}.`) ?? numberList(undefined, `${sparseKey}.values`);
     if (typeof values === "string") return fail(values);
+    if ("error" in values) return fail(values.error);
     record.sparseValues = { indices, values };
   }
   if (o.metadata !== undefined && o.metadata !== null) {

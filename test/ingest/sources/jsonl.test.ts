@@ -69,7 +69,7 @@ describe("openJsonl", () => {
       [7, '"values[1]" must be a finite number, got null'],
       [8, '"metadata" must be an object, got an array'],
       [9, 'missing "sparseValues.values"'],
-      [10, 'unknown field "vector" (allowed: id, values, sparseValues, metadata)'],
+      [10, 'unknown field "vector" (allowed: id, values, valuesBase64, sparseValues, metadata)'],
       [11, "a record must be a JSON object, got a string"],
       [12, "ok2"],
     ]);
