@@ -1,14 +1,14 @@
 // The SDK's validation/ajv-provider.js, with Ajv (and its formats) in a chunk of their own instead of on the startup
 // path, where they were a fifth of the code read before `tools/list` is answered. The SDK's server uses this
-// validator in one place only: checking a client's answer to a form elicitation, after awaiting that answer
-// (Server.elicitInput) — and this server never elicits. Ajv is loaded in the background a moment after start, so
-// it is ready long before any such answer could arrive; were it not, the SDK turns the thrown error into an
-// McpError ("Error validating elicitation response: …"). Resolved from the SDK's dist/esm/validation/ by
-// scripts/bundle.mjs.
+// validator in one place only: checking a client's answer to a form elicitation (Server.elicitInput), which this
+// server sends before a destructive call. Ajv is loaded in the background a moment after start, and
+// src/mcp/elicit.ts awaits the load (through the global below) before it asks, so the validator is always ready
+// when the answer arrives. Resolved from the SDK's dist/esm/validation/ by scripts/bundle.mjs.
 let ajvModules;
 let loading;
 const load = () =>
   (loading ??= Promise.all([import("ajv"), import("ajv-formats")]).then(([ajv, formats]) => (ajvModules = { ajv, formats })));
+globalThis[Symbol.for("vecdb-mcp.loadAjv")] = load;
 
 function createDefaultAjvInstance() {
   if (!ajvModules) throw new Error("the JSON Schema validator (Ajv) is still loading; try again");

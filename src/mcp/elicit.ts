@@ -6,6 +6,8 @@ import type { ConfirmAnswer } from "../tool-kit/tool.js";
 export function confirmer(server: Server, opts: { signal: AbortSignal; relatedRequestId?: string | number }) {
   return async (message: string, expected: string): Promise<ConfirmAnswer> => {
     if (!server.getClientCapabilities()?.elicitation) return "unsupported";
+    // In the bundle, Ajv (which checks the answer) loads lazily: scripts/bundle-shims/ajv-provider.js.
+    await (globalThis as Record<symbol, (() => Promise<unknown>) | undefined>)[Symbol.for("vecdb-mcp.loadAjv")]?.();
     const result = await server.elicitInput(
       {
         message,

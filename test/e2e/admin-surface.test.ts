@@ -221,8 +221,8 @@ describe("bulk imports", () => {
     const s3 = await mcp.call("start_bulk_import", { index: "docs", uri: "s3://bucket/dir" });
     expect(s3.isError).toBe(true);
     expect(s3.text).toBe(
-      "start_bulk_import failed — the service answered HTTP 400 3: The local service imports only from file:// directories (a local extension of the API), not s3://; " +
-        "give file:///absolute/path/to/import-dir, under a directory the service was started with --allow-dir\nNext step: Correct the request as the message says and call again.",
+      "start_bulk_import failed — the service answered HTTP 400: \"The local service imports only from file:// directories (a local extension of the API), not s3://; " +
+        "give file:///absolute/path/to/import-dir, under a directory the service was started with --allow-dir\"\nNext step: Correct the request as the message says and call again.",
     );
   });
 
