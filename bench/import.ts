@@ -47,12 +47,12 @@ export async function benchImport(): Promise<{ ours: number; reference: number }
         // time splits between the check pass and the upload pass.
         start = performance.now();
         const dry = await client.callTool(
-          { name: "import_vectors", arguments: { index: "ours-import", path: file, dry_run: true } },
+          { name: "import_vectors", arguments: { index: "ours-import", path: file, dryRun: true } },
           undefined,
           { timeout: 3_600_000 },
         );
         const checkSeconds = (performance.now() - start) / 1000;
-        if (dry.isError) throw new Error(`import_vectors dry_run failed: ${JSON.stringify(dry.content).slice(0, 500)}`);
+        if (dry.isError) throw new Error(`import_vectors dryRun failed: ${JSON.stringify(dry.content).slice(0, 500)}`);
 
         process.stdout.write(
           `${ratioLine(`import_vectors JSONL ${COUNT}×${DIMENSION} (${mb(bytes)})`, ours, reference, "vectors/s", "≥ 1.5×")}; ` +

@@ -44,7 +44,7 @@ const MAX_WORKERS = 4;
 export async function checkFile(source: RecordSource, index: IndexModel, opts: FileCheckOptions): Promise<FileCheck> {
   if (source.format === "jsonl" && source.maxLineBytes !== undefined && opts.hash === undefined) {
     const parallel = { workers: Math.min(availableParallelism(), MAX_WORKERS), minBytes: PARALLEL_MIN_BYTES, ...opts.parallel };
-    const checked = await checkJsonlInParallel(source.path, index, {
+    const checked = await checkJsonlInParallel(source.file, index, {
       startAt: opts.startAt ?? 1, maxShown: opts.maxShown ?? 20, maxLineBytes: source.maxLineBytes, unit: opts.unit,
       maxSuspects: MAX_SUSPECTS, signal: opts.signal, parallel,
     });

@@ -4,7 +4,7 @@
 import { BatchPlanner, type PlannedBatch } from "./batches.js";
 import { RecordCheckError } from "./check.js";
 import { jsonlItem } from "./sources/jsonl.js";
-import { type Line, readLines } from "./sources/lines.js";
+import { type Descriptor, type Line, readLines } from "./sources/lines.js";
 import type { PositionMap } from "./sources/positions.js";
 import { NO_ROOM, transcodeRecordLine } from "./sources/record-line.js";
 
@@ -57,13 +57,13 @@ class JsonlEncoder {
   }
 }
 
-/** The bodies of a JSONL file's records from line `startAt` on, in file order; each record's line noted in `positions`. */
+/** The bodies of a JSONL file's (an open descriptor's) records from line `startAt` on, in file order; each record's line noted in `positions`. */
 export async function* encodeJsonl(
-  path: string,
+  file: Descriptor,
   o: { startAt: number; namespace?: string; maxLineBytes: number; positions: PositionMap },
 ): AsyncGenerator<PlannedBatch> {
   const encoder = new JsonlEncoder(o.namespace, o.maxLineBytes);
-  for await (const line of readLines(path, { startAt: o.startAt, maxLineBytes: o.maxLineBytes })) {
+  for await (const line of readLines(file, { startAt: o.startAt, maxLineBytes: o.maxLineBytes })) {
     const { record, closed } = encoder.add(line);
     if (record) o.positions.add(line.number);
     if (closed) yield closed;

@@ -7,14 +7,15 @@
 //   makes a second pass (as in one thread), in which the records with a repeated hash come back unsettled and the
 //   main thread settles them in file order with the exact id strings. Where one thread would stop re-checking
 //   exactly (past MAX_SUSPECTS repeated hashes), this returns undefined and the caller checks in one thread.
-import { existsSync } from "node:fs";
-import { open, stat } from "node:fs/promises";
+import { existsSync, fstat, read } from "node:fs";
+import { promisify } from "node:util";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { IndexModel } from "../api/records.js";
 import type { BadRecord, FileCheck } from "./file-check-result.js";
 import { hashKey, IdHashSet } from "./id-hashes.js";
 import type { RangeResult, RangeTask } from "./range-check.js";
+import type { Descriptor } from "./sources/lines.js";
 
 export interface ParallelOptions {
   workers: number;
@@ -26,6 +27,9 @@ export interface ParallelOptions {
 
 const NL = 10;
 const SCAN_BYTES = 1024 * 1024;
+// Positional reads through the file's one descriptor (shared with the workers): nothing here reopens the file.
+const readAt = promisify(read);
+const fstatOf = promisify(fstat);
 
 /** The worker entry to use, or undefined when there is none (running from the .ts sources): then one thread. */
 export function defaultWorkerUrl(): URL | undefined {
@@ -34,62 +38,53 @@ export function defaultWorkerUrl(): URL | undefined {
 }
 
 /** Byte offset where line `startAt` begins, or undefined when the file has fewer lines. */
-async function lineOffset(path: string, startAt: number): Promise<number | undefined> {
+async function lineOffset(fd: number, startAt: number): Promise<number | undefined> {
   if (startAt <= 1) return 0;
-  const fh = await open(path, "r");
-  try {
-    const buf = Buffer.allocUnsafe(SCAN_BYTES);
-    let line = 1;
-    for (let base = 0; ; ) {
-      const { bytesRead } = await fh.read(buf, 0, buf.length, base);
-      if (bytesRead === 0) return undefined;
-      let pos = 0;
-      for (;;) {
-        const nl = buf.indexOf(NL, pos);
-        if (nl === -1 || nl >= bytesRead) break;
-        line++;
-        if (line === startAt) return base + nl + 1;
-        pos = nl + 1;
-      }
-      base += bytesRead;
+  const buf = Buffer.allocUnsafe(SCAN_BYTES);
+  let line = 1;
+  for (let base = 0; ; ) {
+    const { bytesRead } = await readAt(fd, buf, 0, buf.length, base);
+    if (bytesRead === 0) return undefined;
+    let pos = 0;
+    for (;;) {
+      const nl = buf.indexOf(NL, pos);
+      if (nl === -1 || nl >= bytesRead) break;
+      line++;
+      if (line === startAt) return base + nl + 1;
+      pos = nl + 1;
     }
-  } finally {
-    await fh.close();
+    base += bytesRead;
   }
 }
 
 /** Cuts [from, size) into about `parts` ranges, each ending just past a newline (the last at the file's end). */
-async function cut(path: string, from: number, size: number, parts: number): Promise<[number, number][]> {
-  const fh = await open(path, "r");
-  try {
-    const buf = Buffer.allocUnsafe(64 * 1024);
-    const bounds = [from];
-    for (let i = 1; i < parts; i++) {
-      let at = Math.max(from + Math.floor(((size - from) * i) / parts), bounds[bounds.length - 1]);
-      let found = -1;
-      while (found === -1 && at < size) {
-        const { bytesRead } = await fh.read(buf, 0, buf.length, at);
-        if (bytesRead === 0) break;
-        const nl = buf.subarray(0, bytesRead).indexOf(NL);
-        if (nl !== -1) found = at + nl + 1;
-        else at += bytesRead;
-      }
-      if (found === -1 || found >= size) break;
-      if (found > bounds[bounds.length - 1]) bounds.push(found);
+async function cut(fd: number, from: number, size: number, parts: number): Promise<[number, number][]> {
+  const buf = Buffer.allocUnsafe(64 * 1024);
+  const bounds = [from];
+  for (let i = 1; i < parts; i++) {
+    let at = Math.max(from + Math.floor(((size - from) * i) / parts), bounds[bounds.length - 1]);
+    let found = -1;
+    while (found === -1 && at < size) {
+      const { bytesRead } = await readAt(fd, buf, 0, buf.length, at);
+      if (bytesRead === 0) break;
+      const nl = buf.subarray(0, bytesRead).indexOf(NL);
+      if (nl !== -1) found = at + nl + 1;
+      else at += bytesRead;
     }
-    bounds.push(size);
-    const ranges: [number, number][] = [];
-    for (let i = 0; i + 1 < bounds.length; i++) ranges.push([bounds[i], bounds[i + 1]]);
-    return ranges;
-  } finally {
-    await fh.close();
+    if (found === -1 || found >= size) break;
+    if (found > bounds[bounds.length - 1]) bounds.push(found);
   }
+  bounds.push(size);
+  const ranges: [number, number][] = [];
+  for (let i = 0; i + 1 < bounds.length; i++) ranges.push([bounds[i], bounds[i + 1]]);
+  return ranges;
 }
 
-function runWorker(url: URL, task: RangeTask, signal: AbortSignal | undefined, workers: Set<Worker>): Promise<RangeResult> {
+function runWorker(url: URL, task: RangeTask, signal: AbortSignal | undefined, workers: Set<Worker>, all: Set<Worker>): Promise<RangeResult> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(url, { workerData: task });
     workers.add(worker);
+    all.add(worker);
     let settled = false;
     const done = (fn: () => void) => {
       if (settled) return;
@@ -105,20 +100,23 @@ function runWorker(url: URL, task: RangeTask, signal: AbortSignal | undefined, w
   });
 }
 
-/** All ranges checked at once; on abort or the first failure every worker is stopped. */
+/**
+ * All ranges checked at once; on abort or the first failure every worker is stopped — and waited for, since they
+ * read through the caller's descriptor, which the caller closes once this returns.
+ */
 async function runAll(url: URL, tasks: RangeTask[], signal: AbortSignal | undefined): Promise<RangeResult[]> {
   signal?.throwIfAborted();
   const workers = new Set<Worker>();
-  const stop = () => {
-    for (const w of workers) void w.terminate();
-  };
+  const all = new Set<Worker>();
+  let stopped: Promise<unknown> | undefined;
+  const stop = () => (stopped ??= Promise.all([...all].map((w) => w.terminate())));
   signal?.addEventListener("abort", stop, { once: true });
   try {
-    const results = await Promise.all(tasks.map((t) => runWorker(url, t, signal, workers)));
+    const results = await Promise.all(tasks.map((t) => runWorker(url, t, signal, workers, all)));
     signal?.throwIfAborted();
     return results;
   } catch (err) {
-    stop();
+    await stop();
     signal?.throwIfAborted();
     throw err;
   } finally {
@@ -127,19 +125,20 @@ async function runAll(url: URL, tasks: RangeTask[], signal: AbortSignal | undefi
 }
 
 export async function checkJsonlInParallel(
-  path: string,
+  file: Descriptor,
   index: IndexModel,
   o: { startAt: number; maxShown: number; maxLineBytes: number; unit: string; maxSuspects: number; signal?: AbortSignal; parallel: ParallelOptions },
 ): Promise<FileCheck | undefined> {
   const url = o.parallel.workerUrl ?? defaultWorkerUrl();
   if (url === undefined || o.parallel.workers < 2) return undefined;
-  const { size } = await stat(path);
+  const fd = file.fd;
+  const { size } = await fstatOf(fd);
   if (size < o.parallel.minBytes) return undefined;
-  const from = await lineOffset(path, o.startAt);
+  const from = await lineOffset(fd, o.startAt);
   if (from === undefined || size - from < o.parallel.minBytes) return undefined;
-  const ranges = await cut(path, from, size, o.parallel.workers);
+  const ranges = await cut(fd, from, size, o.parallel.workers);
   if (ranges.length < 2) return undefined;
-  const base = { path, maxLineBytes: o.maxLineBytes, index, maxShown: o.maxShown };
+  const base = { fd, maxLineBytes: o.maxLineBytes, index, maxShown: o.maxShown };
 
   // First pass: records checked, id hashes gathered.
   const first = await runAll(url, ranges.map(([start, end]) => ({ ...base, start, end, maxHits: o.maxSuspects })), o.signal);
@@ -176,6 +175,7 @@ export async function checkJsonlInParallel(
     }
     return bad;
   });
+  void file.fd; // the caller's file (and so the descriptor the workers read) stays referenced until they are done
   return { ...merge(second, offsets, settled, o.maxShown), rescanned: true };
 }
 

@@ -6,7 +6,7 @@ import { PlannedBodies, type UpsertArgs } from "./upsert.js";
 
 export function uploadInput(source: RecordSource, o: { startAt: number; namespace?: string; positions: PositionMap }): UpsertArgs["records"] {
   if (source.format === "jsonl" && source.maxLineBytes !== undefined) {
-    return new PlannedBodies(encodeJsonl(source.path, { startAt: o.startAt, namespace: o.namespace, maxLineBytes: source.maxLineBytes, positions: o.positions }));
+    return new PlannedBodies(encodeJsonl(source.file, { startAt: o.startAt, namespace: o.namespace, maxLineBytes: source.maxLineBytes, positions: o.positions }));
   }
   return recordsWithPositions(source.records(o.startAt), o.positions);
 }

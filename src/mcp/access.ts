@@ -5,7 +5,7 @@
 //                        others (list_indexes, create_collection's list of pod indexes, …) and refuses them by name.
 // Collections name no index (the API does not say which index a collection was copied from), so under --indexes
 // they are listed and described as usual, but nothing may be restored from one (create_index with
-// pod.source_collection) or delete one: either could reach records of an index outside the list.
+// pod.sourceCollection) or delete one: either could reach records of an index outside the list.
 import type { ControlPlane, CreateIndexRequest } from "../api/control.js";
 import type { HostResolver } from "../api/hosts.js";
 import type { Service } from "../api/service.js";
@@ -77,7 +77,7 @@ export function scopedService(service: Service, indexes: readonly string[] | und
         throw new ToolError(
           `An index cannot be created from a collection on this server: it is limited to the indexes ${list(indexes)} ` +
             "(--indexes / VECDB_INDEXES), and a collection may hold records of any index. Nothing was created.\n" +
-            "Next step: create the index without pod.source_collection.",
+            "Next step: create the index without pod.sourceCollection.",
         );
       }
       return inner.createIndex(body, signal);

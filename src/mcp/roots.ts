@@ -1,5 +1,8 @@
-// The directories tools may read files from: --allow-dir (config) plus the MCP roots the client declares. Roots are
-// asked of the client (roots/list) when a tool first needs them, and asked again after notifications/roots/list_changed.
+// The directories tools may read files from: --allow-dir (config) plus, over stdio, the MCP roots the client declares.
+// Roots are asked of the client (roots/list) when a tool first needs them, and asked again after
+// notifications/roots/list_changed. Over HTTP the client is someone else, on another machine perhaps: its roots name
+// folders on ITS disk, and taking them as folders on the server's would let it read any file the server can
+// (`file:///`). There only --allow-dir counts; the client's roots are never asked for.
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { ListRootsResultSchema, RootsListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "../log.js";
@@ -11,7 +14,13 @@ export interface ClientRequester {
 
 const ROOTS_TIMEOUT_MS = 10_000;
 
-export function trackRoots(server: Server, allowDirs: readonly string[], log: Logger): (via: ClientRequester) => Promise<string[]> {
+export function trackRoots(
+  server: Server,
+  allowDirs: readonly string[],
+  log: Logger,
+  clientRootsCount = true,
+): (via: ClientRequester) => Promise<string[]> {
+  if (!clientRootsCount) return async () => [...allowDirs];
   let clientRoots: Promise<string[]> | undefined;
   server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
     clientRoots = undefined;

@@ -18,7 +18,8 @@ import { createLogger, LOG_LEVELS, redact, type Logger, type LogLevel } from "..
 import { trackRoots } from "./roots.js";
 import { callRefusal, scopedService, toolRefusal, type Access } from "./access.js";
 import type { AnyTool, ToolContext } from "../tool-kit/tool.js";
-import { answerToolsListFromBuild } from "./tool-schemas.js";
+import { answerToolsList, schemasOf } from "./tool-schemas.js";
+import { nothingDone, unknownArguments, unknownArgumentsText } from "./strict-args.js";
 import { tools as registry } from "../../tools/index.js";
 
 /** The initialize result's instructions: how to start, and the safe modes in force. */
@@ -150,7 +151,7 @@ export function createServer(config: Config, service: Service, options: CreateSe
     warning: (m) => (base.warning(m), toClient("warning", m)),
     error: (m) => (base.error(m), toClient("error", m)),
   };
-  const roots = trackRoots(server.server, config.allowDirs, log);
+  const roots = trackRoots(server.server, config.allowDirs, log, !config.http); // over HTTP only --allow-dir (roots.ts)
 
   for (const tool of offered) {
     server.registerTool(
@@ -194,8 +195,8 @@ export function createServer(config: Config, service: Service, options: CreateSe
       },
     );
   }
-  guardToolCalls(server, hidden, log);
-  answerToolsListFromBuild(server, offered);
+  guardToolCalls(server, hidden, offered, log);
+  answerToolsList(server, offered);
   return server;
 }
 
@@ -203,25 +204,34 @@ type CallHandler = (request: unknown, extra: unknown) => Promise<unknown>;
 
 /**
  * Answers, before the SDK's own tools/call handler, the calls it would get wrong: a tool the safe modes took away
- * (the SDK alone would answer "Tool … not found") gets why; arguments with a key named "__proto__" (which zod would
- * silently drop, see dropped-keys.ts) are refused, naming where. The SDK offers no public hook there, so this wraps it.
+ * (the SDK alone would answer "Tool … not found") gets why; an argument key the tool does not know, at any depth
+ * (zod would drop it in silence and the call would succeed without it, see strict-args.ts), is refused with the
+ * nearest valid name; a key named "__proto__" (which zod would drop too, see dropped-keys.ts) is refused, naming
+ * where. Nothing runs in any of these cases. The SDK offers no public hook there, so this wraps it.
  */
-function guardToolCalls(server: McpServer, hidden: ReadonlyMap<string, string>, log: Logger): void {
+function guardToolCalls(server: McpServer, hidden: ReadonlyMap<string, string>, offered: readonly AnyTool[], log: Logger): void {
   const handlers = (server.server as unknown as { _requestHandlers?: Map<string, CallHandler> })._requestHandlers;
   const sdkHandler = handlers?.get("tools/call");
   if (!sdkHandler) return; // no tool registered at all: the SDK refuses every call by itself
+  const byName = new Map(offered.map((t) => [t.name, t]));
   server.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const { name } = request.params;
-    const why = hidden.get(name);
-    const dropped = why === undefined ? protoKeyPath(request.params.arguments) : undefined;
-    const refusal =
-      why ??
-      (dropped === undefined
-        ? undefined
-        : `${name}: ${dropped} has a field named "__proto__", which this server cannot pass on (JavaScript objects drop that ` +
-          `name). Rename the field and call again. Nothing was done.`);
+    const { name, arguments: args } = request.params;
+    const refusal = hidden.get(name) ?? argumentRefusal(byName.get(name), args);
     if (refusal === undefined) return (await sdkHandler(request, extra)) as CallToolResult;
     log.info(`${name} → refused: ${refusal.split("\n")[0]}`);
     return { content: [{ type: "text", text: refusal }], isError: true };
   });
+}
+
+/** Why these arguments cannot be passed on to `tool` as given, or undefined. */
+function argumentRefusal(tool: AnyTool | undefined, args: Record<string, unknown> | undefined): string | undefined {
+  if (tool === undefined || args === undefined) return undefined; // an unknown tool is the SDK's to answer
+  const unknown = unknownArguments(schemasOf(tool).inputSchema, args);
+  if (unknown.length > 0) return unknownArgumentsText(unknown, tool.name, nothingDone(tool));
+  const dropped = protoKeyPath(args);
+  if (dropped === undefined) return undefined;
+  return (
+    `${tool.name}: ${dropped} has a field named "__proto__", which this server cannot pass on (JavaScript objects drop that ` +
+    "name). Rename the field and call again. Nothing was done."
+  );
 }

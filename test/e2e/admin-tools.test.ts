@@ -40,20 +40,21 @@ describe("create_index", () => {
     const host = (await api(svc, "GET", "/indexes/alpha")).body.host;
     expect(r.structured).toEqual({
       index: {
-        name: "alpha", kind: "serverless", dimension: 4, metric: "cosine", vector_type: "dense", state: "Ready", ready: true,
-        host, cloud: "aws", region: "us-east-1", deletion_protection: "disabled",
+        name: "alpha", kind: "serverless", dimension: 4, metric: "cosine", vectorType: "dense", state: "Ready", ready: true,
+        host, cloud: "aws", region: "us-east-1", deletionProtection: "disabled",
       },
       created: true,
       ready: true,
-      waited_seconds: 0,
+      waitedSeconds: expect.any(Number),
     });
+    expect((r.structured as { waitedSeconds: number }).waitedSeconds).toBeLessThan(2); // ready at once on the local service (0–0.1 s under load)
     expect(r.text).toBe(
       [
         'Index "alpha" created and ready.',
         "",
         "| name | kind | dimension | metric | state | host | where | deletion protection |",
         "| --- | --- | --- | --- | --- | --- | --- | --- |",
-        `| alpha | serverless | 4 | cosine | Ready (ready) | ${host} | aws us-east-1 | disabled |`,
+        `| alpha | serverless | 4 | cosine | Ready | ${host} | aws us-east-1 | disabled |`,
       ].join("\n"),
     );
     expect(r.progress.length).toBeGreaterThanOrEqual(1);
@@ -64,12 +65,12 @@ describe("create_index", () => {
 
   test("a pod-based index with deletion protection and tags", async () => {
     const r = await mcp.call("create_index", {
-      name: "pods-a", dimension: 3, metric: "euclidean", pod: { environment: "us-east1-gcp", pod_type: "p1.x2", replicas: 2 },
-      deletion_protection: "enabled", tags: { team: "search" },
+      name: "pods-a", dimension: 3, metric: "euclidean", pod: { environment: "us-east1-gcp", podType: "p1.x2", replicas: 2 },
+      deletionProtection: "enabled", tags: { team: "search" },
     }, { progress: true });
     expect(r.isError, r.text).toBe(false);
     expect(r.structured).toMatchObject({
-      index: { name: "pods-a", kind: "pod", dimension: 3, metric: "euclidean", environment: "us-east1-gcp", pod_type: "p1.x2", replicas: 2, shards: 1, pods: 2, deletion_protection: "enabled" },
+      index: { name: "pods-a", kind: "pod", dimension: 3, metric: "euclidean", environment: "us-east1-gcp", podType: "p1.x2", replicas: 2, shards: 1, pods: 2, deletionProtection: "enabled" },
       created: true,
       ready: true,
     });
@@ -85,7 +86,7 @@ describe("create_index", () => {
     await waitFor(async () => (await api(svc, "GET", "/collections/src-snap")).body.status === "Ready", "collection ready");
 
     const r = await mcp.call("create_index", {
-      name: "restored", dimension: 2, pod: { environment: "us-east1-gcp", pod_type: "p1.x1", source_collection: "src-snap" },
+      name: "restored", dimension: 2, pod: { environment: "us-east1-gcp", podType: "p1.x1", sourceCollection: "src-snap" },
     }, { progress: true });
     expect(r.isError, r.text).toBe(false);
     expect(r.structured).toMatchObject({ created: true, ready: true, index: { name: "restored", state: "Ready" } });
@@ -98,7 +99,7 @@ describe("create_index", () => {
   test("the same settings again: the existing index is returned as is", async () => {
     const r = await mcp.call("create_index", { name: "alpha", dimension: 4, metric: "cosine", serverless: { cloud: "aws", region: "us-east-1" } }, { progress: true });
     expect(r.isError, r.text).toBe(false);
-    expect(r.structured).toMatchObject({ created: false, ready: true, waited_seconds: 0, index: { name: "alpha", dimension: 4 } });
+    expect(r.structured).toMatchObject({ created: false, ready: true, waitedSeconds: 0, index: { name: "alpha", dimension: 4 } });
     expect(r.text.split("\n")[0]).toBe('Index "alpha" already exists with these settings; it is returned as is (nothing was created).');
     expect(r.progress).toEqual([]);
   });
@@ -116,12 +117,12 @@ describe("create_index", () => {
         "Next step: use the existing index as it is (list_indexes shows it), or call create_index with another name.",
       ].join("\n"),
     );
-    const kind = await mcp.call("create_index", { name: "alpha", dimension: 4, pod: { environment: "us-east1-gcp", pod_type: "p1.x1" } });
+    const kind = await mcp.call("create_index", { name: "alpha", dimension: 4, pod: { environment: "us-east1-gcp", podType: "p1.x1" } });
     expect(kind.text.split("\n")[1]).toBe("- kind: the index is serverless, this call asks for pod");
     expect((await api(svc, "GET", "/indexes/alpha")).body).toMatchObject({ dimension: 4, metric: "cosine", spec: { serverless: { cloud: "aws" } } });
   });
 
-  test("the wait is bounded by wait_seconds; a failed state is an error", async () => {
+  test("the wait is bounded by waitSeconds; a failed state is an error", async () => {
     // A controller that reports the index as still initializing (or failed), whatever its real state.
     let state = "Initializing";
     const proxy = await startProxy({
@@ -131,7 +132,7 @@ describe("create_index", () => {
     const slow = await startMcp({ env: { PINECONE_API_KEY: svc.apiKey, PINECONE_CONTROLLER_HOST: proxy.url } });
     try {
       const started = Date.now();
-      const r = await slow.call("create_index", { name: "slow-one", dimension: 2, serverless: { cloud: "aws", region: "us-east-1" }, wait_seconds: 1 }, { progress: true });
+      const r = await slow.call("create_index", { name: "slow-one", dimension: 2, serverless: { cloud: "aws", region: "us-east-1" }, waitSeconds: 1 }, { progress: true });
       expect(Date.now() - started).toBeLessThan(5000);
       expect(r.isError, r.text).toBe(false);
       expect(r.structured).toMatchObject({ created: true, ready: false, index: { state: "Initializing" } });
@@ -140,8 +141,8 @@ describe("create_index", () => {
       expect(r.progress.length).toBeGreaterThan(1);
       expect(r.progress[1].message).toMatch(/^index slow-one: Initializing after [\d.]+ s$/);
 
-      const now = await slow.call("create_index", { name: "slow-two", dimension: 2, serverless: { cloud: "aws", region: "us-east-1" }, wait_seconds: 0 });
-      expect(now.text.split("\n")[0]).toBe('Index "slow-two" created; it is Initializing (not waited for: wait_seconds is 0).');
+      const now = await slow.call("create_index", { name: "slow-two", dimension: 2, serverless: { cloud: "aws", region: "us-east-1" }, waitSeconds: 0 });
+      expect(now.text.split("\n")[0]).toBe('Index "slow-two" created; it is Initializing (not waited for: waitSeconds is 0).');
 
       state = "InitializationFailed";
       const failed = await slow.call("create_index", { name: "slow-three", dimension: 2, serverless: { cloud: "aws", region: "us-east-1" } });
@@ -159,13 +160,13 @@ describe("create_index", () => {
   const bad: [string, Record<string, unknown>, string][] = [
     [
       "both serverless and pod",
-      { name: "both", dimension: 4, serverless: { cloud: "aws", region: "us-east-1" }, pod: { environment: "us-east1-gcp", pod_type: "p1.x1" } },
-      "Give exactly one of serverless or pod, not both: serverless {cloud, region} makes an index that scales on demand, pod {environment, pod_type} one on fixed pods. Nothing was created.",
+      { name: "both", dimension: 4, serverless: { cloud: "aws", region: "us-east-1" }, pod: { environment: "us-east1-gcp", podType: "p1.x1" } },
+      "Give exactly one of serverless or pod, not both: serverless {cloud, region} makes an index that scales on demand, pod {environment, podType} one on fixed pods. Nothing was created.",
     ],
     [
       "neither serverless nor pod",
       { name: "neither", dimension: 4 },
-      'Give exactly one of serverless or pod; neither was given. For example serverless: {"cloud": "aws", "region": "us-east-1"}, or pod: {"environment": "us-east1-gcp", "pod_type": "p1.x1"}. Nothing was created.',
+      'Give exactly one of serverless or pod; neither was given. For example serverless: {"cloud": "aws", "region": "us-east-1"}, or pod: {"environment": "us-east1-gcp", "podType": "p1.x1"}. Nothing was created.',
     ],
     [
       "a bad name",
@@ -264,7 +265,7 @@ describe("delete_index", () => {
     expect(r.isError).toBe(true);
     expect(r.text).toBe(
       'Index "guarded" has deletion protection enabled, so it was NOT deleted; nothing was changed.\n' +
-        'Next step: only if the user really wants it gone, they turn deletion protection off first — in the console, or with the API: PATCH /indexes/guarded {"deletion_protection": "disabled"} (configure_index) — and then call delete_index again.',
+        'Next step: only if the user really wants it gone, they turn deletion protection off first — in the console, or with the API: PATCH /indexes/guarded {"deletion_protection": "disabled"} — and then call delete_index again.',
     );
     expect(await indexNames()).toContain("guarded");
   });
@@ -290,9 +291,9 @@ describe("delete_collection", () => {
     await upsert(host, "", [{ id: "1", values: [1, 2] }]);
     expect((await api(svc, "POST", "/collections", { name: "old-snap", source: "coll-src" })).status).toBe(201);
     await waitFor(async () => (await api(svc, "GET", "/collections/old-snap")).body.status === "Ready", "collection ready");
-    const r = await mcp.call("delete_collection", { name: "old-snap" });
+    const r = await mcp.call("delete_collection", { collection: "old-snap" });
     expect(r.isError, r.text).toBe(false);
-    expect(r.structured).toMatchObject({ deleted: { name: "old-snap", environment: "us-east1-gcp", dimension: 2, vector_count: 1 } });
+    expect(r.structured).toMatchObject({ deleted: { name: "old-snap", environment: "us-east1-gcp", dimension: 2, vectorCount: 1 } });
     expect(r.text.split("\n")[0]).toBe('Collection "old-snap" deleted, with every record in it:');
     expect(await collectionNames()).not.toContain("old-snap");
     expect(await indexNames()).toContain("coll-src");

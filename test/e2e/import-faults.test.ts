@@ -1,6 +1,6 @@
 // import_vectors through faults: the seeded fault proxy in front of the local service (control and data plane), the
 // built server over stdio. 20,000 records through a storm land exactly once with the right values; a service that
-// goes away mid-import and a cancelled import give exact accounting, and the start_at they give completes the import.
+// goes away mid-import and a cancelled import give exact accounting, and the startAt they give completes the import.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -77,7 +77,7 @@ it("20,000 records through 429 ± Retry-After, 500, 503, resets, stalls and tric
   for (const x of recs) expect(got[x.id].values).toEqual(x.values.map(Math.fround));
 });
 
-it("a service that goes away mid-import: exact landed / not-landed accounting, and the start_at it gives completes the import", async () => {
+it("a service that goes away mid-import: exact landed / not-landed accounting, and the startAt it gives completes the import", async () => {
   const proxy = await startFaultProxy({ target: svc.controlUrl, seed: 7, rewriteHosts: true, faults: {} });
   open.push(proxy);
   const mcp = await mcpThrough(proxy, ["--timeout-ms", "2000", "--retries", "1", "--concurrency", "4"]);
@@ -92,20 +92,20 @@ it("a service that goes away mid-import: exact landed / not-landed accounting, a
   });
   const result = (await call) as { isError?: boolean; structuredContent?: any; content: { type: string; text?: string }[] };
   expect(result.isError).toBe(true);
-  const s = result.structuredContent as { landed: { first: number; last: number }[]; failed: number; records: number; resume_start_at: number };
+  const s = result.structuredContent as { landed: { first: number; last: number }[]; failed: number; records: number; resumeStartAt: number };
   const text = result.content[0].text!;
   const landed = inRanges(recs, s.landed);
   expect(landed.length).toBeGreaterThanOrEqual(1500);
   expect(landed.length + s.failed).toBe(5000);
   expect(text).toMatch(new RegExp(`^The import stopped: ${s.failed} of 5000 records were NOT written \\(${landed.length} were\\)\\.\nLanded: lines 1–`));
-  expect(text).toContain(`start_at: ${s.resume_start_at} `);
+  expect(text).toContain(`startAt: ${s.resumeStartAt} `);
   // "Why" accounts for every record not written: the failed requests and the records never sent
   const why = [...text.matchAll(/^- (\d+) records: (.*)$/gm)];
   expect(why.reduce((n, m) => n + Number(m[1]), 0)).toBe(s.failed);
   expect(why.at(-1)![2]).toBe("not sent, sending stops after a request fails for good");
   // resume where the first record did not land: nothing before it is missing
   expect(s.landed[0].first).toBe(1);
-  expect(s.resume_start_at).toBe(s.landed[0].last + 1);
+  expect(s.resumeStartAt).toBe(s.landed[0].last + 1);
 
   // Against the service: everything reported landed is there; beyond it only batches that were in flight when the
   // connections died (forwarded, answer lost: at most 4 batches of 100).
@@ -119,15 +119,15 @@ it("a service that goes away mid-import: exact landed / not-landed accounting, a
   expect(strays.length).toBe(onService - landed.length);
 
   proxy.setDown(false);
-  const resumed = await mcp.call("import_vectors", { index: "storm", namespace: "away", path, start_at: s.resume_start_at });
+  const resumed = await mcp.call("import_vectors", { index: "storm", namespace: "away", path, startAt: s.resumeStartAt });
   expect(resumed.isError, resumed.text).toBe(false);
-  expect(resumed.structured).toMatchObject({ start_at: s.resume_start_at, records: 5001 - s.resume_start_at, failed: 0 });
+  expect(resumed.structured).toMatchObject({ startAt: s.resumeStartAt, records: 5001 - s.resumeStartAt, failed: 0 });
   expect(await count("away")).toBe(5000);
   const all = await fetchVectors(svc, host, recs.map((x) => x.id), "away");
   for (const x of recs) expect(all[x.id].values).toEqual(x.values.map(Math.fround));
 });
 
-it("cancelling stops at once; the log gives the landed lines and the start_at that completes the import", async () => {
+it("cancelling stops at once; the log gives the landed lines and the startAt that completes the import", async () => {
   const proxy = await startFaultProxy({ target: svc.controlUrl, seed: 3, rewriteHosts: true, faults: {} });
   open.push(proxy);
   const mcp = await mcpThrough(proxy, ["--concurrency", "2"]);
@@ -149,7 +149,7 @@ it("cancelling stops at once; the log gives the landed lines and the start_at th
     line = mcp.logMessages.map((m) => String(m.data)).find((d) => d.startsWith("import_vectors of")) ?? "";
     await new Promise((r) => setTimeout(r, 20));
   }
-  const m = /^import_vectors of (\S+) cancelled: (\d+) of 5000 records landed \(lines ([\d–, ]+)\); resume with start_at (\d+)$/.exec(line);
+  const m = /^import_vectors of (\S+) cancelled: (\d+) of 5000 records landed \(lines ([\d–, ]+)\); resume with startAt (\d+)$/.exec(line);
   expect(m, line).not.toBeNull();
   expect(m![1]).toBe(path);
   const ranges = m![3].split(", ").map((r) => r.split("–").map(Number));
@@ -165,7 +165,7 @@ it("cancelling stops at once; the log gives the landed lines and the start_at th
   expect(soon - landed).toBeLessThanOrEqual(200);
   expect(Object.keys(await fetchVectors(svc, host, recs.slice(0, startAt - 1).map((x) => x.id), "cancel"))).toHaveLength(startAt - 1);
 
-  const resumed = await mcp.call("import_vectors", { index: "storm", namespace: "cancel", path, start_at: startAt });
+  const resumed = await mcp.call("import_vectors", { index: "storm", namespace: "cancel", path, startAt: startAt });
   expect(resumed.isError, resumed.text).toBe(false);
   expect(await count("cancel")).toBe(5000);
 });

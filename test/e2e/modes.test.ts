@@ -135,7 +135,7 @@ describe("--indexes", () => {
       ["upsert_vectors", { index: "hidden-two", vectors: [{ id: "w", values: [1, 1] }] }],
       ["delete_vectors", { index: "hidden-two", deleteAll: true }],
       ["delete_index", { index: "hidden-two" }],
-      ["create_collection", { name: "leak", source: "hidden-two" }],
+      ["create_collection", { name: "leak", index: "hidden-two" }],
     ];
     for (const [tool, args] of calls) {
       expect(names(mcp)).toContain(tool);
@@ -161,19 +161,19 @@ describe("--indexes", () => {
   test("an index cannot be restored from a collection (it may hold another index's records)", async () => {
     const limited = await server(["--indexes", "visible-one,restored-here"]);
     const r = await limited.call("create_index", {
-      name: "restored-here", dimension: 2, pod: { environment: "us-east1-gcp", pod_type: "p1.x1", source_collection: "any-snap" },
+      name: "restored-here", dimension: 2, pod: { environment: "us-east1-gcp", podType: "p1.x1", sourceCollection: "any-snap" },
     });
     expect(r.isError).toBe(true);
     expect(r.text).toBe(
       'An index cannot be created from a collection on this server: it is limited to the indexes "visible-one", "restored-here" ' +
         "(--indexes / VECDB_INDEXES), and a collection may hold records of any index. Nothing was created.\n" +
-        "Next step: create the index without pod.source_collection.",
+        "Next step: create the index without pod.sourceCollection.",
     );
     expect(await indexNames()).toEqual(["hidden-two", "visible-one"]);
   });
 
   test("another index does not appear in create_collection's list of pod-based indexes", async () => {
-    const r = await mcp.call("create_collection", { name: "snap", source: "visible-one" });
+    const r = await mcp.call("create_collection", { name: "snap", index: "visible-one" });
     expect(r.isError).toBe(true);
     expect(r.text).toBe(
       'Index "visible-one" is serverless, and collections are made only from pod-based indexes; nothing was created.\n' +
@@ -192,7 +192,7 @@ describe("--indexes", () => {
   test("delete_collection does not exist (a collection may hold any index's records); instructions say limited", async () => {
     expect(names(mcp)).not.toContain("delete_collection");
     expect(names(mcp)).toContain("delete_index");
-    const r = await mcp.call("delete_collection", { name: "anything" });
+    const r = await mcp.call("delete_collection", { collection: "anything" });
     expect(r.text).toBe(
       'delete_collection is not available: this server is limited to the indexes "visible-one" (--indexes / VECDB_INDEXES), and a collection may hold records of any index. Nothing was changed.',
     );

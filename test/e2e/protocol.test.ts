@@ -274,7 +274,7 @@ test("a source index that is not ready yet: wait and call again", async () => {
   });
   const m = await startMcp({ env: { PINECONE_API_KEY: svc.apiKey, PINECONE_CONTROLLER_HOST: proxy.url } });
   try {
-    const r = await m.call("create_collection", { name: "busy-snap", source: "busy-pod" });
+    const r = await m.call("create_collection", { name: "busy-snap", index: "busy-pod" });
     expect(r.text).toBe(
       `create_collection failed — the service answered HTTP 400 INVALID_ARGUMENT: ${message}\n` +
         "Next step: The resource is not in a state that allows this yet (e.g. not ready). Wait a little and call again; list_indexes shows each index's state.",

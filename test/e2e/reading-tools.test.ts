@@ -95,11 +95,11 @@ describe("describe_index", () => {
         "| dimension | 4 |",
         "| metric | cosine |",
         "| vector type | dense |",
-        "| state | Ready (ready) |",
+        "| state | Ready |",
         `| host | ${host.docs} |`,
         "| serverless.cloud | aws |",
         "| serverless.region | us-east-1 |",
-        '| serverless.read_capacity | {"mode":"OnDemand","status":{"state":"Ready"}} |',
+        '| serverless.readCapacity | {"mode":"OnDemand","status":{"state":"Ready"}} |',
         "| deletion protection | disabled |",
         "| tags | none |",
       ),
@@ -110,13 +110,13 @@ describe("describe_index", () => {
         kind: "serverless",
         dimension: 4,
         metric: "cosine",
-        vector_type: "dense",
+        vectorType: "dense",
         host: host.docs,
         state: "Ready",
         ready: true,
-        deletion_protection: "disabled",
+        deletionProtection: "disabled",
         tags: {},
-        spec: { serverless: { cloud: "aws", region: "us-east-1", read_capacity: { mode: "OnDemand", status: { state: "Ready" } } } },
+        spec: { serverless: { cloud: "aws", region: "us-east-1", readCapacity: { mode: "OnDemand", status: { state: "Ready" } } } },
       },
     });
   });
@@ -137,10 +137,10 @@ describe("describe_index", () => {
         "| dimension | 2 |",
         "| metric | euclidean |",
         "| vector type | dense |",
-        "| state | Ready (ready) |",
+        "| state | Ready |",
         `| host | ${host.pods} |`,
         "| pod.environment | us-east1-gcp |",
-        "| pod.pod_type | p1.x1 |",
+        "| pod.podType | p1.x1 |",
         "| pod.pods | 1 |",
         "| pod.replicas | 1 |",
         "| pod.shards | 1 |",
@@ -149,7 +149,7 @@ describe("describe_index", () => {
       ),
     );
     expect(r.structured).toMatchObject({
-      index: { kind: "pod", deletion_protection: "enabled", tags: { team: "search", env: "dev" }, spec: { pod: { environment: "us-east1-gcp", pod_type: "p1.x1", pods: 1, replicas: 1, shards: 1 } } },
+      index: { kind: "pod", deletionProtection: "enabled", tags: { team: "search", env: "dev" }, spec: { pod: { environment: "us-east1-gcp", podType: "p1.x1", pods: 1, replicas: 1, shards: 1 } } },
     });
     await api(svc, "PATCH", "/indexes/pods", { deletion_protection: "disabled" });
     await untilReady("pods");
@@ -187,7 +187,7 @@ describe("describe_index_stats", () => {
       table(
         'Index "docs" (dimension 4, cosine, fullness 0%): 4 records in 2 namespaces.',
         "",
-        "| namespace | vectors |",
+        "| namespace | records |",
         "| --- | --- |",
         "| (default) | 1 |",
         "| books | 3 |",
@@ -215,7 +215,7 @@ describe("describe_index_stats", () => {
       table(
         'Index "docs" (dimension 4, cosine, fullness 0%): 2 records match the filter, in 2 namespaces (of 4 records in the index).',
         "",
-        "| namespace | matching vectors |",
+        "| namespace | matching records |",
         "| --- | --- |",
         "| (default) | 1 |",
         "| books | 1 |",
@@ -228,7 +228,7 @@ describe("describe_index_stats", () => {
   test("a sparse index and an empty one", async () => {
     const sparse = await mcp.call("describe_index_stats", { index: "sparse" });
     expect(sparse.text).toBe(
-      table('Index "sparse" (sparse, dotproduct, fullness 0%): 2 records in 1 namespace.', "", "| namespace | vectors |", "| --- | --- |", "| kw | 2 |", "| (all namespaces) | 2 |"),
+      table('Index "sparse" (sparse, dotproduct, fullness 0%): 2 records in 1 namespace.', "", "| namespace | records |", "| --- | --- |", "| kw | 2 |", "| (all namespaces) | 2 |"),
     );
     expect((sparse.structured as any).dimension).toBeUndefined();
     const empty = await mcp.call("describe_index_stats", { index: "empty" });
@@ -579,13 +579,13 @@ describe("describe_collection", () => {
   test("a collection's record, once Ready", async () => {
     const res = await api(svc, "POST", "/collections", { name: "pods-snap", source: "pods" });
     expect(res.status).toBe(201);
-    let r = await mcp.call("describe_collection", { name: "pods-snap" });
+    let r = await mcp.call("describe_collection", { collection: "pods-snap" });
     for (let i = 0; i < 100 && (r.structured as any).collection.status !== "Ready"; i++) {
       await new Promise((res) => setTimeout(res, 50));
-      r = await mcp.call("describe_collection", { name: "pods-snap" });
+      r = await mcp.call("describe_collection", { collection: "pods-snap" });
     }
     const c = (r.structured as any).collection;
-    expect(c).toMatchObject({ name: "pods-snap", status: "Ready", environment: "us-east1-gcp", dimension: 2, vector_count: 2 });
+    expect(c).toMatchObject({ name: "pods-snap", status: "Ready", environment: "us-east1-gcp", dimension: 2, vectorCount: 2 });
     const size = c.size < 1000 ? `${c.size} B` : `${Math.round(c.size / 100) / 10} kB`;
     expect(r.text).toBe(
       table(
@@ -597,14 +597,14 @@ describe("describe_collection", () => {
         "| status | Ready |",
         "| environment | us-east1-gcp |",
         "| dimension | 2 |",
-        "| vectors | 2 |",
+        "| records | 2 |",
         `| size | ${size} (${c.size} bytes) |`,
       ),
     );
   });
 
   test("an unknown collection: 404 and list_collections", async () => {
-    const r = await mcp.call("describe_collection", { name: "nope" });
+    const r = await mcp.call("describe_collection", { collection: "nope" });
     expect(r.isError).toBe(true);
     expect(r.text).toBe(
       "describe_collection failed — the service answered HTTP 404 NOT_FOUND: Collection nope not found.\n" +

@@ -50,16 +50,16 @@ describe("with indexes", () => {
         "",
         "| name | kind | dimension | metric | state | host | where |",
         "| --- | --- | --- | --- | --- | --- | --- |",
-        `| docs | serverless | 4 | cosine | Ready (ready) | ${docsHost} | aws us-east-1 |`,
-        `| pods | pod | 4 | euclidean | Ready (ready) | ${podsHost} | us-east1-gcp · p1.x1 · pods 1 / replicas 1 / shards 1 |`,
-        `| sparse | serverless | sparse | dotproduct | Ready (ready) | ${sparseHost} | aws us-east-1 |`,
+        `| docs | serverless | 4 | cosine | Ready | ${docsHost} | aws us-east-1 |`,
+        `| pods | pod | 4 | euclidean | Ready | ${podsHost} | us-east1-gcp · p1.x1 · pods 1 / replicas 1 / shards 1 |`,
+        `| sparse | serverless | sparse | dotproduct | Ready | ${sparseHost} | aws us-east-1 |`,
       ].join("\n"),
     );
     const indexes = (r.structured as { indexes: Record<string, unknown>[] }).indexes;
     expect(indexes.map((i) => i.name)).toEqual(["docs", "pods", "sparse"]);
     expect(indexes[0]).toMatchObject({ kind: "serverless", dimension: 4, metric: "cosine", state: "Ready", ready: true, host: docsHost, cloud: "aws", region: "us-east-1" });
-    expect(indexes[1]).toMatchObject({ kind: "pod", environment: "us-east1-gcp", pod_type: "p1.x1", pods: 1, replicas: 1, shards: 1 });
-    expect(indexes[2]).toMatchObject({ vector_type: "sparse" });
+    expect(indexes[1]).toMatchObject({ kind: "pod", environment: "us-east1-gcp", podType: "p1.x1", pods: 1, replicas: 1, shards: 1 });
+    expect(indexes[2]).toMatchObject({ vectorType: "sparse" });
     expect(indexes[2].dimension).toBeUndefined();
   });
 
@@ -203,8 +203,8 @@ describe("with indexes", () => {
     const r = await mcp.call("upsert_vectors", { index: "..", vectors: [{ id: "a", values: [1, 2, 3, 4] }] });
     expect(r.isError).toBe(true);
     expect(r.text).toContain('index is "..": "." and ".." are not index names. Nothing was written.');
-    const c = await mcp.call("create_collection", { name: "c", source: "." });
-    expect(c.text).toContain('source is ".": "." and ".." are not index names. Nothing was created.');
+    const c = await mcp.call("create_collection", { name: "c", index: "." });
+    expect(c.text).toContain('index is ".": "." and ".." are not index names. Nothing was created.');
   });
 
   test("upsert_vectors into an unknown index: 404 and the next step", async () => {
@@ -218,14 +218,14 @@ describe("with indexes", () => {
 
   test("create_collection from a pod-based index: the new record, Initializing", async () => {
     await mcp.call("upsert_vectors", { index: "pods", vectors: [{ id: "p", values: [1, 2, 3, 4] }] });
-    const r = await mcp.call("create_collection", { name: "pods-snap", source: "pods" });
+    const r = await mcp.call("create_collection", { name: "pods-snap", index: "pods" });
     expect(r.isError).toBe(false);
     expect(r.structured).toMatchObject({ collection: { name: "pods-snap", status: "Initializing", environment: "us-east1-gcp", source: "pods" } });
     expect(r.text).toBe(
       [
         "Collection created:",
         "",
-        "| name | status | environment | source | dimension | vectors | size |",
+        "| name | status | environment | source | dimension | records | size |",
         "| --- | --- | --- | --- | --- | --- | --- |",
         "| pods-snap | Initializing | us-east1-gcp | pods | 4 |  |  |",
         "",
@@ -242,23 +242,23 @@ describe("with indexes", () => {
       r = await mcp.call("list_collections");
     }
     const c = (r.structured as any).collections[0];
-    expect(c).toMatchObject({ name: "pods-snap", status: "Ready", environment: "us-east1-gcp", dimension: 4, vector_count: 1 });
+    expect(c).toMatchObject({ name: "pods-snap", status: "Ready", environment: "us-east1-gcp", dimension: 4, vectorCount: 1 });
     expect(typeof c.size).toBe("number");
     const size = c.size < 1000 ? `${c.size} B` : `${Math.round(c.size / 100) / 10} kB`;
     expect(r.text).toBe(
-      ["1 collection:", "", "| name | status | environment | dimension | vectors | size |", "| --- | --- | --- | --- | --- | --- |", `| pods-snap | Ready | us-east1-gcp | 4 | 1 | ${size} |`].join("\n"),
+      ["1 collection:", "", "| name | status | environment | dimension | records | size |", "| --- | --- | --- | --- | --- | --- |", `| pods-snap | Ready | us-east1-gcp | 4 | 1 | ${size} |`].join("\n"),
     );
   });
 
   test("create_collection with a taken name: 409 and the next step", async () => {
-    const r = await mcp.call("create_collection", { name: "pods-snap", source: "pods" });
+    const r = await mcp.call("create_collection", { name: "pods-snap", index: "pods" });
     expect(r.isError).toBe(true);
     expect(r.text).toContain("create_collection failed — the service answered HTTP 409 ALREADY_EXISTS");
     expect(r.text).toContain("Next step: The name is taken.");
   });
 
   test("create_collection from an unknown index: 404 and list_indexes", async () => {
-    const r = await mcp.call("create_collection", { name: "x", source: "missing" });
+    const r = await mcp.call("create_collection", { name: "x", index: "missing" });
     expect(r.text).toBe(
       "create_collection failed — the service answered HTTP 404 NOT_FOUND: Index missing not found.\n" +
         "Next step: Call list_indexes to see the indexes there are, then call again with one of those names.",
@@ -267,7 +267,7 @@ describe("with indexes", () => {
 
   test("create_collection from a serverless index lists the pod-based ones and creates nothing", async () => {
     const before = await collectionNames();
-    const r = await mcp.call("create_collection", { name: "docs-snap", source: "docs" });
+    const r = await mcp.call("create_collection", { name: "docs-snap", index: "docs" });
     expect(r.isError).toBe(true);
     expect(r.text).toBe(
       [
@@ -292,7 +292,7 @@ describe("with indexes", () => {
   ];
   test.each(badNames)("create_collection refuses the name %j with the rule and a valid name", async (name, message) => {
     const before = await collectionNames();
-    const r = await mcp.call("create_collection", { name, source: "pods" });
+    const r = await mcp.call("create_collection", { name, index: "pods" });
     expect(r.isError).toBe(true);
     expect(r.text).toContain(message);
     expect(await collectionNames()).toEqual(before);

@@ -10,7 +10,7 @@ import {
   type Progress,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
-import { Ajv } from "ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { BUNDLE, ensureBundle, ROOT } from "./bundle.js";
 
 export { ROOT, BUNDLE as CLI };
@@ -61,7 +61,8 @@ export async function startMcp(opts: { env: Record<string, string | undefined>; 
   await client.connect(transport);
 
   const { tools } = await client.listTools();
-  const ajv = new Ajv({ strict: false, allErrors: true });
+  // JSON Schema 2020-12: the dialect the MCP spec (2025-11-25) names as default for schemas without $schema.
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
   const validators = new Map(tools.filter((t) => t.outputSchema).map((t) => [t.name, ajv.compile(t.outputSchema!)]));
   const seen: string[] = [];
 

@@ -2,7 +2,7 @@
 // record and bad counts, the same first bad records with the same line numbers, ids and messages, duplicates found
 // across the workers' byte ranges — for several worker counts and start lines. Then the same through the shipped
 // bundle (its worker is dist/bundle/check-worker.js) with import_vectors' dry run.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -14,6 +14,15 @@ import { openJsonl } from "../../src/ingest/sources/index.js";
 import { createIndex, serverless } from "../e2e/support.js";
 import { startServiceProcess, type RunningService } from "../helpers/local-service.js";
 import { startMcp, type McpSession } from "../helpers/mcp-client.js";
+
+// The readers take an open descriptor (the import opens each file once); these tests open their files here.
+const opened: number[] = [];
+const fdOf = (path: string) => {
+  const fd = openSync(path, "r");
+  opened.push(fd);
+  return { fd };
+};
+afterAll(() => opened.splice(0).forEach((fd) => closeSync(fd)));
 
 const DIM = 4;
 const model = { name: "par", dimension: DIM, metric: "cosine", host: "h", status: { ready: true, state: "Ready" } } as unknown as IndexModel;
@@ -53,7 +62,7 @@ function writeFile(): void {
 async function check(how: "one" | number, o: { startAt?: number; maxShown?: number } = {}): Promise<FileCheck> {
   const source = await openJsonl(file, { maxLineBytes: 2000 });
   if (how === "one") return checkFile(source, model, { unit: "line", ...o, parallel: { workers: 1 } });
-  const got = await checkJsonlInParallel(file, model, {
+  const got = await checkJsonlInParallel(fdOf(file), model, {
     startAt: o.startAt ?? 1, maxShown: o.maxShown ?? 20, maxLineBytes: 2000, unit: "line", maxSuspects: 100_000,
     parallel: { workers: how, minBytes: 0, workerUrl },
   });
@@ -96,7 +105,7 @@ describe("the parallel check of a JSONL file", () => {
     const clean = join(dir, "clean.jsonl");
     writeFileSync(clean, Array.from({ length: 20_000 }, (_, i) => JSON.stringify({ id: `c${i}`, values: [1, 2, 3, i] })).join("\n") + "\n");
     const one = await checkFile(await openJsonl(clean), model, { unit: "line", parallel: { workers: 1 } });
-    const par = await checkJsonlInParallel(clean, model, {
+    const par = await checkJsonlInParallel(fdOf(clean), model, {
       startAt: 1, maxShown: 20, maxLineBytes: 16 * 1024 * 1024, unit: "line", maxSuspects: 100_000, parallel: { workers: 2, minBytes: 0, workerUrl },
     });
     expect(par).toEqual(one);
@@ -105,7 +114,7 @@ describe("the parallel check of a JSONL file", () => {
 
   it("stops its workers when the call is cancelled", async () => {
     const ac = new AbortController();
-    const running = checkJsonlInParallel(file, model, {
+    const running = checkJsonlInParallel(fdOf(file), model, {
       startAt: 1, maxShown: 20, maxLineBytes: 2000, unit: "line", maxSuspects: 100_000, signal: ac.signal, parallel: { workers: 2, minBytes: 0, workerUrl },
     });
     setTimeout(() => ac.abort(new Error("cancelled by the test")), 20);

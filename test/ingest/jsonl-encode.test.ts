@@ -7,6 +7,16 @@ import { type PlannedBatch, planBatches } from "../../src/ingest/batches.js";
 import { encodeJsonl } from "../../src/ingest/jsonl-encode.js";
 import { openJsonl, PositionMap, recordsWithPositions } from "../../src/ingest/sources/index.js";
 import { tempDir } from "./sources/fixtures.js";
+import { closeSync, openSync } from "node:fs";
+
+// The readers take an open descriptor (the import opens each file once); these tests open their files here.
+const opened: number[] = [];
+const fdOf = (path: string) => {
+  const fd = openSync(path, "r");
+  opened.push(fd);
+  return { fd };
+};
+afterAll(() => opened.splice(0).forEach((fd) => closeSync(fd)));
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -18,7 +28,7 @@ const parsed = (batches: PlannedBatch[]) => batches.map((b) => ({ body: JSON.par
 async function both(file: string, namespace = "ns") {
   const fast: PlannedBatch[] = [];
   const fastPositions = new PositionMap();
-  for await (const b of encodeJsonl(file, { startAt: 1, namespace, maxLineBytes: 1 << 20, positions: fastPositions })) fast.push(b);
+  for await (const b of encodeJsonl(fdOf(file), { startAt: 1, namespace, maxLineBytes: 1 << 20, positions: fastPositions })) fast.push(b);
   const long: PlannedBatch[] = [];
   const longPositions = new PositionMap();
   for await (const b of planBatches(recordsWithPositions((await openJsonl(file)).records(), longPositions), { namespace })) long.push(b);
@@ -61,8 +71,8 @@ describe("encodeJsonl", () => {
     const seen: PlannedBatch[] = [];
     const positions = new PositionMap();
     await expect(async () => {
-      for await (const b of encodeJsonl(file, { startAt: 1, maxLineBytes: 1 << 20, positions })) seen.push(b);
-    }).rejects.toThrow(/^line 121: not valid JSON: /);
+      for await (const b of encodeJsonl(fdOf(file), { startAt: 1, maxLineBytes: 1 << 20, positions })) seen.push(b);
+    }).rejects.toThrow(/^line 121: not valid JSON at column \d+: /);
     expect(seen.map((b) => [b.firstPosition, b.ids.length])).toEqual([[0, 100]]);
     expect(positions.size).toBe(120);
   });
@@ -71,7 +81,7 @@ describe("encodeJsonl", () => {
     const file = join(dir, "range.jsonl");
     await writeFile(file, `${JSON.stringify({ id: "ok", values: [1] })}\n{"id":"big","values":[1],"sparse_values":{"indices":[1],"values":[1e39]}}\n`);
     await expect(async () => {
-      for await (const _ of encodeJsonl(file, { startAt: 1, maxLineBytes: 1 << 20, positions: new PositionMap() })) void _;
+      for await (const _ of encodeJsonl(fdOf(file), { startAt: 1, maxLineBytes: 1 << 20, positions: new PositionMap() })) void _;
     }).rejects.toThrow('line 2 (id "big"): sparseValues.values[0] is 1e+39; every value must be a finite 32-bit number');
   });
 });

@@ -76,7 +76,7 @@ describe("the bundle", () => {
     }
   });
 
-  it("answers tools/list from the build's schemas exactly as the SDK converts them (tsc build, no prebuilt schemas)", async () => {
+  it("answers tools/list from the build's schemas exactly as the server converts them (tsc build, no prebuilt schemas)", async () => {
     const list = async (bin: string, args: string[]) => {
       const transport = new StdioClientTransport({
         command: process.execPath,

@@ -52,6 +52,29 @@ export function serverProblems(): string[] {
   return [`the built server does not start (${why.trim()})`];
 }
 
+/**
+ * A consumer project that depends on the packed tarball, with a lock file naming exactly the versions (and integrity
+ * hashes) of the runtime dependencies this suite tested: the project's own package-lock.json entries that are not
+ * dev-only. With it, `npm ci --prefer-offline` takes every tarball from the npm cache by its hash — the README's
+ * `npm ci` put them there — and asks the registry only for one the cache lacks. (An install that resolves `lmdb@^3`
+ * by range instead needs the registry's metadata of each package, which an install from a lock file never caches.)
+ */
+export function consumerProject(tarballFromConsumer: string): { packageJson: object; packageLock: object } {
+  const lock = readJson<{ packages: Record<string, { dev?: boolean; devOptional?: boolean }> }>("package-lock.json");
+  const spec = `file:${tarballFromConsumer}`;
+  const packages: Record<string, unknown> = {
+    "": { name: "consumer", dependencies: { [pkg.name]: spec } },
+    [`node_modules/${pkg.name}`]: { version: pkg.version, resolved: spec, dependencies: pkg.dependencies, bin: pkg.bin, engines: pkg.engines },
+  };
+  for (const [path, entry] of Object.entries(lock.packages)) {
+    if (path !== "" && !entry.dev && !entry.devOptional) packages[path] = entry;
+  }
+  return {
+    packageJson: { name: "consumer", private: true, dependencies: { [pkg.name]: spec } },
+    packageLock: { name: "consumer", lockfileVersion: 3, requires: true, packages },
+  };
+}
+
 const execFileP = promisify(execFile);
 
 /** Runs a command; resolves with its stdout, rejects with its stderr and stdout in the message. */

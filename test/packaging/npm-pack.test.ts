@@ -1,10 +1,11 @@
-// The published package, as a user gets it: `npm pack`, install the tarball into an empty directory (offline,
-// from the npm cache), start it with `npx` as an MCP server over stdio on the embedded local service.
+// The published package, as a user gets it: `npm pack`, install the tarball into an empty directory (from the npm
+// cache the README's `npm ci` filled, by the lock file's hashes), start it with `npx` as an MCP server over stdio on
+// the embedded local service.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CORE_TOOLS, binTarget, cleanEnv, connectStdio, pkg, publishProblems, root, run, serverProblems } from "./helpers.js";
+import { CORE_TOOLS, binTarget, cleanEnv, connectStdio, consumerProject, pkg, publishProblems, root, run, serverProblems } from "./helpers.js";
 
 interface PackResult { filename: string; files: { path: string }[] }
 
@@ -46,12 +47,14 @@ describe.skipIf(problems.length > 0)(title, () => {
     expect(unwanted).toEqual([]);
   });
 
-  it("installs offline into an empty directory and answers tools/list through npx", async () => {
+  it("installs from the npm cache into an empty directory and answers tools/list through npx", async () => {
     const project = join(work, "consumer");
     const dataDir = join(work, "data");
     mkdirSync(project);
-    writeFileSync(join(project, "package.json"), JSON.stringify({ name: "consumer", private: true }));
-    await run("npm", ["install", "--offline", "--no-audit", "--no-fund", join(work, packed.filename)], project);
+    const consumer = consumerProject(`../${packed.filename}`);
+    writeFileSync(join(project, "package.json"), JSON.stringify(consumer.packageJson));
+    writeFileSync(join(project, "package-lock.json"), JSON.stringify(consumer.packageLock, null, 2));
+    await run("npm", ["ci", "--prefer-offline", "--no-audit", "--no-fund"], project);
 
     const server = await connectStdio({
       command: "npx",

@@ -19,7 +19,7 @@ const CollectionRecord = z.object({
   status: z.string().describe("Initializing at first; Ready when the copy is complete."),
   environment: z.string().describe("Environment of the collection."),
   source: z.string().describe("The index it was copied from."),
-  ...collectionCountFields({ dimension: "Vector length.", vector_count: "Number of records, once known.", size: "Size in bytes, once known." }),
+  ...collectionCountFields({ dimension: "Vector length.", vectorCount: "Number of records, once known.", size: "Size in bytes, once known." }),
 });
 
 export default defineTool({
@@ -32,14 +32,13 @@ export default defineTool({
     "and structuredContent; it becomes Ready later (see list_collections).",
   inputSchema: {
     name: nameSchema,
-    source: indexArg("Name of the pod-based index to copy (list_indexes shows the names).", { after: "Nothing was created." }),
+    index: indexArg("Name of the pod-based index to copy (list_indexes shows the names).", { after: "Nothing was created." }),
   },
   outputSchema: { collection: CollectionRecord.describe("The collection as the service created it.") },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-  indexArguments: ["source"],
-  async run({ name, source }, { service, signal }) {
-    const index = await service.control.describeIndex(source, signal);
-    if (!index.spec.pod) {
+  async run({ name, index: source }, { service, signal }) {
+    const model = await service.control.describeIndex(source, signal);
+    if (!model.spec.pod) {
       const pods = (await service.control.listIndexes(signal)).filter((i) => i.spec.pod);
       const list = pods.length
         ? `The pod-based indexes there are:\n\n${markdownTable(
@@ -60,8 +59,8 @@ export default defineTool({
       ...collectionCounts(created),
     };
     const table = markdownTable(
-      ["name", "status", "environment", "source", "dimension", "vectors", "size"],
-      [[collection.name, collection.status, collection.environment, source, collection.dimension, collection.vector_count, humanBytes(collection.size)]],
+      ["name", "status", "environment", "source", "dimension", "records", "size"],
+      [[collection.name, collection.status, collection.environment, source, collection.dimension, collection.vectorCount, humanBytes(collection.size)]],
     );
     return {
       structured: { collection },

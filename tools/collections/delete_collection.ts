@@ -9,7 +9,7 @@ import { defineTool } from "../../src/tool-kit/tool.js";
 const Removed = z.object({
   name: z.string().describe("Collection name."),
   environment: z.string().describe("Environment it lived in."),
-  ...collectionCountFields({ dimension: "Vector length of its records.", vector_count: "Records it held." }),
+  ...collectionCountFields({ dimension: "Vector length of its records.", vectorCount: "Records it held." }),
 });
 
 export default defineTool({
@@ -19,7 +19,7 @@ export default defineTool({
     "Permanently delete a collection (a static copy of a pod-based index) and every record in it; indexes are not touched. " +
     "Use it only when the user asked to remove that collection. Returns what was removed (environment, dimension, records, size).",
   inputSchema: {
-    name: collectionArg("Name of the collection to delete (list_collections shows the names)."),
+    collection: collectionArg("Name of the collection to delete (list_collections shows the names)."),
   },
   outputSchema: {
     deleted: Removed.describe("The collection as it was just before it was deleted."),
@@ -27,13 +27,13 @@ export default defineTool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   requiresAllowDestructive: true,
   unscopedWrite: true,
-  async run({ name }, { service, signal }) {
+  async run({ collection: name }, { service, signal }) {
     const c = await service.control.describeCollection(name, signal);
     await service.control.deleteCollection(name, signal);
     const deleted: z.infer<typeof Removed> = { name: c.name, environment: c.environment, ...collectionCounts(c) };
     const table = markdownTable(
-      ["name", "environment", "dimension", "vectors", "size"],
-      [[deleted.name, deleted.environment, deleted.dimension, deleted.vector_count, humanBytes(deleted.size)]],
+      ["name", "environment", "dimension", "records", "size"],
+      [[deleted.name, deleted.environment, deleted.dimension, deleted.vectorCount, humanBytes(deleted.size)]],
     );
     return { structured: { deleted }, table: `Collection ${JSON.stringify(name)} deleted, with every record in it:\n\n${table}` };
   },

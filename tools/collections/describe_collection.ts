@@ -13,18 +13,18 @@ export default defineTool({
     "number of records and size. Use it to check whether a collection made with create_collection is Ready, or what it " +
     "holds. Returns a table (field · value) and the record as structuredContent.collection.",
   inputSchema: {
-    name: collectionArg("Name of the collection (list_collections shows the names)."),
+    collection: collectionArg("Name of the collection (list_collections shows the names)."),
   },
   outputSchema: { collection: CollectionSummary.describe("The collection as the service describes it.") },
   annotations: READ_ONLY,
-  async run({ name }, { service, signal }) {
+  async run({ collection: name }, { service, signal }) {
     const collection = summarizeCollection(await service.control.describeCollection(name, signal));
     const rows: [string, string | number | undefined][] = [
       ["name", collection.name],
       ["status", collection.status],
       ["environment", collection.environment],
       ["dimension", collection.dimension],
-      ["vectors", collection.vector_count],
+      ["records", collection.vectorCount],
       ["size", collection.size === undefined ? undefined : `${humanBytes(collection.size)} (${collection.size} bytes)`],
     ];
     const table = markdownTable(["field", "value"], rows.filter(([, v]) => v !== undefined));

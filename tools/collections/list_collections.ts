@@ -11,7 +11,7 @@ export default defineTool({
   description:
     "List every collection in the project (collections are static copies of pod-based indexes). Use it to check whether " +
     "a collection made with create_collection is Ready yet, or to see which names are taken. Returns a table " +
-    "(name · status · environment · dimension · vectors · size) and the same facts as structuredContent.collections.",
+    "(name · status · environment · dimension · records · size) and the same facts as structuredContent.collections.",
   inputSchema: {},
   outputSchema: {
     collections: z.array(CollectionSummary).describe("One entry per collection, in the service's order."),
@@ -26,8 +26,8 @@ export default defineTool({
       };
     }
     const table = markdownTable(
-      ["name", "status", "environment", "dimension", "vectors", "size"],
-      collections.map((c) => [c.name, c.status, c.environment, c.dimension, c.vector_count, humanBytes(c.size)]),
+      ["name", "status", "environment", "dimension", "records", "size"],
+      collections.map((c) => [c.name, c.status, c.environment, c.dimension, c.vectorCount, humanBytes(c.size)]),
     );
     const n = collections.length;
     return { structured: { collections }, table: `${n} ${n === 1 ? "collection" : "collections"}:\n\n${table}` };

@@ -8,7 +8,7 @@ import type { IndexModel } from "../../src/api/records.js";
 import type { Service } from "../../src/api/service.js";
 import { ToolError } from "../../src/tool-kit/tool-error.js";
 import { markdownTable } from "../../src/tool-kit/format/table.js";
-import { IndexSummary, summarizeIndex, where } from "../../src/tool-kit/results/index-summary.js";
+import { IndexSummary, stateCell, summarizeIndex, where } from "../../src/tool-kit/results/index-summary.js";
 import { newNameSchema } from "../../src/tool-kit/args/names.js";
 import { ruleError, wholeNumberArg } from "../../src/tool-kit/args/schema.js";
 import { defineTool, type ToolContext } from "../../src/tool-kit/tool.js";
@@ -37,15 +37,15 @@ const input = {
   pod: z
     .object({
       environment: z.string().min(1).max(64).describe("Environment, e.g. us-east1-gcp."),
-      pod_type: z.string().min(1).max(16).describe("Pod type and size, e.g. p1.x1, s1.x2, p2.x4."),
+      podType: z.string().min(1).max(16).describe("Pod type and size, e.g. p1.x1, s1.x2, p2.x4."),
       pods: z.number().int().min(1).max(1000).optional().describe("Number of pods (default replicas × shards)."),
       replicas: z.number().int().min(1).max(100).optional().describe("Replicas (default 1)."),
       shards: z.number().int().min(1).max(100).optional().describe("Shards (default 1)."),
-      source_collection: z.string().min(1).max(45).optional().describe("A Ready collection to fill the new index from (its dimension must match)."),
+      sourceCollection: z.string().min(1).max(45).optional().describe("A Ready collection to fill the new index from (its dimension must match)."),
     })
     .optional()
     .describe("Give this OR serverless: a pod-based index on fixed pods (collections can be made only from these)."),
-  deletion_protection: z
+  deletionProtection: z
     .enum(["enabled", "disabled"])
     .optional()
     .describe("enabled: the index cannot be deleted until this is turned off. Default disabled."),
@@ -53,7 +53,7 @@ const input = {
     .record(z.string().min(1).max(80), z.string().max(120))
     .optional()
     .describe("Labels, key → value, e.g. {\"team\": \"search\"}: keys of letters, digits, _ or -; values up to 120 characters."),
-  wait_seconds: z
+  waitSeconds: z
     .number()
     .int()
     .min(0)
@@ -70,7 +70,7 @@ export function settingDifferences(index: IndexModel, args: Args): string[] {
   const differ = (what: string, has: unknown, asked: unknown) => {
     if (asked !== undefined && has !== asked) out.push(`${what}: the index has ${show(has)}, this call asks for ${show(asked)}`);
   };
-  if (index.vector_type === "sparse") out.push("vector_type: the index is sparse, create_index makes dense indexes");
+  if (index.vector_type === "sparse") out.push("vectorType: the index is sparse, create_index makes dense indexes");
   differ("dimension", index.dimension ?? undefined, args.dimension);
   differ("metric", index.metric, args.metric ?? "cosine");
   const { serverless, pod } = index.spec;
@@ -83,12 +83,12 @@ export function settingDifferences(index: IndexModel, args: Args): string[] {
   }
   if (args.pod && pod) {
     differ("pod.environment", pod.environment, args.pod.environment);
-    differ("pod.pod_type", pod.pod_type, args.pod.pod_type);
+    differ("pod.podType", pod.pod_type, args.pod.podType);
     differ("pod.pods", pod.pods, args.pod.pods);
     differ("pod.replicas", pod.replicas, args.pod.replicas);
     differ("pod.shards", pod.shards, args.pod.shards);
   }
-  differ("deletion_protection", index.deletion_protection ?? "disabled", args.deletion_protection);
+  differ("deletionProtection", index.deletion_protection ?? "disabled", args.deletionProtection);
   for (const [key, value] of Object.entries(args.tags ?? {})) differ(`tags.${key}`, index.tags?.[key], value);
   return out;
 }
@@ -97,14 +97,20 @@ function show(v: unknown): string {
   return v === undefined || v === null ? "none" : typeof v === "string" ? JSON.stringify(v) : String(v);
 }
 
+/** The pod spec in the service's names. */
+function podSpec(pod: NonNullable<Args["pod"]>): NonNullable<CreateIndexRequest["spec"]["pod"]> {
+  const { podType, sourceCollection, ...rest } = pod;
+  return { ...rest, pod_type: podType, ...(sourceCollection !== undefined && { source_collection: sourceCollection }) };
+}
+
 function request(args: Args): CreateIndexRequest {
   const body: CreateIndexRequest = {
     name: args.name,
     dimension: args.dimension,
     metric: args.metric ?? "cosine",
-    spec: args.serverless ? { serverless: args.serverless } : { pod: args.pod! },
+    spec: args.serverless ? { serverless: args.serverless } : { pod: podSpec(args.pod!) },
   };
-  if (args.deletion_protection) body.deletion_protection = args.deletion_protection;
+  if (args.deletionProtection) body.deletion_protection = args.deletionProtection;
   if (args.tags) body.tags = args.tags;
   return body;
 }
@@ -153,7 +159,7 @@ async function waitUntilReady(index: IndexModel, limitS: number, ctx: ToolContex
 function tableOf(s: IndexSummary): string {
   return markdownTable(
     ["name", "kind", "dimension", "metric", "state", "host", "where", "deletion protection"],
-    [[s.name, s.kind, s.dimension, s.metric, `${s.state} (${s.ready ? "ready" : "not ready"})`, s.host, where(s), s.deletion_protection]],
+    [[s.name, s.kind, s.dimension, s.metric, stateCell(s), s.host, where(s), s.deletionProtection]],
   );
 }
 
@@ -161,8 +167,8 @@ export default defineTool({
   name: "create_index",
   title: "Create index",
   description:
-    "Create a dense vector index, serverless (give serverless {cloud, region}) or pod-based (give pod {environment, pod_type, …}) — " +
-    "exactly one of the two — and wait until it is ready (progress is reported; wait_seconds bounds the wait). Use it before " +
+    "Create a dense vector index, serverless (give serverless {cloud, region}) or pod-based (give pod {environment, podType, …}) — " +
+    "exactly one of the two — and wait until it is ready (progress is reported; waitSeconds bounds the wait). Use it before " +
     "upsert_vectors when no index fits (list_indexes shows the ones there are). Calling it again with the same settings returns " +
     "the existing index unchanged; an existing index with other settings is an error that lists every difference. Returns a table " +
     "(name · kind · dimension · metric · state · host · where) and structuredContent.",
@@ -171,7 +177,7 @@ export default defineTool({
     index: IndexSummary.describe("The index as the service describes it after the wait."),
     created: z.boolean().describe("false when an index with these settings already existed and was returned as is."),
     ready: z.boolean().describe("Whether it accepts reads and writes now."),
-    waited_seconds: z.number().describe("Time spent waiting for it to become ready."),
+    waitedSeconds: z.number().describe("Time spent waiting for it to become ready."),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   indexArguments: ["name"],
@@ -180,16 +186,16 @@ export default defineTool({
     if (args.serverless && args.pod) {
       throw new ToolError(
         "Give exactly one of serverless or pod, not both: serverless {cloud, region} makes an index that scales on demand, " +
-          `pod {environment, pod_type} one on fixed pods. ${NOTHING}`,
+          `pod {environment, podType} one on fixed pods. ${NOTHING}`,
       );
     }
     if (!args.serverless && !args.pod) {
       throw new ToolError(
         'Give exactly one of serverless or pod; neither was given. For example serverless: {"cloud": "aws", "region": "us-east-1"}, ' +
-          `or pod: {"environment": "us-east1-gcp", "pod_type": "p1.x1"}. ${NOTHING}`,
+          `or pod: {"environment": "us-east1-gcp", "podType": "p1.x1"}. ${NOTHING}`,
       );
     }
-    const limitS = args.wait_seconds ?? DEFAULT_WAIT_SECONDS;
+    const limitS = args.waitSeconds ?? DEFAULT_WAIT_SECONDS;
 
     let found = await existing(service, args.name, signal);
     let created = false;
@@ -218,14 +224,14 @@ export default defineTool({
     const wait = limitS > 0 && (created || !found.status.ready);
     const waited = wait ? await waitUntilReady(found, limitS, ctx) : { index: found, seconds: 0 };
     const summary = summarizeIndex(waited.index);
-    const structured = { index: summary, created, ready: summary.ready, waited_seconds: waited.seconds };
+    const structured = { index: summary, created, ready: summary.ready, waitedSeconds: waited.seconds };
     const name = JSON.stringify(args.name);
     const head = !created
       ? `Index ${name} already exists with these settings; it is returned as is (nothing was created).`
       : summary.ready
         ? `Index ${name} created${waited.seconds > 0 ? ` and ready after ${waited.seconds} s` : " and ready"}.`
         : limitS === 0
-          ? `Index ${name} created; it is ${summary.state} (not waited for: wait_seconds is 0).`
+          ? `Index ${name} created; it is ${summary.state} (not waited for: waitSeconds is 0).`
           : `Index ${name} created, but it is still ${summary.state} after ${waited.seconds} s.`;
     const tail = summary.ready
       ? ""

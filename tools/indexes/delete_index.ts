@@ -65,6 +65,6 @@ function protectedText(index: string): string {
   return (
     `Index ${JSON.stringify(index)} has deletion protection enabled, so it was NOT deleted; nothing was changed.\n` +
     `Next step: only if the user really wants it gone, they turn deletion protection off first — in the console, or with the API: ` +
-    `PATCH /indexes/${index} {"deletion_protection": "disabled"} (configure_index) — and then call delete_index again.`
+    `PATCH /indexes/${index} {"deletion_protection": "disabled"} — and then call delete_index again.`
   );
 }

@@ -1,20 +1,20 @@
 // describe_index — one index's full record: spec, status, host, deletion protection, tags.
 import { z } from "zod";
 import { markdownTable } from "../../src/tool-kit/format/table.js";
-import { IndexSummary, indexKind } from "../../src/tool-kit/results/index-summary.js";
+import { camelKeys, IndexSummary, indexKind, stateCell } from "../../src/tool-kit/results/index-summary.js";
 import { indexArg } from "../../src/tool-kit/args/schema.js";
 import { defineTool, READ_ONLY } from "../../src/tool-kit/tool.js";
 
 // The fields it shares with list_indexes' summary (same descriptions), in this record's order.
-const { kind, dimension, metric, vector_type, host, state, ready, deletion_protection } = IndexSummary.shape;
+const { kind, dimension, metric, vectorType, host, state, ready, deletionProtection } = IndexSummary.shape;
 const IndexRecord = z.object({
   name: z.string().describe("Index name."),
-  kind, dimension, metric, vector_type, host, state, ready, deletion_protection,
+  kind, dimension, metric, vectorType, host, state, ready, deletionProtection,
   tags: z.record(z.string(), z.string()).optional().describe("The index's tags, key → value."),
   spec: z
     .object({
       serverless: z.looseObject({}).optional().describe("Serverless spec as the service gives it: cloud, region, …"),
-      pod: z.looseObject({}).optional().describe("Pod spec as the service gives it: environment, pod_type, pods, replicas, shards, …"),
+      pod: z.looseObject({}).optional().describe("Pod spec as the service gives it: environment, podType, pods, replicas, shards, …"),
     })
     .describe("Where and how the index runs, with every field the service gives."),
 });
@@ -51,28 +51,28 @@ export default defineTool({
       kind: indexKind(model),
       dimension: typeof model.dimension === "number" ? model.dimension : undefined,
       metric: model.metric,
-      vector_type: model.vector_type,
+      vectorType: model.vector_type,
       host: model.host,
       state: model.status.state,
       ready: model.status.ready,
-      deletion_protection: model.deletion_protection,
+      deletionProtection: model.deletion_protection,
       tags: model.tags ?? undefined,
-      spec: present({ serverless: serverless && present(serverless), pod: pod && present(pod) }),
+      spec: present({ serverless: serverless && camelKeys(present(serverless)), pod: pod && camelKeys(present(pod)) }),
     }) as IndexRecord;
 
     const rows: [string, unknown][] = [
       ["name", record.name],
       ["kind", record.kind],
-      ["dimension", record.dimension ?? (record.vector_type === "sparse" ? "none (sparse)" : undefined)],
+      ["dimension", record.dimension ?? (record.vectorType === "sparse" ? "none (sparse)" : undefined)],
       ["metric", record.metric],
-      ["vector type", record.vector_type],
-      ["state", `${record.state} (${record.ready ? "ready" : "not ready"})`],
+      ["vector type", record.vectorType],
+      ["state", stateCell(record)],
       ["host", record.host],
     ];
     for (const [kind, spec] of Object.entries(record.spec)) {
       for (const [k, v] of Object.entries(spec ?? {})) rows.push([`${kind}.${k}`, v]);
     }
-    rows.push(["deletion protection", record.deletion_protection]);
+    rows.push(["deletion protection", record.deletionProtection]);
     const tags = Object.entries(record.tags ?? {});
     rows.push(["tags", tags.length ? tags.map(([k, v]) => `${k}=${v}`).join(", ") : "none"]);
     const table = markdownTable(

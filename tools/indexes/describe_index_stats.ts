@@ -14,7 +14,7 @@ export default defineTool({
   description:
     "Count the records in an index: per namespace, in total, with the index's dimension and fullness. Use it to see which " +
     "namespaces exist and how full they are, or — with a metadata filter — how many records match it in each namespace. " +
-    "Returns a table (namespace · vectors, with a total row) and the same facts as structuredContent.",
+    "Returns a table (namespace · records, with a total row) and the same facts as structuredContent.",
   inputSchema: {
     index: indexArg("Name of the index (list_indexes shows the names)."),
     filter: filterSchema("count only the records that match it").optional(),
@@ -72,7 +72,7 @@ export default defineTool({
       return { structured, table: filter === undefined ? `${head} The index is empty; upsert_vectors writes records.` : head };
     }
     const table = markdownTable(
-      ["namespace", filter === undefined ? "vectors" : "matching vectors"],
+      ["namespace", filter === undefined ? "records" : "matching records"],
       [...namespaces.map((n) => [n.namespace === "" ? "(default)" : n.namespace, n.vectorCount]), ["(all namespaces)", counted]],
     );
     return { structured, table: `${head}\n\n${table}` };

@@ -1,7 +1,7 @@
 // list_indexes — every index of the project: kind, dimension, metric, state, host and where it runs.
 import { z } from "zod";
 import { markdownTable } from "../../src/tool-kit/format/table.js";
-import { IndexSummary, summarizeIndex, where } from "../../src/tool-kit/results/index-summary.js";
+import { IndexSummary, stateCell, summarizeIndex, where } from "../../src/tool-kit/results/index-summary.js";
 import { defineTool } from "../../src/tool-kit/tool.js";
 
 export default defineTool({
@@ -26,9 +26,9 @@ export default defineTool({
       indexes.map((s) => [
         s.name,
         s.kind,
-        s.dimension ?? (s.vector_type === "sparse" ? "sparse" : ""),
+        s.dimension ?? (s.vectorType === "sparse" ? "sparse" : ""),
         s.metric,
-        `${s.state} (${s.ready ? "ready" : "not ready"})`,
+        stateCell(s),
         s.host,
         where(s),
       ]),

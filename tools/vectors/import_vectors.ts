@@ -6,7 +6,8 @@ import { z } from "zod";
 import type { IndexModel } from "../../src/api/records.js";
 import { ToolError } from "../../src/tool-kit/tool-error.js";
 import { markdownTable } from "../../src/tool-kit/format/table.js";
-import { resolveAllowedFile } from "../../src/ingest/allowed-paths.js";
+import { importSlot } from "../../src/ingest/import-slots.js";
+import { openAllowedFile, type OpenedFile } from "../../src/ingest/safe-open.js";
 import type { FileCheck } from "../../src/ingest/file-check.js";
 import type { PositionMap, RecordSource } from "../../src/ingest/sources/index.js";
 import { runUpsert, type UpsertOutcome } from "../../src/ingest/upsert.js";
@@ -22,18 +23,18 @@ const Outcome = {
   ...writtenTo,
   file: z.string().describe("The file read (its real path, links resolved)."),
   format: z.string().describe('"jsonl" or "parquet".'),
-  start_at: z.number().int().describe("First line (JSONL) or row (Parquet) read, 1-based."),
-  records: z.number().int().describe("Records in the file from start_at on."),
+  startAt: z.number().int().describe("First line (JSONL) or row (Parquet) read, 1-based."),
+  records: z.number().int().describe("Records in the file from startAt on."),
   batches: z.number().int().describe("Upsert requests sent (0 for a dry run or a file with bad records)."),
   upserted: upsertedField,
   failed: z.number().int().describe("Records not written (bad records included when the file was refused)."),
   seconds: z.number().describe("Wall-clock time of the whole call."),
-  dry_run: z.boolean().describe("True when only the check ran."),
+  dryRun: z.boolean().describe("True when only the check ran."),
   landed: z
     .array(z.object({ first: z.number().int().describe("First line/row."), last: z.number().int().describe("Last line/row, inclusive.") }))
     .describe("Line (JSONL) or row (Parquet) ranges whose records are on the service."),
-  resume_start_at: z.number().int().optional().describe("When the import stopped: the start_at that resumes it. Absent when every record landed."),
-  bad_records: z.number().int().describe("Records that failed the checks (then nothing was written)."),
+  resumeStartAt: z.number().int().optional().describe("When the import stopped: the startAt that resumes it. Absent when every record landed."),
+  badRecords: z.number().int().describe("Records that failed the checks (then nothing was written)."),
   problems: z
     .array(
       z.object({
@@ -60,18 +61,22 @@ function badRecordsText(check: FileCheck, s: Structured, unit: string): string {
   if (check.bad > check.shown.length) lines.push(`- … and ${check.bad - check.shown.length} more bad records (the first ${MAX_SHOWN} are listed)`);
   return (
     `Nothing was written: ${check.bad} of ${check.records} records in ${oneLine(s.file)} are not valid for index ${JSON.stringify(s.index)}.\n` +
-    `${lines.join("\n")}\n\nNext step: fix those ${unit}s and call import_vectors again (dry_run: true checks the file without writing).`
+    `${lines.join("\n")}\n\nNext step: fix those ${unit}s and call import_vectors again (dryRun: true checks the file without writing).`
   );
 }
 
 /** Loaded on the first call, not at start-up (src/ingest/import-file.ts). */
 const ingest = () => import("../../src/ingest/import-file.js");
 
-async function open(path: string, format: "jsonl" | "parquet" | undefined): Promise<RecordSource> {
+/** The file opened once (safe-open.ts) and its source, which owns it from then on (closing it on failure too). */
+async function open(path: string, roots: string[], format: "jsonl" | "parquet" | undefined): Promise<RecordSource> {
+  const opened = await openAllowedFile(path, roots);
+  if (!opened.ok) throw new ToolError(`${opened.message} Nothing was read.`);
+  const file: OpenedFile = opened.file;
   try {
-    return await (await ingest()).openSource(path, format);
+    return await (await ingest()).openSource(file, format);
   } catch (err) {
-    throw new ToolError(`Cannot import ${path}: ${err instanceof Error ? err.message : String(err)}. Nothing was written.`);
+    throw new ToolError(`Cannot import ${file.realPath}: ${err instanceof Error ? err.message : String(err)}. Nothing was written.`);
   }
 }
 
@@ -82,8 +87,8 @@ export default defineTool({
     "Write every record of a JSONL file (one record per line, shaped like upsert_vectors' records) or Parquet file (columns id, " +
     "values, sparse_values, metadata as a JSON string) into an index. Use it for more records than fit in a message. The file must " +
     "lie under a directory the user allowed (the client's roots or --allow-dir). Every record is checked first; if any is bad, nothing " +
-    "is written and the bad lines/rows are listed (dry_run: true only checks). Sends progress; if the import stops, the result lists " +
-    "the line ranges that landed and the start_at that resumes. Returns a table (index · namespace · file · format · records · batches · " +
+    "is written and the bad lines/rows are listed (dryRun: true only checks). Sends progress; if the import stops, the result lists " +
+    "the line ranges that landed and the startAt that resumes. Returns a table (index · namespace · file · format · records · batches · " +
     "upserted · failed · seconds).",
   inputSchema: {
     index: indexArg("Name of the index to write to (list_indexes shows the names).", RULES),
@@ -97,19 +102,22 @@ export default defineTool({
       .enum(["jsonl", "parquet"], rule('format is "jsonl" or "parquet"'))
       .optional()
       .describe('"jsonl" or "parquet"; omitted: from the extension (.jsonl, .ndjson, .parquet).'),
-    start_at: wholeNumberArg(1, Number.MAX_SAFE_INTEGER, rule("start_at is a whole line or row number, 1 or more"))
+    startAt: wholeNumberArg(1, Number.MAX_SAFE_INTEGER, rule("startAt is a whole line or row number, 1 or more"))
       .optional()
       .describe("First line (JSONL) or row (Parquet) to read, 1-based; a stopped import's result gives the value that resumes it. Default 1."),
-    dry_run: z.boolean().optional().describe("true: only check the file against the index and report; write nothing. Default false."),
+    dryRun: z.boolean().optional().describe("true: only check the file against the index and report; write nothing. Default false."),
   },
   outputSchema: Outcome,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
-  async run({ index, namespace = "", path, format, start_at: startAt = 1, dry_run: dryRun = false }, ctx) {
+  async run({ index, namespace = "", path, format, startAt = 1, dryRun = false }, ctx) {
     const started = performance.now();
     const { service, signal } = ctx;
-    const allowed = await resolveAllowedFile(path, await ctx.allowedRoots());
-    if (!allowed.ok) throw new ToolError(`${allowed.message} Nothing was read.`);
-    const source = await open(allowed.realPath, format);
+    // A few imports at a time (each may run worker threads and keep batches in flight); the others wait their turn.
+    const release = await importSlot(signal, (ahead) => ctx.log.info(`import_vectors of ${path} waits for ${ahead} earlier import(s) to finish`));
+    const source = await open(path, await ctx.allowedRoots(), format).catch((err: unknown) => {
+      release();
+      throw err;
+    });
     try {
       const unit = source.format === "parquet" ? "row" : "line";
       const checked = async (model: IndexModel): Promise<FileCheck> => {
@@ -134,13 +142,13 @@ export default defineTool({
       if (check.records === 0) {
         throw new ToolError(
           startAt > 1
-            ? `${source.path} has no records from ${unit} ${startAt} on; nothing was written. Next step: check start_at.`
+            ? `${source.path} has no records from ${unit} ${startAt} on; nothing was written. Next step: check startAt.`
             : `${source.path} has no records; nothing was written. Next step: check that this is the right file.`,
         );
       }
       const s: Structured = {
-        index, namespace, file: source.path, format: source.format, start_at: startAt, records: check.records,
-        batches: 0, upserted: 0, failed: 0, seconds: 0, dry_run: dryRun, landed: [], bad_records: check.bad,
+        index, namespace, file: source.path, format: source.format, startAt, records: check.records,
+        batches: 0, upserted: 0, failed: 0, seconds: 0, dryRun, landed: [], badRecords: check.bad,
         problems: check.shown.map((b) => ({ position: b.position, ...(b.id !== undefined && { id: b.id }), problem: b.problem })), failures: [],
       };
       const seconds = () => Math.round((performance.now() - started) / 10) / 100;
@@ -154,7 +162,7 @@ export default defineTool({
           structured: s,
           table:
             `Dry run: all ${check.records} records of ${s.file} (from ${unit} ${startAt}) are valid for index ${JSON.stringify(index)}; ` +
-            `nothing was written.\n\n${markdownTable(HEADERS, [row(s)])}\n\nNext step: call import_vectors again without dry_run to write them.`,
+            `nothing was written.\n\n${markdownTable(HEADERS, [row(s)])}\n\nNext step: call import_vectors again without dryRun to write them.`,
         };
       }
 
@@ -171,6 +179,7 @@ export default defineTool({
       // After a cancel a read may still be pending in the source; closing must not wait for it.
       const closing = source.close().catch(() => {});
       if (!signal.aborted) await closing;
+      release();
     }
   },
 });
@@ -197,7 +206,7 @@ function finish(
   // Resume from the first record that did not land; records past it that landed (batches that were in flight) are
   // simply sent again — upserts overwrite, so nothing is skipped and nothing but those batches is re-sent.
   const r = outcome.resumeAt;
-  s.resume_start_at = r < positions.size ? positions.positionOf(r) : r === 0 ? o.startAt : positions.positionOf(r - 1) + 1;
+  s.resumeStartAt = r < positions.size ? positions.positionOf(r) : r === 0 ? o.startAt : positions.positionOf(r - 1) + 1;
   const reasons = s.failures.map((f) => `- ${f.records} records: ${f.message}`);
   const unsent = s.failed - s.failures.reduce((n, f) => n + f.records, 0);
   const why = outcome.aborted ? "the call was cancelled" : outcome.inputError ? `reading the file failed: ${outcome.inputError}` : "sending stops after a request fails for good";
@@ -206,9 +215,9 @@ function finish(
   const text =
     `The import stopped: ${s.failed} of ${o.total} records were NOT written (${landedCount} were).\n` +
     `Landed: ${ranges(o.unit, s.landed)}.\n\n${table}\n\nWhy:\n${reasons.join("\n")}\n\n` +
-    `Next step: call import_vectors again with the same index, namespace and path and start_at: ${s.resume_start_at} ` +
-    `(it reads from ${o.unit} ${s.resume_start_at} on; upserts are idempotent, so records that landed after it are only overwritten).`;
+    `Next step: call import_vectors again with the same index, namespace and path and startAt: ${s.resumeStartAt} ` +
+    `(it reads from ${o.unit} ${s.resumeStartAt} on; upserts are idempotent, so records that landed after it are only overwritten).`;
   // A cancelled call's result never reaches the client (the protocol drops it): the log keeps the resume point.
-  if (outcome.aborted) o.log.warning(`import_vectors of ${s.file} cancelled: ${landedCount} of ${o.total} records landed (${ranges(o.unit, s.landed)}); resume with start_at ${s.resume_start_at}`);
+  if (outcome.aborted) o.log.warning(`import_vectors of ${s.file} cancelled: ${landedCount} of ${o.total} records landed (${ranges(o.unit, s.landed)}); resume with startAt ${s.resumeStartAt}`);
   return { structured: s, isError: true, table: text };
 }

@@ -1,5 +1,6 @@
 import { extname } from "node:path";
 import { openJsonl } from "./jsonl.js";
+import type { OpenedFile } from "../safe-open.js";
 import type { RecordSource, SourceFormat } from "./types.js";
 
 export type { RecordSource, SourceFormat, SourceItem, SourceRecord } from "./types.js";
@@ -11,24 +12,30 @@ export function inferFormat(path: string): SourceFormat | undefined {
   return BY_EXTENSION[extname(path).toLowerCase()];
 }
 
-/** Opens a record file; Parquet support (hyparquet) is loaded only when a Parquet file is opened. */
-export async function openSource(path: string, format?: SourceFormat): Promise<RecordSource> {
+/**
+ * A record source over an open file (which it owns from then on: closed by the source, or here on failure) or a
+ * path (tests, benchmarks). Parquet support (hyparquet) is loaded only when a Parquet file is opened.
+ */
+export async function openSource(input: string | OpenedFile, format?: SourceFormat): Promise<RecordSource> {
+  const path = typeof input === "string" ? input : input.realPath;
   const chosen = format ?? inferFormat(path);
   if (chosen === undefined) {
+    if (typeof input !== "string") await input.close();
     const ext = extname(path) || "(none)";
     throw new Error(`cannot tell the format of ${path} from its extension ${ext}: use .jsonl, .ndjson or .parquet, or pass format "jsonl" or "parquet"`);
   }
-  if (chosen === "jsonl") return openJsonl(path);
+  if (chosen === "jsonl") return openJsonl(input);
   if (chosen === "parquet") {
     const { openParquet } = await import("./parquet.js");
-    return openParquet(path);
+    return openParquet(input);
   }
+  if (typeof input !== "string") await input.close();
   throw new Error(`unknown format "${String(chosen)}": use "jsonl" or "parquet"`);
 }
 
-export async function openParquet(path: string, opts: { sliceBytes?: number } = {}): Promise<RecordSource> {
+export async function openParquet(input: string | OpenedFile, opts: { sliceBytes?: number } = {}): Promise<RecordSource> {
   const mod = await import("./parquet.js");
-  return mod.openParquet(path, opts);
+  return mod.openParquet(input, opts);
 }
 
 export { PositionMap, recordsWithPositions } from "./positions.js";

@@ -1,4 +1,7 @@
-import { createReadStream } from "node:fs";
+import { read } from "node:fs";
+import { promisify } from "node:util";
+
+const readAt = promisify(read);
 
 /** A line as bytes: buf[start, end), without the newline, a CR before it, or the file's byte-order mark. */
 export interface Line {
@@ -26,12 +29,37 @@ function isBlankBytes(buf: Buffer, start: number, end: number): boolean {
 }
 
 /**
- * Splits a file into lines with bounded memory: a line is held only while it is being read, and a line longer
- * than `maxLineBytes` is counted and skipped, never buffered. Lines before `startAt` are not decoded at all.
+ * The bytes of [start, end) of an open file, chunk by chunk, by positional reads: the descriptor may be shared by
+ * several readers at once (worker threads), so none moves its file position. Each chunk is a fresh buffer (lines
+ * handed out are views of it).
+ */
+/**
+ * An open file as the readers take it: an OpenedFile (safe-open.ts) — whose handle the reader then keeps alive, so
+ * it is not closed by the garbage collector mid-read — or, in a worker thread, the bare descriptor number.
+ */
+export interface Descriptor {
+  readonly fd: number;
+}
+
+export async function* readChunks(file: Descriptor, o: { start?: number; end?: number; chunkBytes?: number } = {}): AsyncGenerator<Buffer> {
+  const size = o.chunkBytes ?? 1024 * 1024;
+  for (let pos = o.start ?? 0; o.end === undefined || pos < o.end; ) {
+    const want = o.end === undefined ? size : Math.min(size, o.end - pos);
+    const buf = Buffer.allocUnsafe(want);
+    const { bytesRead } = await readAt(file.fd, buf, 0, want, pos);
+    if (bytesRead === 0) return;
+    pos += bytesRead;
+    yield bytesRead === want ? buf : buf.subarray(0, bytesRead);
+  }
+}
+
+/**
+ * Splits a file (an open descriptor) into lines with bounded memory: a line is held only while it is being read, and
+ * a line longer than `maxLineBytes` is counted and skipped, never buffered. Lines before `startAt` are not decoded at all.
  * Hand-written instead of node:readline: measured ~1.2–1.5× faster on 100k records of dimension 768.
  */
 export async function* readLines(
-  path: string,
+  file: Descriptor,
   opts: { startAt?: number; maxLineBytes?: number; chunkBytes?: number; start?: number; end?: number } = {},
 ): AsyncGenerator<Line> {
   const startAt = opts.startAt ?? 1;
@@ -39,50 +67,45 @@ export async function* readLines(
   // A byte range [start, end) of the file (the parallel check reads one per worker): numbers count from its start.
   const start = opts.start ?? 0;
   if (opts.end !== undefined && opts.end <= start) return;
-  const stream = createReadStream(path, { highWaterMark: opts.chunkBytes ?? 1024 * 1024, start, ...(opts.end !== undefined && { end: opts.end - 1 }) });
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   let tooLong = false;
   let number = 1;
   let first = start === 0;
-  try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
-      let pos = 0;
-      while (pos < chunk.length) {
-        const nl = chunk.indexOf(NL, pos);
-        const end = nl === -1 ? chunk.length : nl;
-        if (number < startAt) {
-          // skipping: no decoding, no buffering
-        } else if (tooLong) {
-          pendingBytes += end - pos;
-        } else if (pendingBytes + (end - pos) > maxLineBytes) {
-          tooLong = true;
-          pending = [];
-          pendingBytes += end - pos;
-        } else if (nl === -1 || pendingBytes > 0) {
-          pending.push(chunk.subarray(pos, end));
-          pendingBytes += end - pos;
-        } else {
-          pendingBytes = end - pos;
-        }
-        if (nl === -1) break;
-        if (number >= startAt) {
-          yield makeLine(number, pending.length ? Buffer.concat(pending) : chunk, pending.length ? 0 : pos, pending.length ? pendingBytes : end, tooLong, pendingBytes, first);
-        }
-        first = false;
-        number++;
+  for await (const chunk of readChunks(file, { start, end: opts.end, chunkBytes: opts.chunkBytes })) {
+    let pos = 0;
+    while (pos < chunk.length) {
+      const nl = chunk.indexOf(NL, pos);
+      const end = nl === -1 ? chunk.length : nl;
+      if (number < startAt) {
+        // skipping: no decoding, no buffering
+      } else if (tooLong) {
+        pendingBytes += end - pos;
+      } else if (pendingBytes + (end - pos) > maxLineBytes) {
+        tooLong = true;
         pending = [];
-        pendingBytes = 0;
-        tooLong = false;
-        pos = nl + 1;
+        pendingBytes += end - pos;
+      } else if (nl === -1 || pendingBytes > 0) {
+        pending.push(chunk.subarray(pos, end));
+        pendingBytes += end - pos;
+      } else {
+        pendingBytes = end - pos;
       }
+      if (nl === -1) break;
+      if (number >= startAt) {
+        yield makeLine(number, pending.length ? Buffer.concat(pending) : chunk, pending.length ? 0 : pos, pending.length ? pendingBytes : end, tooLong, pendingBytes, first);
+      }
+      first = false;
+      number++;
+      pending = [];
+      pendingBytes = 0;
+      tooLong = false;
+      pos = nl + 1;
     }
-    if ((pendingBytes > 0 || tooLong) && number >= startAt) {
-      const buf = Buffer.concat(pending);
-      yield makeLine(number, buf, 0, buf.length, tooLong, pendingBytes, first);
-    }
-  } finally {
-    stream.destroy();
+  }
+  if ((pendingBytes > 0 || tooLong) && number >= startAt) {
+    const buf = Buffer.concat(pending);
+    yield makeLine(number, buf, 0, buf.length, tooLong, pendingBytes, first);
   }
 }
 
@@ -97,26 +120,21 @@ function makeLine(number: number, buf: Buffer, start: number, end: number, tooLo
 }
 
 /** Number of non-blank lines, without decoding any of them. */
-export async function countNonBlankLines(path: string): Promise<number> {
-  const stream = createReadStream(path, { highWaterMark: 1024 * 1024 });
+export async function countNonBlankLines(file: Descriptor): Promise<number> {
   let count = 0;
   let lineHasContent = false;
-  try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
-      let pos = 0;
-      while (pos <= chunk.length) {
-        const nl = chunk.indexOf(NL, pos);
-        const end = nl === -1 ? chunk.length : nl;
-        if (!lineHasContent && end > pos && !isBlankBytes(chunk, pos, end)) lineHasContent = true;
-        if (nl === -1) break;
-        if (lineHasContent) count++;
-        lineHasContent = false;
-        pos = nl + 1;
-      }
+  for await (const chunk of readChunks(file)) {
+    let pos = 0;
+    while (pos <= chunk.length) {
+      const nl = chunk.indexOf(NL, pos);
+      const end = nl === -1 ? chunk.length : nl;
+      if (!lineHasContent && end > pos && !isBlankBytes(chunk, pos, end)) lineHasContent = true;
+      if (nl === -1) break;
+      if (lineHasContent) count++;
+      lineHasContent = false;
+      pos = nl + 1;
     }
-    if (lineHasContent) count++;
-  } finally {
-    stream.destroy();
   }
+  if (lineHasContent) count++;
   return count;
 }

@@ -1,7 +1,8 @@
-import { open } from "node:fs/promises";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
-import { parquetMetadataAsync, parquetRead, parquetSchema, type Compressors, type FileMetaData, type RowGroup } from "hyparquet";
+import { parquetMetadataAsync, parquetRead, parquetSchema, snappyUncompress, type Compressors, type FileMetaData, type RowGroup } from "hyparquet";
+import { openRegularFile, type OpenedFile } from "../safe-open.js";
 import { fileHandleBuffer } from "./file-buffer.js";
+import { jsonSyntaxError } from "./json-syntax.js";
 import { recordFromObject } from "./record-shape.js";
 import type { RecordSource, SourceItem } from "./types.js";
 
@@ -38,13 +39,16 @@ function rowToItemInner(row: Record<string, unknown>, position: number): SourceI
   }
   const md = row.metadata;
   if (typeof md === "string") {
+    // The file's text is never quoted back (see json-syntax.ts): where and why only.
     try {
       candidate.metadata = JSON.parse(md);
-    } catch (e) {
-      return { position, error: `"metadata" is not valid JSON: ${e instanceof Error ? e.message.slice(0, 160) : String(e)}` };
+    } catch {
+      const found = jsonSyntaxError(md);
+      return { position, error: `"metadata" is not valid JSON${found ? ` at character ${found.column}: ${found.rule}` : ""}` };
     }
-    if (candidate.metadata === null || typeof candidate.metadata !== "object" || Array.isArray(candidate.metadata)) {
-      return { position, error: `"metadata" must be a JSON object, got ${md.length > 40 ? `${md.slice(0, 40)}…` : md}` };
+    const m = candidate.metadata;
+    if (m === null || typeof m !== "object" || Array.isArray(m)) {
+      return { position, error: `"metadata" must be a JSON object, got ${m === null ? "null" : Array.isArray(m) ? "a list" : `a ${typeof m}`}` };
     }
   } else if (md !== null && md !== undefined) {
     candidate.metadata = md; // a JSON-typed column hyparquet already decoded
@@ -54,11 +58,51 @@ function rowToItemInner(row: Record<string, unknown>, position: number): SourceI
   return shaped.error !== undefined ? { position, error: shaped.error, ...(shaped.id !== undefined && { id: shaped.id }) } : { position, record: shaped.record };
 }
 
-// hyparquet reads UNCOMPRESSED and SNAPPY itself; node:zlib adds GZIP and BROTLI (Node 20 has no zstd).
-const COMPRESSORS: Compressors = {
-  GZIP: (input) => new Uint8Array(gunzipSync(input)),
-  BROTLI: (input) => new Uint8Array(brotliDecompressSync(input)),
-};
+// Decompression bombs: a page is inflated only up to the size its header declares, and refused before inflating
+// when it declares more than MAX_PAGE_BYTES, or more than MAX_PAGE_RATIO times its compressed bytes (past 1 MiB):
+// writers cut pages at about 1 MiB (pyarrow, parquet-mr) and vectors compress about 1.1–2×, while a bomb inflates
+// a thousandfold. One read (a slice of a row group, or a whole one) inflates at most MAX_READ_BYTES in all.
+export const MAX_PAGE_BYTES = 64 * 1024 * 1024;
+const MAX_PAGE_RATIO = 256;
+export const MAX_READ_BYTES = 512 * 1024 * 1024;
+
+/** The decompressors of one read, sharing its budget. */
+function boundedCompressors(): Compressors {
+  let left = MAX_READ_BYTES;
+  const admit = (input: Uint8Array, declared: number): number => {
+    if (!Number.isSafeInteger(declared) || declared < 0 || declared > MAX_PAGE_BYTES) {
+      throw new Error(`a page declares ${declared} bytes once decompressed, more than the ${MAX_PAGE_BYTES}-byte limit for one page`);
+    }
+    if (declared > 1024 * 1024 && declared > input.length * MAX_PAGE_RATIO) {
+      throw new Error(`a page of ${input.length} compressed bytes declares ${declared} bytes once decompressed (over ${MAX_PAGE_RATIO}×): refused as a decompression bomb`);
+    }
+    if (declared > left) throw new Error(`the rows read at once decompress to more than ${MAX_READ_BYTES} bytes; write the file with smaller row groups or with a page index (pyarrow: write_page_index=True)`);
+    left -= declared;
+    return declared;
+  };
+  const zlib = (inflate: (input: Uint8Array, max: number) => Buffer) => (input: Uint8Array, outputLength: number) => {
+    const max = admit(input, outputLength);
+    try {
+      return new Uint8Array(inflate(input, Math.max(1, max)));
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE") {
+        throw new Error(`a page decompresses to more than the ${outputLength} bytes its header declares: refused as a decompression bomb`);
+      }
+      throw e;
+    }
+  };
+  // hyparquet reads UNCOMPRESSED pages itself (their bytes are in the file); SNAPPY is its own decoder, behind the
+  // same checks; node:zlib adds GZIP and BROTLI (Node 20 has no zstd), each stopped at the declared size.
+  return {
+    SNAPPY: (input, outputLength) => {
+      const out = new Uint8Array(admit(input, outputLength));
+      snappyUncompress(input, out);
+      return out;
+    },
+    GZIP: zlib((input, max) => gunzipSync(input, { maxOutputLength: max })),
+    BROTLI: zlib((input, max) => brotliDecompressSync(input, { maxOutputLength: max })),
+  };
+}
 const READABLE_CODECS = new Set(["UNCOMPRESSED", "SNAPPY", "GZIP", "BROTLI"]);
 
 function unsupportedCodecs(metadata: FileMetaData): string[] {
@@ -71,7 +115,7 @@ function canSlice(group: RowGroup): boolean {
   return group.columns.every((c) => c.offset_index_offset !== undefined && c.offset_index_length !== undefined);
 }
 
-async function readMagic(fh: import("node:fs/promises").FileHandle, size: number): Promise<boolean> {
+async function readMagic(fh: OpenedFile["handle"], size: number): Promise<boolean> {
   if (size < 12) return false;
   const head = Buffer.alloc(4);
   const tail = Buffer.alloc(4);
@@ -81,16 +125,18 @@ async function readMagic(fh: import("node:fs/promises").FileHandle, size: number
 }
 
 /**
- * Reads row group by row group through a file handle (never the whole file). A row group that has an offset
- * index is decoded in slices of ≤ 16 MB; one without is decoded whole (Parquet gives no cheaper way in).
+ * Reads row group by row group through the file's one descriptor (never the whole file). A row group that has an
+ * offset index is decoded in slices of ≤ 8 MB; one without is decoded whole (Parquet gives no cheaper way in).
+ * Takes an open file (owned from then on) or a path (tests, benchmarks).
  */
-export async function openParquet(path: string, opts: { sliceBytes?: number } = {}): Promise<RecordSource> {
+export async function openParquet(input: string | OpenedFile, opts: { sliceBytes?: number } = {}): Promise<RecordSource> {
   const sliceBytes = opts.sliceBytes ?? SLICE_BYTES;
-  const fh = await open(path, "r");
+  const opened = typeof input === "string" ? await openRegularFile(input) : input;
+  const fh = opened.handle;
+  const path = opened.realPath;
   let metadata: FileMetaData;
   try {
     const { size } = await fh.stat();
-    if (!(await fh.stat()).isFile()) throw new Error(`not a file: ${path}`);
     if (!(await readMagic(fh, size))) throw new Error(`not a Parquet file: missing PAR1 magic (${path})`);
     const file = fileHandleBuffer(fh, size);
     try {
@@ -115,8 +161,9 @@ export async function openParquet(path: string, opts: { sliceBytes?: number } = 
     return {
       format: "parquet",
       path,
+      file: opened,
       count: async () => totalRows,
-      close: () => fh.close(),
+      close: () => opened.close(),
       records(startAt = 1): AsyncIterable<SourceItem> {
         return (async function* () {
           let groupStart = 0;
@@ -132,7 +179,7 @@ export async function openParquet(path: string, opts: { sliceBytes?: number } = 
                 try {
                   await parquetRead({
                     file, metadata, columns: [...columns], rowStart: from, rowEnd: to, rowFormat: "object",
-                    useOffsetIndex: true, compressors: COMPRESSORS, onComplete: (r) => { rows = r; },
+                    useOffsetIndex: true, compressors: boundedCompressors(), onComplete: (r) => { rows = r; },
                   });
                 } catch (e) {
                   throw new Error(`cannot read rows ${from + 1}–${to} of ${path}: ${e instanceof Error ? e.message : String(e)}`);
@@ -147,7 +194,7 @@ export async function openParquet(path: string, opts: { sliceBytes?: number } = 
       },
     };
   } catch (e) {
-    await fh.close();
+    await opened.close();
     throw e;
   }
 }

@@ -4,6 +4,9 @@ import type { SourceRecord } from "./types.js";
 export type ShapeResult = { record: SourceRecord; error?: undefined; id?: undefined } | { record?: undefined; error: string; id?: string };
 
 const KNOWN = new Set(["id", "values", "sparseValues", "sparse_values", "metadata"]);
+// Field names a record is often written with by mistake. Only these are named back in a message: any other name is
+// the file's own text, which results never quote (the file may be one the model should not read).
+const USUAL_MISTAKES = new Set(["vector", "vectors", "embedding", "embeddings", "value", "sparse", "sparseVector", "sparse_vector", "text", "score", "namespace"]);
 
 function describe(v: unknown): string {
   if (v === null) return "null";
@@ -18,7 +21,7 @@ function numberList(v: unknown, field: string): number[] | string {
   for (let i = 0; i < v.length; i++) {
     const x = v[i];
     if (typeof x !== "number" || !Number.isFinite(x)) {
-      return `"${field}[${i}]" must be a finite number, got ${x === null ? "null" : JSON.stringify(x) ?? typeof x}`;
+      return `"${field}[${i}]" must be a finite number, got ${typeof x === "number" ? String(x) : describe(x)}`;
     }
   }
   return v as number[];
@@ -39,8 +42,12 @@ export function recordFromObject(obj: unknown): ShapeResult {
   }
   const id = o.id;
   const fail = (error: string): ShapeResult => ({ error, id });
-  for (const key of Object.keys(o)) {
-    if (!KNOWN.has(key)) return fail(`unknown field "${key}" (allowed: id, values, sparseValues, metadata)`);
+  const keys = Object.keys(o);
+  for (let k = 0; k < keys.length; k++) {
+    const key = keys[k];
+    if (KNOWN.has(key)) continue;
+    const which = USUAL_MISTAKES.has(key) ? `"${key}"` : `(field ${k + 1} of the record)`;
+    return fail(`unknown field ${which} (allowed: id, values, sparseValues, metadata)`);
   }
   const record: SourceRecord = { id };
   if (o.values !== undefined && o.values !== null) {

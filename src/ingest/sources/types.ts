@@ -1,4 +1,5 @@
 import type { UpsertRecord } from "../check.js";
+import type { OpenedFile } from "../safe-open.js";
 
 /** What a source yields is exactly what runUpsert takes. */
 export type SourceRecord = UpsertRecord;
@@ -15,7 +16,10 @@ export type SourceFormat = "jsonl" | "parquet";
 
 export interface RecordSource {
   format: SourceFormat;
+  /** The file's real path (for messages); every read goes through `file`, never through this path. */
   path: string;
+  /** The one open descriptor of the file; the source owns it (close() closes it). */
+  file: OpenedFile;
   /** JSONL: lines longer than this are reported, not read (the parallel check reads byte ranges with the same limit). */
   maxLineBytes?: number;
   /** Records from position `startAt` (1-based, default 1) on; a bad line or row is an item with `error`. */

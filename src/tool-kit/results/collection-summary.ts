@@ -4,10 +4,10 @@ import { z } from "zod";
 import type { CollectionModel } from "../../api/records.js";
 
 /** The schema of a record's counts; `about` words a field the way one tool means it ("Records it held."). */
-export function collectionCountFields(about: { dimension?: string; vector_count?: string; size?: string } = {}) {
+export function collectionCountFields(about: { dimension?: string; vectorCount?: string; size?: string } = {}) {
   return {
     dimension: z.number().int().optional().describe(about.dimension ?? "Vector length of the records."),
-    vector_count: z.number().int().optional().describe(about.vector_count ?? "Number of records."),
+    vectorCount: z.number().int().optional().describe(about.vectorCount ?? "Number of records."),
     size: z.number().optional().describe(about.size ?? "Size in bytes."),
   };
 }
@@ -20,13 +20,13 @@ export const CollectionSummary = z.object({
 });
 export type CollectionSummary = z.infer<typeof CollectionSummary>;
 
-type Counts = Pick<CollectionSummary, "dimension" | "vector_count" | "size">;
+type Counts = Pick<CollectionSummary, "dimension" | "vectorCount" | "size">;
 
 /** The counts the service gave; absent ones are left out, so structuredContent carries no undefined keys. */
 export function collectionCounts(c: CollectionModel): Counts {
   const counts: Counts = {};
   if (typeof c.dimension === "number") counts.dimension = c.dimension;
-  if (typeof c.vector_count === "number") counts.vector_count = c.vector_count;
+  if (typeof c.vector_count === "number") counts.vectorCount = c.vector_count;
   if (typeof c.size === "number") counts.size = c.size;
   return counts;
 }

@@ -7,18 +7,18 @@ export const IndexSummary = z.object({
   kind: z.enum(["serverless", "pod", "other"]).describe("How the index is deployed."),
   dimension: z.number().int().optional().describe("Dense vector length; absent for a sparse index."),
   metric: z.string().describe("cosine, euclidean or dotproduct."),
-  vector_type: z.string().optional().describe("dense or sparse."),
+  vectorType: z.string().optional().describe("dense or sparse."),
   state: z.string().describe("Ready, Initializing, ScalingUp, Terminating, …"),
   ready: z.boolean().describe("Whether the index accepts reads and writes."),
   host: z.string().describe("The index's own data-plane host."),
   cloud: z.string().optional().describe("Serverless: cloud provider."),
   region: z.string().optional().describe("Serverless: region."),
   environment: z.string().optional().describe("Pod-based: environment."),
-  pod_type: z.string().optional().describe("Pod-based: pod type, e.g. p1.x1."),
+  podType: z.string().optional().describe("Pod-based: pod type, e.g. p1.x1."),
   pods: z.number().int().optional().describe("Pod-based: number of pods."),
   replicas: z.number().int().optional().describe("Pod-based: replicas."),
   shards: z.number().int().optional().describe("Pod-based: shards."),
-  deletion_protection: z.string().optional().describe("enabled or disabled."),
+  deletionProtection: z.string().optional().describe("enabled or disabled."),
 });
 export type IndexSummary = z.infer<typeof IndexSummary>;
 
@@ -35,21 +35,31 @@ export function summarizeIndex(index: IndexModel): IndexSummary {
     kind: indexKind(index),
     dimension: num(index.dimension),
     metric: index.metric,
-    vector_type: index.vector_type,
+    vectorType: index.vector_type,
     state: index.status.state,
     ready: index.status.ready,
     host: index.host,
     cloud: serverless?.cloud,
     region: serverless?.region,
     environment: pod?.environment,
-    pod_type: pod?.pod_type,
+    podType: pod?.pod_type,
     pods: num(pod?.pods),
     replicas: num(pod?.replicas),
     shards: num(pod?.shards),
-    deletion_protection: index.deletion_protection,
+    deletionProtection: index.deletion_protection,
   };
   // Drop absent optionals so structuredContent carries no undefined keys.
   return Object.fromEntries(Object.entries(summary).filter(([, v]) => v !== undefined)) as IndexSummary;
+}
+
+/** The service's object with its keys in camelCase (pod_type → podType), as every structured field is named. */
+export function camelKeys(o: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(o).map(([k, v]) => [k.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase()), v]));
+}
+
+/** The state as a table cell: "Ready", "Initializing", or "ScalingUp (ready)" when the state alone does not say. */
+export function stateCell(s: { state: string; ready: boolean }): string {
+  return (s.state === "Ready") === s.ready ? s.state : `${s.state} (${s.ready ? "ready" : "not ready"})`;
 }
 
 /** Where an index runs: "aws us-east-1" or "us-east1-gcp · p1.x1 · pods 1 / replicas 1 / shards 1". */
@@ -57,7 +67,7 @@ export function where(s: IndexSummary): string {
   if (s.kind === "serverless") return `${s.cloud ?? "?"} ${s.region ?? "?"}`;
   if (s.kind === "pod") {
     const counts = [`pods ${s.pods ?? "?"}`, `replicas ${s.replicas ?? "?"}`, `shards ${s.shards ?? "?"}`].join(" / ");
-    return [s.environment, s.pod_type, counts].filter(Boolean).join(" · ");
+    return [s.environment, s.podType, counts].filter(Boolean).join(" · ");
   }
   return "";
 }

@@ -61,11 +61,11 @@ describe("openJsonl", () => {
     expect(items.filter((i) => i.error).map((i) => i.id)).toEqual([undefined, undefined, undefined, undefined, "v", "w", "m", "s", "t", undefined]);
     expect(items.map((i) => [i.position, i.record?.id ?? i.error])).toEqual([
       [1, "ok1"],
-      [2, expect.stringMatching(/^not valid JSON: /)],
+      [2, expect.stringMatching(/^not valid JSON at column \d+: /)],
       [3, "a record must be a JSON object, got an array"],
       [4, 'missing "id"'],
       [5, '"id" must be a string, got a number'],
-      [6, '"values[1]" must be a finite number, got "2"'],
+      [6, '"values[1]" must be a finite number, got a string'],
       [7, '"values[1]" must be a finite number, got null'],
       [8, '"metadata" must be an object, got an array'],
       [9, 'missing "sparseValues.values"'],

@@ -3,6 +3,16 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { countNonBlankLines, type Line, lineText, readLines } from "../../../src/ingest/sources/lines.js";
 import { collect, tempDir } from "./fixtures.js";
+import { closeSync, openSync } from "node:fs";
+
+// The readers take an open descriptor (the import opens each file once); these tests open their files here.
+const opened: number[] = [];
+const fdOf = (path: string) => {
+  const fd = openSync(path, "r");
+  opened.push(fd);
+  return { fd };
+};
+afterAll(() => opened.splice(0).forEach((fd) => closeSync(fd)));
 
 let dir: string;
 const shown = (lines: Line[]) => lines.map((l) => ({ number: l.number, ...(l.buf && { text: lineText(l) }), bytes: l.bytes }));
@@ -18,24 +28,24 @@ describe("readLines", () => {
     const p = join(dir, "t.txt");
     await writeFile(p, text);
     for (const chunkBytes of [1, 2, 3, 5, 7, 64, 1 << 20]) {
-      const lines = await collect(readLines(p, { chunkBytes }));
+      const lines = await collect(readLines(fdOf(p), { chunkBytes }));
       expect(lines.map((l) => [l.number, lineText(l)])).toEqual(expected.map((t, i) => [i + 1, t]));
     }
-    expect(await countNonBlankLines(p)).toBe(3);
+    expect(await countNonBlankLines(fdOf(p))).toBe(3);
   });
 
   it("startAt and too-long lines work across chunks", async () => {
     const p = join(dir, "u.txt");
     await writeFile(p, "one\n" + "x".repeat(50) + "\nthree\nfour\n");
     for (const chunkBytes of [1, 4, 16, 1024]) {
-      const lines = await collect(readLines(p, { chunkBytes, maxLineBytes: 10 }));
+      const lines = await collect(readLines(fdOf(p), { chunkBytes, maxLineBytes: 10 }));
       expect(shown(lines)).toEqual([
         { number: 1, text: "one", bytes: 3 },
         { number: 2, bytes: 50 },
         { number: 3, text: "three", bytes: 5 },
         { number: 4, text: "four", bytes: 4 },
       ]);
-      const from3 = await collect(readLines(p, { chunkBytes, startAt: 3 }));
+      const from3 = await collect(readLines(fdOf(p), { chunkBytes, startAt: 3 }));
       expect(from3.map(lineText)).toEqual(["three", "four"]);
     }
   });
@@ -43,7 +53,7 @@ describe("readLines", () => {
   it("an empty file has no lines", async () => {
     const p = join(dir, "e.txt");
     await writeFile(p, "");
-    expect(await collect(readLines(p))).toEqual([]);
-    expect(await countNonBlankLines(p)).toBe(0);
+    expect(await collect(readLines(fdOf(p)))).toEqual([]);
+    expect(await countNonBlankLines(fdOf(p))).toBe(0);
   });
 });

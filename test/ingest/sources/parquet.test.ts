@@ -67,8 +67,8 @@ describe("openParquet", () => {
     expect(items.map((i) => [i.position, i.record?.id ?? i.error])).toEqual([
       [1, "ok1"],
       [2, 'missing "id"'],
-      [3, expect.stringMatching(/^"metadata" is not valid JSON: /)],
-      [4, '"metadata" must be a JSON object, got [1,2]'],
+      [3, '"metadata" is not valid JSON at character 2: a field name in double quotes was expected'],
+      [4, '"metadata" must be a JSON object, got a list'],
       [5, "ok2"],
     ]);
   });
