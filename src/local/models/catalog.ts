@@ -90,6 +90,7 @@ export class Models {
 
   /** Every model available now (the embeddings server's are left out, with no error, when it does not answer). */
   async list(): Promise<ModelInfo[]> {
+    this.listed = undefined; // a listing asks the server afresh: it shows what is available now
     const remote = await this.remoteNames().catch((): string[] => []);
     return [...BUILT_IN, ...remote.map((name) => this.remoteInfo(name))];
   }
@@ -138,7 +139,10 @@ export class Models {
       }
     }
     if (inputs.length === 0) return { vectorType: "dense", data: [], tokens: 0 };
-    const { vectors, tokens } = await this.server!.embed(name, inputs);
+    const { vectors, tokens } = await this.server!.embed(name, inputs).catch((e: unknown) => {
+      this.listed = undefined; // the server may be gone or changed: the next call asks it again
+      throw e;
+    });
     this.learn(name, vectors[0].length);
     return { vectorType: "dense", data: vectors.map((values) => ({ vector_type: "dense", values })), tokens };
   }
