@@ -37,6 +37,14 @@ describe("notes with local-bm25", () => {
     expect(r.structured).toMatchObject({ model: "local-bm25", textField: "text", created: true, ready: true, index: { name: "notes", vector_type: "sparse", metric: "dotproduct" } });
     expect(r.text).toMatch(/^Index "notes" created and ready\.\n\n\| name \| model \| text field \| vector type \| dimension \| metric \| state \| host \|/);
     expect(r.text).toMatch(/Next step: write records with upsert_records \(each with _id and a "text" field\)\.$/);
+    const described = await mcp.call("describe_index", { index: "notes" });
+    expect((described.structured as { index: { embed: unknown } }).index.embed).toEqual({
+      model: "local-bm25",
+      textField: "text",
+      readParameters: { input_type: "query", truncate: "END" },
+      writeParameters: { input_type: "passage", truncate: "END" },
+    });
+    expect(described.text).toContain("| embed model | local-bm25 |\n| embed text field | text |");
     const again = await mcp.call("create_index_for_model", args);
     expect(again.structured).toMatchObject({ created: false });
     const other = await mcp.call("create_index_for_model", { ...args, embed: { model: "local-bm25", fieldMap: { text: "body" } } });
