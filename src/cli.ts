@@ -5,7 +5,8 @@ const [command, ...rest] = process.argv.slice(2);
 
 if (command === "serve") {
   const { runServeCommand } = await import("./local/serve-command.js");
-  await runServeCommand(rest);
+  const { localModelEnv } = await import("./config.js");
+  await runServeCommand(rest, localModelEnv());
 } else {
   const { runMcpCommand } = await import("./main.js");
   await runMcpCommand(process.argv.slice(2));

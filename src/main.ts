@@ -22,13 +22,21 @@ export async function runMcpCommand(argv: string[]): Promise<void> {
   }
 
   let config: Config = loaded.config;
-  const log = createLogger({ secrets: () => [config.apiKey, config.httpToken], stderrLevel: config.logLevel });
+  const log = createLogger({ secrets: () => [config.apiKey, config.httpToken, config.embedKey], stderrLevel: config.logLevel });
   let local: { controlUrl: string; apiKey: string; close(): Promise<void> } | undefined;
   if (config.mode === "local") {
     // Loaded only here, so the remote path never loads the local service's storage (lmdb).
     const { startLocalService } = await import("./local/index.js");
     try {
-      local = await startLocalService({ dataDir: config.dataDir, port: 0, host: "127.0.0.1", log: (line) => log.debug(line) });
+      local = await startLocalService({
+        dataDir: config.dataDir,
+        port: 0,
+        host: "127.0.0.1",
+        log: (line) => log.debug(line),
+        embedUrl: config.embedUrl,
+        embedKey: config.embedKey,
+        embedTimeoutMs: config.embedTimeoutMs,
+      });
     } catch (err) {
       const reason = err instanceof Error ? err.message.split("\n")[0] : String(err);
       process.stderr.write(`vecdb-mcp: the embedded local service could not start in ${config.dataDir}: ${reason}\n`);
@@ -38,6 +46,8 @@ export async function runMcpCommand(argv: string[]): Promise<void> {
     config = { ...config, apiKey: local.apiKey, controllerUrl: local.controlUrl };
     const why = argv.includes("--local") ? "--local given" : "PINECONE_API_KEY is not set";
     log.info(`${why}: using the embedded local service at ${local.controlUrl} (data dir ${config.dataDir})`);
+  } else if (config.embedUrl) {
+    log.warning("--embed-url / VECDB_EMBED_URL is ignored: it serves the embedded local service, and this server uses the hosted service's own models");
   }
 
   const service = createService({

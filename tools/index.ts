@@ -15,6 +15,13 @@ import queryVectors from "./vectors/query_vectors.js";
 import fetchVectors from "./vectors/fetch_vectors.js";
 import listVectorIds from "./vectors/list_vector_ids.js";
 import describeCollection from "./collections/describe_collection.js";
+import createIndexForModel from "./indexes/create_index_for_model.js";
+import upsertRecords from "./text/upsert_records.js";
+import searchRecords from "./text/search_records.js";
+import searchIndexes from "./text/search_indexes.js";
+import embedTexts from "./inference/embed_texts.js";
+import rerankDocuments from "./inference/rerank_documents.js";
+import listModels from "./inference/list_models.js";
 
 export const tools: readonly AnyTool[] = [
   listIndexes,
@@ -29,6 +36,14 @@ export const tools: readonly AnyTool[] = [
   fetchVectors,
   listVectorIds,
   describeCollection,
+  // The text path (integrated embedding) and the models.
+  createIndexForModel,
+  upsertRecords,
+  searchRecords,
+  searchIndexes,
+  embedTexts,
+  rerankDocuments,
+  listModels,
   // Only with --allow-destructive (src/mcp/access.ts):
   deleteVectors,
   deleteIndex,

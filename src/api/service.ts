@@ -3,12 +3,15 @@ import { ControlPlane } from "./control.js";
 import { DataPlane } from "./data.js";
 import { HostResolver } from "./hosts.js";
 import { HttpClient, type HttpSettings } from "./http.js";
+import { Inference } from "./inference.js";
 
 export interface Service {
   http: HttpClient;
   control: ControlPlane;
   data: DataPlane;
   hosts: HostResolver;
+  /** /embed, /rerank, /models on the control-plane origin. */
+  inference: Inference;
   close(): Promise<void>;
 }
 
@@ -18,5 +21,6 @@ export function createService(settings: HttpSettings & { controllerUrl: string }
   const control = new ControlPlane(http, controllerUrl);
   const data = new DataPlane(http, controllerUrl);
   const hosts = new HostResolver(control);
-  return { http, control, data, hosts, close: () => http.close() };
+  const inference = new Inference(http, controllerUrl);
+  return { http, control, data, hosts, inference, close: () => http.close() };
 }

@@ -12,6 +12,7 @@ import { ControlError } from "./control/errors.js";
 import { acquireDataDirLock } from "./storage/lock.js";
 import { Registry } from "./control/registry.js";
 import { VectorStore } from "./storage/store.js";
+import { Models } from "./models/catalog.js";
 
 export interface LocalServiceOptions {
   dataDir: string;
@@ -19,6 +20,10 @@ export interface LocalServiceOptions {
   host?: string; // default "127.0.0.1"
   apiKey?: string; // default: read <dataDir>/api-key, or generate a random one there (mode 0600)
   log?: (line: string) => void; // default: write to stderr
+  /** An OpenAI-compatible embeddings server whose models the service offers (e.g. http://127.0.0.1:11434/v1). */
+  embedUrl?: string;
+  embedKey?: string;
+  embedTimeoutMs?: number;
 }
 
 export interface LocalService {
@@ -50,6 +55,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
     root = open({ path: join(dataDir, DATABASE_FILE), maxDbs: 64, compression: false });
     const catalog = new Catalog(root);
     const store = new VectorStore(root);
+    const models = new Models({ embedUrl: options.embedUrl, embedKey: options.embedKey, embedTimeoutMs: options.embedTimeoutMs });
     // Before anything writes: records a crash left behind mid-copy or mid-drop belong to no space any more.
     // Must precede registry.start(), which resumes copies whose target space is not live until they finish.
     const swept = await store.sweepOrphans();
@@ -59,13 +65,14 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
       host,
       apiKey,
       store,
+      models,
       lookup: (name, id) => registry?.lookup(name, id),
       log,
     });
     registry = new Registry(catalog, store, servers, hostForUrls(host), log);
     await registry.start();
 
-    const control = createServer(SERVER_TIMEOUTS, controlPlaneHandler(registry, apiKey, log));
+    const control = createServer(SERVER_TIMEOUTS, controlPlaneHandler(registry, apiKey, log, models));
     control.keepAliveTimeout = 5000;
     answerClientErrors(control, (status, kind, message) =>
       new ControlError(status, kind === "timeout" ? "DEADLINE_EXCEEDED" : "INVALID_ARGUMENT", message).toBody(),

@@ -2,13 +2,14 @@
 import { startLocalService } from "./index.js";
 import { DataDirInUseError } from "./storage/lock.js";
 
-const USAGE = "usage: vecdb-mcp serve --data-dir DIR [--port N] [--api-key KEY] [--host 127.0.0.1]";
+const USAGE = "usage: vecdb-mcp serve --data-dir DIR [--port N] [--api-key KEY] [--host 127.0.0.1] [--embed-url URL]";
 
 export interface ServeArgs {
   dataDir: string;
   port: number;
   host: string;
   apiKey?: string;
+  embedUrl?: string;
 }
 
 export function parseServeArgs(argv: string[]): ServeArgs {
@@ -17,7 +18,7 @@ export function parseServeArgs(argv: string[]): ServeArgs {
     const arg = argv[i];
     const eq = arg.indexOf("=");
     const flag = eq > 0 ? arg.slice(0, eq) : arg;
-    if (!["--port", "--data-dir", "--api-key", "--host"].includes(flag)) throw new Error(`unknown argument ${arg}`);
+    if (!["--port", "--data-dir", "--api-key", "--host", "--embed-url"].includes(flag)) throw new Error(`unknown argument ${arg}`);
     const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
     if (value === undefined) throw new Error(`${flag} needs a value`);
     values.set(flag, value);
@@ -28,10 +29,21 @@ export function parseServeArgs(argv: string[]): ServeArgs {
   const port = Number(portText);
   if (!/^\d+$/.test(portText) || port > 65535) throw new Error(`--port must be an integer from 0 to 65535 (got ${portText})`);
   const apiKey = values.get("--api-key");
-  return { dataDir, port, host: values.get("--host") ?? "127.0.0.1", ...(apiKey !== undefined ? { apiKey } : {}) };
+  const embedUrl = values.get("--embed-url");
+  if (embedUrl !== undefined && !(/^https?:\/\//.test(embedUrl) && URL.canParse(embedUrl))) {
+    throw new Error(`--embed-url must be an http:// or https:// URL, e.g. http://127.0.0.1:11434/v1 (got ${embedUrl})`);
+  }
+  return {
+    dataDir,
+    port,
+    host: values.get("--host") ?? "127.0.0.1",
+    ...(apiKey !== undefined ? { apiKey } : {}),
+    ...(embedUrl !== undefined ? { embedUrl } : {}),
+  };
 }
 
-export async function runServeCommand(argv: string[]): Promise<void> {
+/** `env`: the embeddings-server settings from the environment (VECDB_EMBED_URL / _KEY / _TIMEOUT_MS), read by the bin. */
+export async function runServeCommand(argv: string[], env: { embedUrl?: string; embedKey?: string; embedTimeoutMs?: number } = {}): Promise<void> {
   let args: ServeArgs;
   try {
     args = parseServeArgs(argv);
@@ -42,7 +54,7 @@ export async function runServeCommand(argv: string[]): Promise<void> {
   }
   let service;
   try {
-    service = await startLocalService(args);
+    service = await startLocalService({ ...env, ...args });
   } catch (e) {
     process.stderr.write(`vecdb-mcp serve: ${startFailure(e, args)}\n`);
     process.exit(1);

@@ -55,6 +55,13 @@ describe("tools/list", () => {
       "fetch_vectors",
       "list_vector_ids",
       "describe_collection",
+      "create_index_for_model",
+      "upsert_records",
+      "search_records",
+      "search_indexes",
+      "embed_texts",
+      "rerank_documents",
+      "list_models",
     ]);
     for (const t of mcp.tools) {
       expect(t.title, t.name).toBeTruthy();

@@ -30,15 +30,16 @@ function exited(child: ChildProcess): Promise<void> {
 }
 
 export function startServiceProcess(
-  opts: { dataDir?: string; apiKey?: string; timeoutMs?: number } = {},
+  opts: { dataDir?: string; apiKey?: string; timeoutMs?: number; args?: string[]; env?: Record<string, string> } = {},
 ): Promise<RunningService> {
   if (!existsSync(BUNDLE)) {
     return Promise.reject(new Error(`${BUNDLE} is missing: build first with \`npm run build\``));
   }
   const dataDir = opts.dataDir ?? newDataDir();
   const apiKey = opts.apiKey ?? `test-${randomBytes(12).toString("hex")}`;
-  const child = spawn(process.execPath, [BUNDLE, "serve", "--port", "0", "--data-dir", dataDir, "--api-key", apiKey], {
+  const child = spawn(process.execPath, [BUNDLE, "serve", "--port", "0", "--data-dir", dataDir, "--api-key", apiKey, ...(opts.args ?? [])], {
     stdio: ["ignore", "ignore", "pipe"],
+    ...(opts.env ? { env: { ...process.env, ...opts.env } } : {}),
   });
   let err = "";
   child.stderr!.setEncoding("utf8");

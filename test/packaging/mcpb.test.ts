@@ -13,6 +13,7 @@ const mcpb = join(root, "node_modules", ".bin", "mcpb");
 const EXPECTED_TOOLS = [
   "list_indexes", "list_collections", "create_collection", "upsert_vectors", "import_vectors", "describe_index",
   "describe_index_stats", "query_vectors", "fetch_vectors", "list_vector_ids", "create_index", "describe_collection",
+  "create_index_for_model", "upsert_records", "search_records", "search_indexes", "embed_texts", "rerank_documents", "list_models",
 ];
 
 describe("manifest.json", () => {

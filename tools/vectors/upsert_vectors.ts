@@ -78,6 +78,13 @@ export default defineTool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   async run({ index, namespace = "", vectors }, { service, config, signal, progress }) {
     let model = await writableIndex(service, index, signal);
+    if (model.embed) {
+      throw new ToolError(
+        `Index ${JSON.stringify(index)} has integrated embedding (model ${model.embed.model}): it embeds text itself; nothing was written.
+` +
+          `Next step: write the text with upsert_records (each record with _id and a "${String(model.embed.field_map?.text ?? "text")}" field).`,
+      );
+    }
     let problems = checkRecords(vectors, model);
     if (problems.length > 0) {
       // The cached record may be stale (the index was deleted and created again with another dimension elsewhere):

@@ -16,6 +16,21 @@ export function indexModel(index: StoredIndex, hostName: string): Record<string,
     tags: { ...index.tags },
     spec,
     status: { ready: index.state === "Ready", state: index.state },
+    ...(index.embed ? { embed: embedModel(index) } : {}),
+  };
+}
+
+/** An integrated index's embed record (ModelIndexEmbed). */
+function embedModel(index: StoredIndex): Record<string, unknown> {
+  const e = index.embed!;
+  return {
+    model: e.model,
+    metric: index.metric,
+    ...(index.dimension !== undefined ? { dimension: index.dimension } : {}),
+    vector_type: index.vectorType,
+    field_map: { ...e.fieldMap },
+    read_parameters: { ...e.readParameters },
+    write_parameters: { ...e.writeParameters },
   };
 }
 

@@ -90,6 +90,7 @@ export class Registry {
         port: 0,
         state: copyFrom ? "Initializing" : "Ready",
         ...(copyFrom ? { copyFrom } : {}),
+        ...(input.embed ? { embed: input.embed } : {}),
         createdAt: new Date().toISOString(),
       };
       index.port = await this.servers.open(index, 0);

@@ -4,18 +4,25 @@ import { ControlError, invalid, unauthenticated } from "./errors.js";
 import { apiKeyMatches, readBody, requestUrl, sendJson, sendTooLargeAndClose } from "../http-util.js";
 import type { Registry } from "./registry.js";
 import { parseConfigure, parseCreateCollection, parseCreateIndex, parseJsonObject } from "./validate.js";
+import { parseCreateForModel } from "./create-for-model.js";
+import { inferenceRoutes } from "../inference/routes.js";
+import type { Models } from "../models/catalog.js";
 
 export const CONTROL_BODY_LIMIT = 1024 * 1024;
 
-type Handler = (ctx: { name: string; body: () => Promise<Record<string, unknown>> }) => Promise<[number, unknown]>;
+type Handler = (ctx: { name: string; query: URLSearchParams; body: () => Promise<Record<string, unknown>> }) => Promise<[number, unknown]>;
 
 interface Route {
   pattern: RegExp;
   methods: Record<string, Handler>;
 }
 
-function routes(registry: Registry): Route[] {
+function routes(registry: Registry, models: Models): Route[] {
   return [
+    {
+      pattern: /^\/indexes\/create-for-model\/?$/,
+      methods: { POST: async ({ body }) => [201, await registry.createIndex(await parseCreateForModel(await body(), models))] },
+    },
     {
       pattern: /^\/indexes\/?$/,
       methods: {
@@ -48,6 +55,7 @@ function routes(registry: Registry): Route[] {
         DELETE: async ({ name }) => [202, await registry.deleteCollection(name)],
       },
     },
+    ...inferenceRoutes(models),
   ];
 }
 
@@ -55,8 +63,8 @@ class TooLarge extends Error {}
 /** The client went away before its body arrived: there is no one left to answer, and nothing to log. */
 class Aborted extends Error {}
 
-export function controlPlaneHandler(registry: Registry, apiKey: string, log: (line: string) => void) {
-  const table = routes(registry);
+export function controlPlaneHandler(registry: Registry, apiKey: string, log: (line: string) => void, models: Models) {
+  const table = routes(registry, models);
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const method = req.method ?? "GET";
     try {
@@ -86,7 +94,7 @@ export function controlPlaneHandler(registry: Registry, apiKey: string, log: (li
         if (!read.ok) throw read.reason === "too-large" ? new TooLarge() : new Aborted();
         return parseJsonObject(read.body);
       };
-      const [status, payload] = await handler({ name, body });
+      const [status, payload] = await handler({ name, query: url.searchParams, body });
       sendJson(res, status, payload);
     } catch (e) {
       if (e instanceof Aborted) {

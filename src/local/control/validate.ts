@@ -103,7 +103,7 @@ export function parseTags(v: unknown): Record<string, string> | undefined {
 }
 
 /** The stored index's own settings, as a create request gives them. */
-export type CreateIndexInput = Pick<StoredIndex, "name" | "vectorType" | "dimension" | "metric" | "spec" | "deletionProtection" | "tags"> & {
+export type CreateIndexInput = Pick<StoredIndex, "name" | "vectorType" | "dimension" | "metric" | "spec" | "deletionProtection" | "tags" | "embed"> & {
   sourceCollection?: string;
 };
 

@@ -21,6 +21,8 @@ import { fetchVectors } from "./routes/fetch.js";
 import { query } from "./routes/query.js";
 import { upsert } from "./routes/upsert.js";
 import type { VectorStore } from "../storage/store.js";
+import type { Models } from "../models/catalog.js";
+import { recordsRoute } from "./routes/records.js";
 import type { DataPlaneIndex, DataPlaneRequest, DataPlaneResponse, Route, RouteContext } from "./types.js";
 
 export type { DataPlaneIndex, DataPlaneRequest, DataPlaneResponse } from "./types.js";
@@ -38,7 +40,7 @@ const ROUTES: Record<string, Partial<Record<string, Route>>> = {
 };
 
 /** Routes of the published API this local service does not implement: 501 UNIMPLEMENTED, not 404. */
-const UNSUPPORTED = [/^\/bulk\/imports(\/|$)/, /^\/records\/namespaces\//];
+const UNSUPPORTED = [/^\/bulk\/imports(\/|$)/];
 
 async function namespaceRoute(ctx: RouteContext, encoded: string): Promise<unknown> {
   let name: string;
@@ -53,12 +55,14 @@ async function namespaceRoute(ctx: RouteContext, encoded: string): Promise<unkno
   throw new DataPlaneError(405, GRPC.UNIMPLEMENTED, `Method ${ctx.req.method} is not allowed on /namespaces/{namespace}; use GET or DELETE`);
 }
 
-export async function handleDataPlane(req: DataPlaneRequest, index: DataPlaneIndex, store: VectorStore): Promise<DataPlaneResponse> {
+export async function handleDataPlane(req: DataPlaneRequest, index: DataPlaneIndex, store: VectorStore, models?: Models): Promise<DataPlaneResponse> {
   try {
     const path = req.pathname.length > 1 ? req.pathname.replace(/\/+$/, "") : req.pathname;
     if (UNSUPPORTED.some((re) => re.test(path)) || (path === "/namespaces" && req.method.toUpperCase() === "POST")) {
       throw new DataPlaneError(501, GRPC.UNIMPLEMENTED, `${req.method} ${path} is not supported by the local service`);
     }
+    const records = await recordsRoute({ req, index, store, models }, path);
+    if (records) return records;
     const ns = /^\/namespaces\/([^/]+)$/.exec(path);
     if (ns) return { status: 200, body: await namespaceRoute({ req, index, store }, ns[1]) };
     const methods = ROUTES[path];

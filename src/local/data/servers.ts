@@ -6,6 +6,7 @@ import type { StoredIndex } from "../storage/catalog.js";
 import { answerClientErrors, apiKeyMatches, readBody, requestUrl, sendJson, sendTooLargeAndClose, SERVER_TIMEOUTS } from "../http-util.js";
 import { handleDataPlane, type DataPlaneIndex } from "./handlers.js";
 import type { VectorStore } from "../storage/store.js";
+import type { Models } from "../models/catalog.js";
 
 export const DATA_PLANE_BODY_LIMIT = 10 * 1024 * 1024;
 // A fetch names its ids in the URL (?ids=a&ids=b…): 1000 ids of up to 512 characters need far more than
@@ -25,6 +26,7 @@ export interface DataServersOptions {
   host: string;
   apiKey: string;
   store: VectorStore;
+  models?: Models;
   /** The current record of the index with this id, or undefined once it is gone. */
   lookup: (name: string, id: string) => StoredIndex | undefined;
   log: (line: string) => void;
@@ -32,7 +34,14 @@ export interface DataServersOptions {
 
 export function dataPlaneIndex(index: StoredIndex): DataPlaneIndex {
   // A sparse index has no dimension; the data plane gets 0 for it.
-  return { name: index.name, space: index.space, dimension: index.dimension ?? 0, metric: index.metric, vectorType: index.vectorType };
+  return {
+    name: index.name,
+    space: index.space,
+    dimension: index.dimension ?? 0,
+    metric: index.metric,
+    vectorType: index.vectorType,
+    ...(index.embed ? { embed: index.embed } : {}),
+  };
 }
 
 export class DataServers {
@@ -113,6 +122,7 @@ export class DataServers {
         { method: req.method ?? "GET", pathname: url.pathname, query: url.searchParams, body: read.body },
         dataPlaneIndex(index),
         this.opts.store,
+        this.opts.models,
       );
       sendJson(res, answer.status, answer.body);
     } catch (e) {

@@ -1,9 +1,11 @@
 import type { VectorStore } from "../storage/store.js";
+import type { StoredEmbed } from "../storage/catalog.js";
+import type { Models } from "../models/catalog.js";
 
 export interface DataPlaneIndex { name: string; space: string; dimension: number;
-  metric: "cosine" | "euclidean" | "dotproduct"; vectorType: "dense" | "sparse" }
+  metric: "cosine" | "euclidean" | "dotproduct"; vectorType: "dense" | "sparse"; embed?: StoredEmbed }
 export interface DataPlaneRequest { method: string; pathname: string; query: URLSearchParams; body: Buffer }
 export interface DataPlaneResponse { status: number; body: unknown }   // body is JSON-serialised by L1
 
-export interface RouteContext { req: DataPlaneRequest; index: DataPlaneIndex; store: VectorStore }
+export interface RouteContext { req: DataPlaneRequest; index: DataPlaneIndex; store: VectorStore; models?: Models }
 export type Route = (ctx: RouteContext) => Promise<unknown> | unknown;

@@ -22,6 +22,14 @@ export interface ServerlessSpecRecord {
 }
 export type SpecRecord = { serverless: ServerlessSpecRecord } | { pod: PodSpecRecord };
 
+/** An index with integrated embedding: the model that turns its records' text into vectors, and how. */
+export interface StoredEmbed {
+  model: string;
+  fieldMap: { text: string };
+  readParameters: Record<string, unknown>;
+  writeParameters: Record<string, unknown>;
+}
+
 export interface StoredIndex {
   name: string;
   id: string;
@@ -38,6 +46,8 @@ export interface StoredIndex {
   state: "Initializing" | "Ready";
   /** Set while Initializing: the collection space being copied in. */
   copyFrom?: string;
+  /** Set for an index made by create-for-model. */
+  embed?: StoredEmbed;
   createdAt: string;
 }
 
