@@ -31,6 +31,9 @@ const LAZY_ONLY = [
   /^src\/ingest\/(file-check|parallel-check|jsonl-encode|upload-input)\.ts$/,
   /^src\/ingest\/sources\/(record-line|jsonl|lines)\.ts$/,
   /^src\/shared\//,
+  // index_documents' file reading, chunking and HTML parsing
+  /^src\/ingest\/documents\//,
+  /node_modules\/(htmlparser2|picomatch)\//,
 ];
 
 // CommonJS dependencies bundled into ESM (undici, parts of the SDK's deps) call require() for Node built-ins;

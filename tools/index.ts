@@ -19,6 +19,7 @@ import createIndexForModel from "./indexes/create_index_for_model.js";
 import upsertRecords from "./text/upsert_records.js";
 import searchRecords from "./text/search_records.js";
 import searchIndexes from "./text/search_indexes.js";
+import indexDocuments from "./text/index_documents.js";
 import embedTexts from "./inference/embed_texts.js";
 import rerankDocuments from "./inference/rerank_documents.js";
 import listModels from "./inference/list_models.js";
@@ -41,6 +42,7 @@ export const tools: readonly AnyTool[] = [
   upsertRecords,
   searchRecords,
   searchIndexes,
+  indexDocuments,
   embedTexts,
   rerankDocuments,
   listModels,

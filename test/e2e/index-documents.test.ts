@@ -97,8 +97,8 @@ describe("index_documents", () => {
     const hit = await mcp.call("search_records", { index: "notes", query: { text: "prune roses winter", topK: 3 } });
     expect(hit.isError, hit.text).toBe(false);
     const best = (hit.structured!.hits as { id: string; fields: Record<string, unknown> }[])[0];
-    expect(best.id).toBe("deep/er/still/garden.md#2");
-    expect(best.fields).toMatchObject({ source: "deep/er/still/garden.md", headingPath: "Garden > Roses", chunk: 2, body: "## Roses\n\nPrune the roses in late winter before the buds swell." });
+    expect(best.id).toBe("notes/deep/er/still/garden.md#2");
+    expect(best.fields).toMatchObject({ source: "notes/deep/er/still/garden.md", headingPath: "Garden > Roses", chunk: 2, body: "## Roses\n\nPrune the roses in late winter before the buds swell." });
     expect(mcp.transcript()).not.toContain("outside text never lands");
   });
 
@@ -111,7 +111,7 @@ describe("index_documents", () => {
     // setup.md: "Setup" unchanged, "Linux" changed, "Windows" pruned; plain.txt's 2 chunks pruned; new.md added
     expect(counts(second.structured)).toEqual({ files: 4, skipped: 3, chunks: 6, added: 1, changed: 1, unchanged: 4, pruned: 3, upserted: 2 });
     const ids = (await api(svc, "GET", `http://${host}/vectors/list?namespace=&limit=100`)).body.vectors.map((v: { id: string }) => v.id).sort();
-    expect(ids).toEqual(["deep/er/still/garden.md#1", "deep/er/still/garden.md#2", "new.md#1", "page.html#1", "setup.md#1", "setup.md#2"]);
+    expect(ids).toEqual(["notes/deep/er/still/garden.md#1", "notes/deep/er/still/garden.md#2", "notes/new.md#1", "notes/page.html#1", "notes/setup.md#1", "notes/setup.md#2"]);
     const gone = await mcp.call("search_records", { index: "notes", query: { text: "quorbellian tides", topK: 3 } });
     expect(gone.structured!.hits).toEqual([]);
 

@@ -3,8 +3,7 @@
 // new or changed chunks sent and the chunks of shortened or deleted files pruned.
 import { z } from "zod";
 import type { IndexModel } from "../../src/api/records.js";
-import { DocumentPathError } from "../../src/ingest/documents/find-documents.js";
-import { syncDocuments, type SyncDocumentsOutcome } from "../../src/ingest/documents/sync-documents.js";
+import type { SyncDocumentsOutcome } from "../../src/ingest/documents/sync-documents.js";
 import { textField } from "../../src/ingest/text-upsert.js";
 import { indexArg, namespaceArg, ruleError, wholeNumberArg } from "../../src/tool-kit/args/schema.js";
 import { markdownTable } from "../../src/tool-kit/format/table.js";
@@ -12,6 +11,9 @@ import { distinctFailures, failuresField, writableIndex, writtenTo } from "../..
 import { ToolError } from "../../src/tool-kit/tool-error.js";
 import type { Service } from "../../src/api/service.js";
 import { defineTool } from "../../src/tool-kit/tool.js";
+
+/** Loaded on the first call, not at start-up: file reading, chunking and the HTML parser. */
+const documents = () => import("../../src/ingest/documents/sync-documents.js");
 
 const RULES = { after: "Nothing was read." };
 const rule = (text: string) => ruleError(text, RULES);
@@ -119,6 +121,7 @@ export default defineTool({
     if (overlap >= size / 2) {
       throw new ToolError(`chunkOverlap (${overlap}) must be less than half of chunkSize (${size}); nothing was read.`);
     }
+    const { syncDocuments, DocumentPathError } = await documents();
     let out: SyncDocumentsOutcome;
     try {
       out = await syncDocuments({

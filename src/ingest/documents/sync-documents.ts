@@ -11,6 +11,8 @@ import { chunkSections, type ChunkSizes } from "./chunks.js";
 import { documentFormat, documentText, SUPPORTED_EXTENSIONS } from "./document-text.js";
 import { documentIdPrefix, documentRecords, parseDocumentId, type DocumentRecord } from "./document-records.js";
 import { findDocuments, type FoundDocuments, type SkippedFile } from "./find-documents.js";
+
+export { DocumentPathError } from "./find-documents.js";
 import { syncPlan } from "./sync-plan.js";
 
 /** A document larger than this is skipped (notes are small; a bigger file is rarely a note). */
