@@ -5,6 +5,7 @@ import { benchImport } from "./import.js";
 import { benchImportRss } from "./import-rss.js";
 import { benchUpsertTool } from "./upsert-tool.js";
 import { benchText } from "./text.js";
+import { benchDocuments } from "./documents.js";
 
 const BENCHMARKS: Record<string, () => Promise<unknown>> = {
   "upsert-tool": benchUpsertTool,
@@ -12,6 +13,7 @@ const BENCHMARKS: Record<string, () => Promise<unknown>> = {
   "import-rss": benchImportRss,
   "cold-start": benchColdStart,
   text: benchText,
+  documents: benchDocuments,
 };
 
 const chosen = process.argv.slice(2);
