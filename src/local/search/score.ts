@@ -3,7 +3,6 @@
 //   dotproduct: dot(q, v) (+ the sparse dot product for hybrid records); higher is more similar
 //   euclidean:  squared Euclidean distance, as the service documents; LOWER is more similar
 import type { SparseVector } from "../storage/codec.js";
-import type { StoredRecord } from "../storage/store.js";
 
 export type Metric = "cosine" | "euclidean" | "dotproduct";
 
@@ -24,7 +23,10 @@ export function makeQuery(dense: Float32Array | undefined, sparse: SparseVector 
   return { dense, denseNorm: Math.sqrt(n), sparse: map };
 }
 
-export function score(metric: Metric, q: Query, r: StoredRecord): number {
+/** A stored record's scored parts (storage/store.ts's StoredRecord has them). */
+export interface Scored { values: Float32Array; norm: number; sparse?: SparseVector }
+
+export function score(metric: Metric, q: Query, r: Scored): number {
   return scoreParts(metric, q, r.values, r.norm, r.sparse);
 }
 
