@@ -19,6 +19,8 @@ export interface LocalServiceOptions {
   host?: string; // default "127.0.0.1"
   apiKey?: string; // default: read <dataDir>/api-key, or generate a random one there (mode 0600)
   log?: (line: string) => void; // default: write to stderr
+  /** The most memory the records kept in memory for search may take (default: 60% of the machine's). */
+  memoryLimitBytes?: number;
 }
 
 export interface LocalService {
@@ -49,7 +51,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
     // awaits `flushed` (the catalog does, and so does the vector store).
     root = open({ path: join(dataDir, DATABASE_FILE), maxDbs: 64, compression: false });
     const catalog = new Catalog(root);
-    const store = new VectorStore(root);
+    const store = new VectorStore(root, { memoryLimitBytes: options.memoryLimitBytes });
     // Before anything writes: records a crash left behind mid-copy or mid-drop belong to no space any more.
     // Must precede registry.start(), which resumes copies whose target space is not live until they finish.
     const swept = await store.sweepOrphans();

@@ -2,13 +2,14 @@
 import { startLocalService } from "./index.js";
 import { DataDirInUseError } from "./storage/lock.js";
 
-const USAGE = "usage: vecdb-mcp serve --data-dir DIR [--port N] [--api-key KEY] [--host 127.0.0.1]";
+const USAGE = "usage: vecdb-mcp serve --data-dir DIR [--port N] [--api-key KEY] [--host 127.0.0.1] [--memory-limit-mb N]";
 
 export interface ServeArgs {
   dataDir: string;
   port: number;
   host: string;
   apiKey?: string;
+  memoryLimitBytes?: number;
 }
 
 export function parseServeArgs(argv: string[]): ServeArgs {
@@ -17,7 +18,7 @@ export function parseServeArgs(argv: string[]): ServeArgs {
     const arg = argv[i];
     const eq = arg.indexOf("=");
     const flag = eq > 0 ? arg.slice(0, eq) : arg;
-    if (!["--port", "--data-dir", "--api-key", "--host"].includes(flag)) throw new Error(`unknown argument ${arg}`);
+    if (!["--port", "--data-dir", "--api-key", "--host", "--memory-limit-mb"].includes(flag)) throw new Error(`unknown argument ${arg}`);
     const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
     if (value === undefined) throw new Error(`${flag} needs a value`);
     values.set(flag, value);
@@ -28,7 +29,17 @@ export function parseServeArgs(argv: string[]): ServeArgs {
   const port = Number(portText);
   if (!/^\d+$/.test(portText) || port > 65535) throw new Error(`--port must be an integer from 0 to 65535 (got ${portText})`);
   const apiKey = values.get("--api-key");
-  return { dataDir, port, host: values.get("--host") ?? "127.0.0.1", ...(apiKey !== undefined ? { apiKey } : {}) };
+  const limitText = values.get("--memory-limit-mb");
+  if (limitText !== undefined && (!/^\d+$/.test(limitText) || Number(limitText) < 1)) {
+    throw new Error(`--memory-limit-mb must be a whole number of megabytes, at least 1 (got ${limitText})`);
+  }
+  return {
+    dataDir,
+    port,
+    host: values.get("--host") ?? "127.0.0.1",
+    ...(apiKey !== undefined ? { apiKey } : {}),
+    ...(limitText !== undefined ? { memoryLimitBytes: Number(limitText) * 1048576 } : {}),
+  };
 }
 
 export async function runServeCommand(argv: string[]): Promise<void> {
