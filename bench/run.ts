@@ -4,12 +4,14 @@ import { benchColdStart } from "./cold-start.js";
 import { benchImport } from "./import.js";
 import { benchImportRss } from "./import-rss.js";
 import { benchUpsertTool } from "./upsert-tool.js";
+import { benchLocalSearch } from "./local-search.js";
 
 const BENCHMARKS: Record<string, () => Promise<unknown>> = {
   "upsert-tool": benchUpsertTool,
   import: benchImport,
   "import-rss": benchImportRss,
   "cold-start": benchColdStart,
+  "local-search": benchLocalSearch,
 };
 
 const chosen = process.argv.slice(2);

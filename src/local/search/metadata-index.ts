@@ -7,9 +7,11 @@ import type { Json } from "../data/validate.js";
 
 type Scalar = string | number | boolean;
 type Slots = Set<number>;
+/** The slots holding one value: a bare number while there is only one (values unique per record are common). */
+type Postings = number | Slots;
 
 interface FieldIndex {
-  values: Map<Scalar, Slots>;
+  values: Map<Scalar, Postings>;
   present: Slots;
   /** Distinct numeric values in order, rebuilt on the first range query after a change. */
   sortedNumbers?: number[];
@@ -25,12 +27,13 @@ export class MetadataIndex {
       field.present.add(slot);
       for (const v of Array.isArray(value) ? value : [value]) {
         if (typeof v !== "string" && typeof v !== "number" && typeof v !== "boolean") continue;
-        let slots = field.values.get(v);
-        if (!slots) {
-          field.values.set(v, (slots = new Set()));
+        const slots = field.values.get(v);
+        if (slots === undefined) {
+          field.values.set(v, slot);
           if (typeof v === "number") field.sortedNumbers = undefined;
-        }
-        slots.add(slot);
+        } else if (typeof slots === "number") {
+          if (slots !== slot) field.values.set(v, new Set([slots, slot]));
+        } else slots.add(slot);
       }
     }
   }
@@ -42,9 +45,14 @@ export class MetadataIndex {
       field.present.delete(slot);
       for (const v of Array.isArray(value) ? value : [value]) {
         const slots = field.values.get(v as Scalar);
-        if (!slots) continue;
-        slots.delete(slot);
-        if (slots.size === 0) {
+        if (slots === undefined) continue;
+        if (typeof slots === "number") {
+          if (slots !== slot) continue;
+        } else {
+          slots.delete(slot);
+          if (slots.size === 1) field.values.set(v as Scalar, slots.values().next().value as number);
+        }
+        if (typeof slots === "number" || slots.size === 0) {
           field.values.delete(v as Scalar);
           if (typeof v === "number") field.sortedNumbers = undefined;
         }
@@ -125,8 +133,10 @@ export class MetadataIndex {
   }
 }
 
-function sorted(slots: Slots | undefined): number[] {
-  if (!slots || slots.size === 0) return [];
+function sorted(slots: Postings | undefined): number[] {
+  if (slots === undefined) return [];
+  if (typeof slots === "number") return [slots];
+  if (slots.size === 0) return [];
   return Array.from(Int32Array.from(slots).sort());
 }
 

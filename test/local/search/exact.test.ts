@@ -142,6 +142,36 @@ describe("search equals brute force", () => {
     );
   });
 
+  it("after records are rewritten with other metadata and deleted (the indexes follow)", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        recordsArb(80, 3, true),
+        fc.array(fc.option(metadataArb, { nil: undefined }), { minLength: 80, maxLength: 80 }),
+        fc.array(fc.nat(2), { minLength: 80, maxLength: 80 }),
+        fc.array(small, { minLength: 3, maxLength: 3 }),
+        sparseArb,
+        filterArb,
+        async (records, metadata, fate, vector, sparseVector, filter) => {
+          const api = await load("dotproduct", records, 3, "dense");
+          const kept = new Map(records.map((r) => [r.id, r]));
+          const rewritten: Rec[] = [];
+          records.forEach((r, i) => {
+            if (fate[i] === 1) {
+              const next: Rec = { id: r.id, values: r.values, ...(r.sparseValues ? { sparseValues: r.sparseValues } : {}), ...(metadata[i] ? { metadata: metadata[i] as Record<string, unknown> } : {}) };
+              rewritten.push(next);
+              kept.set(r.id, next);
+            } else if (fate[i] === 2) kept.delete(r.id);
+          });
+          if (rewritten.length > 0) expect((await api.post("/vectors/upsert", { vectors: rewritten })).status).toBe(200);
+          const gone = records.filter((_, i) => fate[i] === 2).map((r) => r.id);
+          if (gone.length > 0) expect((await api.post("/vectors/delete", { ids: [...new Set(gone)] })).status).toBe(200);
+          await check("dotproduct", [...kept.values()], 3, "dense", { vector, sparseVector }, 20, filter, api);
+        },
+      ),
+      { numRuns: 30 },
+    );
+  });
+
   it("a namespace of 6,000 records with duplicated vectors (the kernel's candidates, widened when ties need it)", async () => {
     const dim = 24;
     let seed = 7;
