@@ -107,6 +107,15 @@ async function latencies(pc: Pinecone, host: string, queries: number[][], filter
   return { p50: p50(times), ids };
 }
 
+async function phase<T>(name: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (e) {
+    const cause = (e as { cause?: unknown }).cause;
+    throw new Error(`${name}: ${(e as Error).message}${cause ? ` (cause: ${String((cause as Error).message ?? cause)})` : ""}`);
+  }
+}
+
 export async function benchLocalSearch(): Promise<void> {
   const count = Number(process.env.BENCH_SEARCH_COUNT ?? 100_000);
   const queryCount = Number(process.env.BENCH_SEARCH_QUERIES ?? 50);
@@ -116,14 +125,14 @@ export async function benchLocalSearch(): Promise<void> {
 
   // Ingestion: the same loop into a server that only parses bodies, then into the local service.
   const minimal = await startMinimalServer();
-  const ceiling = await ingest(new Pinecone({ apiKey: "x" }), minimal.host, records(count));
+  const ceiling = await phase("ingestion into the minimal server", () => ingest(new Pinecone({ apiKey: "x" }), minimal.host, records(count)));
   await minimal.close();
   let service: RunningService = await startServiceProcess({ timeoutMs: 60_000 });
   const dataDir = service.dataDir;
   try {
     let pc = new Pinecone({ apiKey: service.apiKey, controllerHostUrl: service.controlUrl });
     const host = await createIndex(service, "bench", DIM);
-    const ours = await ingest(pc, host, records(count, data));
+    const ours = await phase("ingestion into the local service", () => ingest(pc, host, records(count, data)));
     process.stdout.write(
       `local ingestion ${count}×${DIM} (official client, 100 a request, 8 in flight): local service ${ours.toFixed(0)} records/s, ` +
         `minimal JSON server ${ceiling.toFixed(0)} records/s, ratio ${(ours / ceiling).toFixed(2)}× (target ≥ 0.8×)\n`,
