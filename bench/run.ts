@@ -6,6 +6,7 @@ import { benchImportRss } from "./import-rss.js";
 import { benchUpsertTool } from "./upsert-tool.js";
 import { benchText } from "./text.js";
 import { benchDocuments } from "./documents.js";
+import { benchLocalSearch } from "./local-search.js";
 
 const BENCHMARKS: Record<string, () => Promise<unknown>> = {
   "upsert-tool": benchUpsertTool,
@@ -14,6 +15,7 @@ const BENCHMARKS: Record<string, () => Promise<unknown>> = {
   "cold-start": benchColdStart,
   text: benchText,
   documents: benchDocuments,
+  "local-search": benchLocalSearch,
 };
 
 const chosen = process.argv.slice(2);

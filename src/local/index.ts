@@ -24,6 +24,8 @@ export interface LocalServiceOptions {
   embedUrl?: string;
   embedKey?: string;
   embedTimeoutMs?: number;
+  /** The most memory the records kept in memory for search may take (default: 60% of the machine's). */
+  memoryLimitBytes?: number;
 }
 
 export interface LocalService {
@@ -54,7 +56,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
     // awaits `flushed` (the catalog does, and so does the vector store).
     root = open({ path: join(dataDir, DATABASE_FILE), maxDbs: 64, compression: false });
     const catalog = new Catalog(root);
-    const store = new VectorStore(root);
+    const store = new VectorStore(root, { memoryLimitBytes: options.memoryLimitBytes });
     const models = new Models({ embedUrl: options.embedUrl, embedKey: options.embedKey, embedTimeoutMs: options.embedTimeoutMs });
     // Before anything writes: records a crash left behind mid-copy or mid-drop belong to no space any more.
     // Must precede registry.start(), which resumes copies whose target space is not live until they finish.

@@ -2,7 +2,7 @@
 import { startLocalService } from "./index.js";
 import { DataDirInUseError } from "./storage/lock.js";
 
-const USAGE = "usage: vecdb-mcp serve --data-dir DIR [--port N] [--api-key KEY] [--host 127.0.0.1] [--embed-url URL]";
+const USAGE = "usage: vecdb-mcp serve --data-dir DIR [--port N] [--api-key KEY] [--host 127.0.0.1] [--embed-url URL] [--memory-limit-mb N]";
 
 export interface ServeArgs {
   dataDir: string;
@@ -10,6 +10,7 @@ export interface ServeArgs {
   host: string;
   apiKey?: string;
   embedUrl?: string;
+  memoryLimitBytes?: number;
 }
 
 export function parseServeArgs(argv: string[]): ServeArgs {
@@ -18,7 +19,7 @@ export function parseServeArgs(argv: string[]): ServeArgs {
     const arg = argv[i];
     const eq = arg.indexOf("=");
     const flag = eq > 0 ? arg.slice(0, eq) : arg;
-    if (!["--port", "--data-dir", "--api-key", "--host", "--embed-url"].includes(flag)) throw new Error(`unknown argument ${arg}`);
+    if (!["--port", "--data-dir", "--api-key", "--host", "--embed-url", "--memory-limit-mb"].includes(flag)) throw new Error(`unknown argument ${arg}`);
     const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
     if (value === undefined) throw new Error(`${flag} needs a value`);
     values.set(flag, value);
@@ -33,12 +34,17 @@ export function parseServeArgs(argv: string[]): ServeArgs {
   if (embedUrl !== undefined && !(/^https?:\/\//.test(embedUrl) && URL.canParse(embedUrl))) {
     throw new Error(`--embed-url must be an http:// or https:// URL, e.g. http://127.0.0.1:11434/v1 (got ${embedUrl})`);
   }
+  const limitText = values.get("--memory-limit-mb");
+  if (limitText !== undefined && (!/^\d+$/.test(limitText) || Number(limitText) < 1)) {
+    throw new Error(`--memory-limit-mb must be a whole number of megabytes, at least 1 (got ${limitText})`);
+  }
   return {
     dataDir,
     port,
     host: values.get("--host") ?? "127.0.0.1",
     ...(apiKey !== undefined ? { apiKey } : {}),
     ...(embedUrl !== undefined ? { embedUrl } : {}),
+    ...(limitText !== undefined ? { memoryLimitBytes: Number(limitText) * 1048576 } : {}),
   };
 }
 

@@ -1,6 +1,6 @@
 // Data-plane errors in the service's gRPC-style shape: {"code": N, "message": "...", "details": []}.
 
-export const GRPC = { INVALID_ARGUMENT: 3, NOT_FOUND: 5, UNIMPLEMENTED: 12, INTERNAL: 13 } as const;
+export const GRPC = { INVALID_ARGUMENT: 3, NOT_FOUND: 5, FAILED_PRECONDITION: 9, UNIMPLEMENTED: 12, INTERNAL: 13 } as const;
 
 export class DataPlaneError extends Error {
   constructor(

@@ -20,9 +20,11 @@ import { updateVector } from "./routes/update.js";
 import { fetchVectors } from "./routes/fetch.js";
 import { query } from "./routes/query.js";
 import { upsert } from "./routes/upsert.js";
+import { checkRequestFields } from "./request-fields.js";
 import type { VectorStore } from "../storage/store.js";
 import type { Models } from "../models/catalog.js";
 import { recordsRoute } from "./routes/records.js";
+import { MemoryLimitError } from "../search/vectors.js";
 import type { DataPlaneIndex, DataPlaneRequest, DataPlaneResponse, Route, RouteContext } from "./types.js";
 
 export type { DataPlaneIndex, DataPlaneRequest, DataPlaneResponse } from "./types.js";
@@ -74,10 +76,15 @@ export async function handleDataPlane(req: DataPlaneRequest, index: DataPlaneInd
       const allowed = Object.keys(methods).join(" or ");
       throw new DataPlaneError(405, GRPC.UNIMPLEMENTED, `Method ${req.method} is not allowed on ${path}; use ${allowed}`);
     }
+    checkRequestFields(path, req, index);
     const body = await route({ req, index, store });
     return { status: 200, body };
   } catch (e) {
     if (e instanceof DataPlaneError) return { status: e.status, body: errorBody(e) };
+    if (e instanceof MemoryLimitError) {
+      const message = `Nothing was done: ${e.message}.`;
+      return { status: 400, body: errorBody(new DataPlaneError(400, GRPC.FAILED_PRECONDITION, message)) };
+    }
     const message = e instanceof Error ? e.message : String(e);
     return { status: 500, body: errorBody(new DataPlaneError(500, GRPC.INTERNAL, `Internal error: ${message}`)) };
   }

@@ -34,13 +34,12 @@ export interface DataServersOptions {
 
 export function dataPlaneIndex(index: StoredIndex): DataPlaneIndex {
   // A sparse index has no dimension; the data plane gets 0 for it.
+  const spec = index.spec;
+  const filterable = "serverless" in spec ? (spec.serverless.schema ? Object.keys(spec.serverless.schema.fields) : undefined) : spec.pod.metadata_config?.indexed;
   return {
-    name: index.name,
-    space: index.space,
-    dimension: index.dimension ?? 0,
-    metric: index.metric,
-    vectorType: index.vectorType,
+    name: index.name, space: index.space, dimension: index.dimension ?? 0, metric: index.metric, vectorType: index.vectorType,
     ...(index.embed ? { embed: index.embed } : {}),
+    ...(filterable ? { filterable } : {}),
   };
 }
 

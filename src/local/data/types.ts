@@ -3,7 +3,9 @@ import type { StoredEmbed } from "../storage/catalog.js";
 import type { Models } from "../models/catalog.js";
 
 export interface DataPlaneIndex { name: string; space: string; dimension: number;
-  metric: "cosine" | "euclidean" | "dotproduct"; vectorType: "dense" | "sparse"; embed?: StoredEmbed }
+  metric: "cosine" | "euclidean" | "dotproduct"; vectorType: "dense" | "sparse"; embed?: StoredEmbed;
+  /** The metadata fields filters may name (serverless schema, pod metadata_config.indexed); undefined: all. */
+  filterable?: string[] }
 export interface DataPlaneRequest { method: string; pathname: string; query: URLSearchParams; body: Buffer }
 export interface DataPlaneResponse { status: number; body: unknown }   // body is JSON-serialised by L1
 

@@ -15,10 +15,17 @@ export interface PodSpecRecord {
   metadata_config?: { indexed?: string[] };
   source_collection?: string;
 }
+export interface ReadCapacityRecord {
+  mode: "OnDemand" | "Dedicated";
+  dedicated?: { node_type: string; scaling: string; manual: { replicas: number; shards: number } };
+}
+export interface MetadataSchemaRecord { fields: Record<string, { filterable: true }> }
 export interface ServerlessSpecRecord {
   cloud: string;
   region: string;
   source_collection?: string;
+  read_capacity?: ReadCapacityRecord;
+  schema?: MetadataSchemaRecord;
 }
 export type SpecRecord = { serverless: ServerlessSpecRecord } | { pod: PodSpecRecord };
 

@@ -6,8 +6,14 @@
 // Every write is one lmdb transaction; nothing in a transaction callback throws (lmdb-js commits what was
 // written even if the callback throws), so callers validate first. A write resolves after the commit is
 // flushed to disk.
+import { totalmem } from "node:os";
 import type { Database, RootDatabase } from "lmdb";
-import { decodeLongId, decodeMetadataJson, decodeRecord, encodeRecord, type SparseVector } from "./codec.js";
+import { searchNamespace, type Hit } from "../search/exact.js";
+import { Mirror, type MirrorChange } from "../search/mirror.js";
+import type { Metric, Query } from "../search/score.js";
+import type { NamespaceVectors } from "../search/vectors.js";
+import type { Json } from "../data/validate.js";
+import { decodeLongId, decodeMetadataJson, decodeRecord, decodeRecordParts, encodeRecord, type SparseVector } from "./codec.js";
 import { idFromKey, KEY_HEADER, recordKey, scopeEnd, scopePrefix } from "./keys.js";
 import { SpaceCatalog, type NsHolder } from "./spaces.js";
 
@@ -23,16 +29,28 @@ export interface StoredRecord extends WriteRecord { norm: number }
 const COPY_CHUNK_RECORDS = 1000;
 const COPY_CHUNK_BYTES = 8 * 1024 * 1024;
 const DELETE_CHUNK = 5000;
+/** By default the records held in memory may take this share of the machine's memory. */
+const DEFAULT_MEMORY_SHARE = 0.6;
+
+export interface VectorStoreOptions {
+  /** The most bytes the in-memory copy of the records may take (default: 60% of the machine's memory). */
+  memoryLimitBytes?: number;
+}
 
 export class VectorStore {
   private readonly root: RootDatabase;
   private readonly catalog: SpaceCatalog;
   private readonly records: Database<Buffer, Buffer>;
+  /** Every record in memory for search; lmdb stays the truth (see commit). */
+  readonly mirror: Mirror;
+  /** Resolves once every commit so far is applied to the mirror. */
+  private applied: Promise<void> = Promise.resolve();
 
-  constructor(root: RootDatabase) {
+  constructor(root: RootDatabase, options: VectorStoreOptions = {}) {
     this.root = root;
     this.catalog = new SpaceCatalog(root);
     this.records = root.openDB<Buffer, Buffer>({ name: "vectors.records", encoding: "binary", keyEncoding: "binary" });
+    this.mirror = new Mirror((space, namespace, into) => this.loadNamespace(space, namespace, into), options.memoryLimitBytes ?? Math.floor(totalmem() * DEFAULT_MEMORY_SHARE));
   }
 
   // ---- the contract with L1 -------------------------------------------------------------------------------
@@ -76,7 +94,10 @@ export class VectorStore {
         start = chunk[chunk.length - 1].key;
         exclusive = true;
       }
-      await this.commit(() => this.catalog.registerCopy(to, source, targetNo, namespaces));
+      await this.commit((changes) => {
+        this.catalog.registerCopy(to, source, targetNo, namespaces);
+        changes.push({ kind: "reload", space: to });
+      });
     } finally {
       snapshot.done();
     }
@@ -86,7 +107,10 @@ export class VectorStore {
   async dropSpace(space: string): Promise<void> {
     const entry = this.catalog.space(space);
     if (!entry) return;
-    await this.commit(() => this.catalog.removeSpace(space, entry.no));
+    await this.commit((changes) => {
+      this.catalog.removeSpace(space, entry.no);
+      changes.push({ kind: "reload", space });
+    });
     await this.removeRange(scopePrefix(entry.no), scopeEnd(entry.no));
   }
 
@@ -107,10 +131,15 @@ export class VectorStore {
 
   /** Writes all records in one transaction (later duplicates of an id win). */
   async upsert(space: string, namespace: string, records: WriteRecord[], dimension?: number): Promise<void> {
-    await this.commit(() => {
+    // Room in memory first: a write that could not be searched is refused before anything is written.
+    this.vectors(space, namespace, dimension ?? records[0]?.values.length ?? 0).reserve(records.length);
+    await this.commit((changes) => {
       const sp = this.catalog.ensureSpace(space, dimension);
       const ns = this.catalog.ensureNamespace(space, sp, namespace);
-      for (const r of records) this.putRecord(sp.no, ns, r);
+      for (const r of records) {
+        this.putRecord(sp.no, ns, r);
+        changes.push(putChange(space, namespace, r));
+      }
       this.catalog.saveNamespace(sp.no, ns);
     });
   }
@@ -159,7 +188,7 @@ export class VectorStore {
   /** Removes the ids that exist; returns how many did. */
   async deleteIds(space: string, namespace: string, ids: string[]): Promise<number> {
     let removed = 0;
-    await this.commit(() => {
+    await this.commit((changes) => {
       const scope = this.catalog.scopeOf(space, namespace);
       if (!scope) return;
       const ns = this.catalog.holder(scope);
@@ -170,6 +199,7 @@ export class VectorStore {
         ns.entry.bytes -= old.length + key.length;
         ns.entry.count--;
         this.records.removeSync(key);
+        changes.push({ kind: "remove", space, namespace, id });
         removed++;
       }
       this.catalog.saveNamespace(scope.spaceNo, ns);
@@ -181,7 +211,10 @@ export class VectorStore {
     const scope = this.catalog.scopeOf(space, namespace);
     if (!scope) return;
     // The namespace goes first (a new write to the same name gets a new number), then its records in chunks.
-    await this.commit(() => this.catalog.removeNamespace(scope));
+    await this.commit((changes) => {
+      this.catalog.removeNamespace(scope);
+      changes.push({ kind: "reload", space, namespace });
+    });
     await this.removeRange(scopePrefix(scope.spaceNo, scope.nsNo), scopeEnd(scope.spaceNo, scope.nsNo));
   }
 
@@ -191,7 +224,7 @@ export class VectorStore {
    */
   async update(space: string, namespace: string, id: string, change: (r: StoredRecord) => WriteRecord | undefined): Promise<boolean> {
     let found = false;
-    await this.commit(() => {
+    await this.commit((changes) => {
       const scope = this.catalog.scopeOf(space, namespace);
       if (!scope) return;
       const value = this.records.getBinary(recordKey(scope.spaceNo, scope.nsNo, id).key);
@@ -201,6 +234,7 @@ export class VectorStore {
       if (!next) return;
       const ns = this.catalog.holder(scope);
       this.putRecord(scope.spaceNo, ns, next);
+      changes.push(putChange(space, namespace, next));
       this.catalog.saveNamespace(scope.spaceNo, ns);
     });
     return found;
@@ -217,7 +251,7 @@ export class VectorStore {
     write: (selected: WriteRecord[]) => boolean = () => true,
   ): Promise<number> {
     let matched = 0;
-    await this.commit(() => {
+    await this.commit((changes) => {
       const scope = this.catalog.scopeOf(space, namespace);
       if (!scope) return;
       const next: WriteRecord[] = [];
@@ -228,16 +262,47 @@ export class VectorStore {
       matched = next.length;
       if (next.length === 0 || !write(next)) return;
       const ns = this.catalog.holder(scope);
-      for (const w of next) this.putRecord(scope.spaceNo, ns, w);
+      for (const w of next) {
+        this.putRecord(scope.spaceNo, ns, w);
+        changes.push(putChange(space, namespace, w));
+      }
       this.catalog.saveNamespace(scope.spaceNo, ns);
     });
     return matched;
   }
 
-  /** In one transaction, removes every record whose metadata `select` accepts; returns how many. */
+  /**
+   * Removes every record a filter keeps, found by the metadata index; `select` (the same filter as a predicate)
+   * checks each again inside the transaction, so a record changed meanwhile is left alone. Returns how many.
+   */
+  async deleteMatching(space: string, namespace: string, filter: Json, select: (metadataJson: string | undefined) => boolean): Promise<number> {
+    await this.applied;
+    const ids = this.idsMatching(space, namespace, filter);
+    if (ids.length === 0) return 0;
+    let removed = 0;
+    await this.commit((changes) => {
+      const scope = this.catalog.scopeOf(space, namespace);
+      if (!scope) return;
+      const ns = this.catalog.holder(scope);
+      for (const id of ids) {
+        const { key } = recordKey(scope.spaceNo, scope.nsNo, id);
+        const old = this.records.getBinaryFast(key);
+        if (!old || !select(decodeMetadataJson(old))) continue;
+        ns.entry.bytes -= old.length + key.length;
+        ns.entry.count--;
+        this.records.removeSync(key);
+        changes.push({ kind: "remove", space, namespace, id });
+        removed++;
+      }
+      this.catalog.saveNamespace(scope.spaceNo, ns);
+    });
+    return removed;
+  }
+
+  /** In one transaction, removes every record whose metadata `select` accepts, scanning them all; returns how many. */
   async deleteWhere(space: string, namespace: string, select: (metadataJson: string | undefined) => boolean): Promise<number> {
     let removed = 0;
-    await this.commit(() => {
+    await this.commit((changes) => {
       const scope = this.catalog.scopeOf(space, namespace);
       if (!scope) return;
       const ns = this.catalog.holder(scope);
@@ -245,6 +310,7 @@ export class VectorStore {
       for (const { key, value } of this.records.getRange({ start: scopePrefix(scope.spaceNo, scope.nsNo), end: scopeEnd(scope.spaceNo, scope.nsNo) })) {
         if (select(decodeMetadataJson(value))) {
           doomed.push(Buffer.from(key));
+          changes.push({ kind: "remove", space, namespace, id: idFromKey(key) ?? decodeLongId(value) ?? "" });
           ns.entry.bytes -= key.length + value.length;
         }
       }
@@ -309,11 +375,84 @@ export class VectorStore {
     return swept;
   }
 
+  // ---- search, from memory ------------------------------------------------------------------------------
+
+  /** The best `topK` records for the query (exactly as scoring every record would rank them), optionally filtered. */
+  search(space: string, namespace: string, metric: Metric, q: Query, topK: number, filter?: Json): { hits: Hit[]; considered: number } {
+    if (!this.catalog.scopeOf(space, namespace)) return { hits: [], considered: 0 };
+    const nv = this.vectors(space, namespace);
+    const allowed = filter === undefined ? undefined : this.select(nv, filter);
+    return { hits: searchNamespace(nv, metric, q, topK, allowed), considered: allowed ? allowed.length : nv.count };
+  }
+
+  /** How many records of the namespace a filter keeps (from the metadata index). */
+  countMatching(space: string, namespace: string, filter: Json): number {
+    if (!this.catalog.scopeOf(space, namespace)) return 0;
+    return this.select(this.vectors(space, namespace), filter).length;
+  }
+
+  /** The records a filter keeps, in id (key) order, after the opaque `after` position: like scanFrom, without a scan. */
+  *scanMatching(space: string, namespace: string, filter: Json, opts: { after?: Buffer } = {}): Generator<{ position: Buffer; record: StoredRecord }> {
+    const scope = this.catalog.scopeOf(space, namespace);
+    if (!scope) return;
+    const keyed = this.idsMatching(space, namespace, filter)
+      .map((id) => ({ id, key: recordKey(scope.spaceNo, scope.nsNo, id).key }))
+      .filter(({ key }) => !opts.after || Buffer.compare(key.subarray(KEY_HEADER), opts.after) > 0)
+      .sort((a, b) => Buffer.compare(a.key, b.key));
+    for (const { id, key } of keyed) {
+      const value = this.records.getBinary(key);
+      if (value) yield { position: Buffer.from(key.subarray(KEY_HEADER)), record: toStored(id, value) };
+    }
+  }
+
+  private idsMatching(space: string, namespace: string, filter: Json): string[] {
+    if (!this.catalog.scopeOf(space, namespace)) return [];
+    const nv = this.vectors(space, namespace);
+    return this.select(nv, filter).map((slot) => nv.ids[slot]!);
+  }
+
+  private select(nv: NamespaceVectors, filter: Json): number[] {
+    return nv.metadata.select(filter, () => nv.liveSlots());
+  }
+
+  private vectors(space: string, namespace: string, dimension?: number): NamespaceVectors {
+    return this.mirror.namespace(space, namespace, this.catalog.space(space)?.dimension ?? dimension ?? 0);
+  }
+
+  private loadNamespace(space: string, namespace: string, into: NamespaceVectors): void {
+    const scope = this.catalog.scopeOf(space, namespace);
+    if (!scope) return;
+    const count = this.catalog.holder(scope).entry.count;
+    into.reserve(count);
+    for (const { key, value } of this.records.getRange({ start: scopePrefix(scope.spaceNo, scope.nsNo), end: scopeEnd(scope.spaceNo, scope.nsNo) })) {
+      const parts = decodeRecordParts(value);
+      into.put(idFromKey(key) ?? parts.longId ?? "", parts.dense, parts.sparse, parts.metadataJson);
+    }
+  }
+
   // ---- internals ------------------------------------------------------------------------------------------
 
-  private async commit(action: () => void): Promise<void> {
-    await this.root.transaction(action);
+  /**
+   * Runs `action` in one lmdb transaction, waits until it is on disk, then applies the changes it listed to the
+   * records in memory — in commit order (lmdb runs transactions in the order they are asked for, and the chain of
+   * `applied` keeps that order) — and only then resolves, so what a write acknowledges is what search sees.
+   */
+  private async commit(action: (changes: MirrorChange[]) => void): Promise<void> {
+    const changes: MirrorChange[] = [];
+    const committed = this.root.transaction(() => action(changes));
+    const applied = this.applied.then(async () => {
+      try {
+        await committed;
+        await this.root.flushed;
+      } catch {
+        return; // nothing committed, nothing to apply; the caller sees the error below
+      }
+      this.mirror.apply(changes);
+    });
+    this.applied = applied;
+    await committed;
     await this.root.flushed;
+    await applied;
   }
 
   /** Removes the records in [start, end) in chunks, so a big space does not hold one huge transaction. */
@@ -339,6 +478,10 @@ export class VectorStore {
   }
 }
 
+
+function putChange(space: string, namespace: string, r: WriteRecord): MirrorChange {
+  return { kind: "put", space, namespace, id: r.id, values: r.values, sparse: r.sparse, metadataJson: r.metadataJson };
+}
 
 function toStored(id: string, value: Buffer): StoredRecord {
   const d = decodeRecord(value);
