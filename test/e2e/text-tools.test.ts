@@ -34,7 +34,7 @@ describe("notes with local-bm25", () => {
     const args = { name: "notes", cloud: "aws", region: "us-east-1", embed: { model: "local-bm25", fieldMap: { text: "text" } } };
     const r = await mcp.call("create_index_for_model", args);
     expect(r.isError).toBe(false);
-    expect(r.structured).toMatchObject({ model: "local-bm25", textField: "text", created: true, ready: true, index: { name: "notes", vector_type: "sparse", metric: "dotproduct" } });
+    expect(r.structured).toMatchObject({ model: "local-bm25", textField: "text", created: true, ready: true, index: { name: "notes", vectorType: "sparse", metric: "dotproduct" } });
     expect(r.text).toMatch(/^Index "notes" created and ready\.\n\n\| name \| model \| text field \| vector type \| dimension \| metric \| state \| host \|/);
     expect(r.text).toMatch(/Next step: write records with upsert_records \(each with _id and a "text" field\)\.$/);
     const described = await mcp.call("describe_index", { index: "notes" });
@@ -222,7 +222,7 @@ describe("bad inputs, with the exact text a model receives", () => {
 describe("a dense model of the user's OpenAI-compatible server", () => {
   test("create, upsert and search by meaning", async () => {
     const c = await mcp.call("create_index_for_model", { name: "dense", cloud: "aws", region: "us-east-1", embed: { model: TEST_MODEL, fieldMap: { text: "text" } } });
-    expect(c.structured).toMatchObject({ index: { dimension: TEST_DIM, metric: "cosine", vector_type: "dense" } });
+    expect(c.structured).toMatchObject({ index: { dimension: TEST_DIM, metric: "cosine", vectorType: "dense" } });
     const up = await mcp.call("upsert_records", { index: "dense", records: notes.slice(0, 60) });
     expect(up.structured).toMatchObject({ upserted: 60, failed: 0 });
     const r = await mcp.call("search_records", { index: "dense", query: { text: notes[42].text, topK: 1 } });

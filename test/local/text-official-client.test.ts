@@ -9,6 +9,7 @@ import { startServiceProcess, type RunningService } from "../helpers/local-servi
 import { specsAvailable, specsMissingReason, validateResponse } from "../helpers/api-spec.js";
 import { startEmbeddingsServer, TEST_DIM, TEST_MODEL, testVector, type EmbeddingsServer } from "../helpers/embeddings-server.js";
 import { call, controlClient } from "./http.js";
+import { float32Double } from "../../src/shared/float32.js";
 
 let svc: RunningService;
 let embedder: EmbeddingsServer;
@@ -189,7 +190,7 @@ describe("a dense model of the user's OpenAI-compatible server", () => {
     expect(found.result.hits[0]._id).toBe("n4");
     // The stored vector is the server's, as float32.
     const fetched = await ns.fetch({ ids: ["n4"] });
-    expect(fetched.records.n4.values).toEqual(testVector(NOTES[3].chunk_text).map(Math.fround));
+    expect(fetched.records.n4.values).toEqual(testVector(NOTES[3].chunk_text).map(float32Double)); // shortest decimal of each float32
     // The key went to the embeddings server as a bearer token.
     expect(embedder.requests.every((r) => r.auth === "Bearer embed-secret")).toBe(true);
     const embedded = await pc.inference.embed({ model: TEST_MODEL, inputs: ["tower"] });
