@@ -108,6 +108,11 @@ export class DataPlane {
     return parsed.data;
   }
 
+  /** POST {host}/vectors/update: sets these metadata fields of one record, keeping its others. Idempotent, so retried. */
+  async setMetadata(host: string, body: { id: string; namespace?: string; setMetadata: Record<string, unknown> }, signal?: AbortSignal): Promise<void> {
+    await this.http.request<unknown>({ url: `${this.dataUrl(host)}/vectors/update`, method: "POST", body, signal });
+  }
+
   /** POST {host}/vectors/delete: exactly one of ids, filter or deleteAll, in one namespace. Idempotent, so retried. */
   async deleteVectors(
     host: string,

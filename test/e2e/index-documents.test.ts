@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServiceProcess, type RunningService } from "../helpers/local-service.js";
 import { startMcp, type McpSession } from "../helpers/mcp-client.js";
-import { api, createIndex, indexStats, serverless } from "./support.js";
+import { api, createIndex, fetchVectors, indexStats, serverless } from "./support.js";
 
 let svc: RunningService;
 let mcp: McpSession;
@@ -112,6 +112,9 @@ describe("index_documents", () => {
     expect(counts(second.structured)).toEqual({ files: 4, skipped: 3, chunks: 6, added: 1, changed: 1, unchanged: 4, pruned: 3, upserted: 2 });
     const ids = (await api(svc, "GET", `http://${host}/vectors/list?namespace=&limit=100`)).body.vectors.map((v: { id: string }) => v.id).sort();
     expect(ids).toEqual(["notes/deep/er/still/garden.md#1", "notes/deep/er/still/garden.md#2", "notes/new.md#1", "notes/page.html#1", "notes/setup.md#1", "notes/setup.md#2"]);
+    // setup.md's first chunk kept its text (not sent again) but names the file's new version, as its second chunk does
+    const setup = await fetchVectors(svc, host, ["notes/setup.md#1", "notes/setup.md#2"]);
+    expect(setup["notes/setup.md#1"].metadata.fileHash).toBe(setup["notes/setup.md#2"].metadata.fileHash);
     const gone = await mcp.call("search_records", { index: "notes", query: { text: "quorbellian tides", topK: 3 } });
     expect(gone.structured!.hits).toEqual([]);
 

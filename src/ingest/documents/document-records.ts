@@ -15,6 +15,8 @@ export interface DocumentRecord {
     /** The file's modification time when this chunk's text was written, in seconds since 1970 (filterable). */
     modified: number;
     contentHash: string;
+    /** A hash of the whole file's chunks: one record tells whether the file changed (see sync-documents.ts). */
+    fileHash: string;
   };
 }
 
@@ -39,6 +41,8 @@ export function contentHash(source: string, chunk: Chunk): string {
 export function documentRecords(relativePath: string, modifiedMs: number, chunks: readonly Chunk[]): DocumentRecord[] {
   const source = relativePath.split("\\").join("/");
   const prefix = documentIdPrefix(source);
+  const hashes = chunks.map((chunk) => contentHash(source, chunk));
+  const fileHash = createHash("sha256").update(hashes.join(",")).digest("hex").slice(0, 32);
   return chunks.map((chunk, i) => ({
     id: `${prefix}${i + 1}`,
     text: chunk.text,
@@ -47,7 +51,8 @@ export function documentRecords(relativePath: string, modifiedMs: number, chunks
       headingPath: chunk.headingPath,
       chunk: i + 1,
       modified: Math.floor(modifiedMs / 1000),
-      contentHash: contentHash(source, chunk),
+      contentHash: hashes[i],
+      fileHash,
     },
   }));
 }
