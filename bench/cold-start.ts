@@ -1,6 +1,8 @@
 // Cold start: spawn → `initialize` → `tools/list` answered, for our bin (with a key, so no local service) against the
 // hosted service's own MCP server (@pinecone-database/mcp), alternating, the median of each.
 import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { performance } from "node:perf_hooks";
 import path from "node:path";
 import { repoRoot, serverBin } from "./lib.js";
@@ -9,12 +11,12 @@ const RUNS = Number(process.env.BENCH_COLD_RUNS ?? 15);
 const pineconeBin = path.join(repoRoot, "node_modules", "@pinecone-database", "mcp", "dist", "index.js");
 
 /** Milliseconds from spawn to the `tools/list` response; also checks the answer lists at least `minTools` tools. */
-export function timeToToolsList(bin: string, minTools = 1): Promise<number> {
+export function timeToToolsList(bin: string, minTools = 1, env?: Record<string, string>): Promise<number> {
   return new Promise((resolve, reject) => {
     const start = performance.now();
     const child = spawn(process.execPath, [bin], {
       // Any non-empty key: ours then talks to a (never called) hosted control plane and starts no local service.
-      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", PINECONE_API_KEY: "bench-cold-start-key" },
+      env: env ?? { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", PINECONE_API_KEY: "bench-cold-start-key" },
       stdio: ["pipe", "pipe", "ignore"],
     });
     let buffered = "";
@@ -88,4 +90,45 @@ export async function benchColdStart(): Promise<{ ours: number; reference: numbe
       `@pinecone-database/mcp ${result.reference.toFixed(0)} ms, ratio ${ratio.toFixed(2)}× (target ≤ 0.4×)\n`,
   );
   return result;
+}
+
+/**
+ * Issue 15: with no key, a server that finds its data dir's service already running must answer tools/list as fast
+ * as one with a key (it looks for the service in the background). Ours with a key is the reference, same run.
+ */
+export async function benchColdStartShared(): Promise<{ shared: number; keyed: number }> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "vecdb-bench-shared-"));
+  const service = spawn(process.execPath, [serverBin, "serve", "--data-dir", dataDir, "--port", "0", "--idle-stop-s", "600"], { stdio: "ignore" });
+  try {
+    const deadline = Date.now() + 20_000;
+    while (!existsSync(path.join(dataDir, "service.json"))) {
+      if (Date.now() > deadline) throw new Error("the local service did not start");
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", VECDB_DATA_DIR: dataDir };
+    const shared: number[] = [];
+    const keyed: number[] = [];
+    await timeToToolsList(serverBin, 4, env);
+    for (let i = 0; i < RUNS; i++) {
+      if (i % 2 === 0) {
+        shared.push(await timeToToolsList(serverBin, 4, env));
+        keyed.push(await timeToToolsList(serverBin, 4));
+      } else {
+        keyed.push(await timeToToolsList(serverBin, 4));
+        shared.push(await timeToToolsList(serverBin, 4, env));
+      }
+    }
+    const result = { shared: median(shared), keyed: median(keyed) };
+    const pid = (JSON.parse(readFileSync(path.join(dataDir, "service.json"), "utf8")) as { pid: number }).pid;
+    const one = pid === service.pid ? "every server used the one service" : `a different service (pid ${pid}) took over`;
+    process.stdout.write(
+      `cold start to tools/list, no key with the local service running (median of ${RUNS}): ${result.shared.toFixed(0)} ms, ` +
+        `with a key ${result.keyed.toFixed(0)} ms, ratio ${(result.shared / result.keyed).toFixed(2)}× (target ≤ 1.1×; ${one})\n`,
+    );
+    return result;
+  } finally {
+    service.kill("SIGTERM");
+    await new Promise((r) => service.once("exit", r));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 }

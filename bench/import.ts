@@ -43,7 +43,7 @@ export async function benchImport(): Promise<{ ours: number; reference: number }
         const ours = COUNT / ((performance.now() - start) / 1000);
         const { peakBytes } = rss.stop();
         if (result.isError) throw new Error(`import_vectors failed: ${JSON.stringify(result.content).slice(0, 500)}`);
-        // The check pass alone (dry_run), after the measured run so that it cannot warm anything up for it: how our
+        // The check pass alone (dryRun), after the measured run so that it cannot warm anything up for it: how our
         // time splits between the check pass and the upload pass.
         start = performance.now();
         const dry = await client.callTool(
@@ -56,7 +56,7 @@ export async function benchImport(): Promise<{ ours: number; reference: number }
 
         process.stdout.write(
           `${ratioLine(`import_vectors JSONL ${COUNT}×${DIMENSION} (${mb(bytes)})`, ours, reference, "vectors/s", "≥ 1.5×")}; ` +
-            `ours ${(COUNT / ours).toFixed(1)} s of which the check pass (dry_run) ${checkSeconds.toFixed(1)} s, ` +
+            `ours ${(COUNT / ours).toFixed(1)} s of which the check pass (dryRun) ${checkSeconds.toFixed(1)} s, ` +
             `reference ${(COUNT / reference).toFixed(1)} s; server peak RSS ${mb(peakBytes)}\n`,
         );
         return { ours, reference };

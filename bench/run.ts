@@ -1,6 +1,7 @@
 // `npm run bench [-- NAME…]`: runs the benchmarks (all, or the named ones), one line each with its ratio.
 // Each measures against a reference in the same run; scale down with the BENCH_* variables (see bench/README.md).
-import { benchColdStart } from "./cold-start.js";
+import { benchColdStart, benchColdStartShared } from "./cold-start.js";
+import { benchHttpLoad } from "./http-load.js";
 import { benchImport } from "./import.js";
 import { benchImportRss } from "./import-rss.js";
 import { benchUpsertTool } from "./upsert-tool.js";
@@ -16,6 +17,8 @@ const BENCHMARKS: Record<string, () => Promise<unknown>> = {
   text: benchText,
   documents: benchDocuments,
   "local-search": benchLocalSearch,
+  "http-load": benchHttpLoad,
+  "cold-start-shared": benchColdStartShared,
 };
 
 const chosen = process.argv.slice(2);

@@ -17,7 +17,7 @@ const dataDir = await mkdtemp(path.join(tmpdir(), "vecdb-demo-"));
 const transport = new StdioClientTransport({
   command: process.execPath,
   args: [bin],
-  env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", VECDB_DATA_DIR: dataDir },
+  env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", VECDB_DATA_DIR: dataDir, VECDB_LOCAL_IDLE_S: "2" }, // the demo's service stops soon after it
   stderr: "inherit",
 });
 const client = new Client({ name: "vecdb-demo", version: pkg.version });

@@ -53,6 +53,14 @@ export const SETTINGS = {
   httpToken: "VECDB_HTTP_TOKEN",
   httpAllowedHosts: "--allowed-hosts / VECDB_HTTP_ALLOWED_HOSTS",
   httpIdleTimeoutS: "--idle-timeout-s / VECDB_HTTP_IDLE_TIMEOUT_S",
+  httpMaxSessions: "--max-sessions / VECDB_HTTP_MAX_SESSIONS",
+  httpMaxSessionsPerAddress: "--max-sessions-per-address / VECDB_HTTP_MAX_SESSIONS_PER_ADDRESS",
+  httpMaxConnectionsPerAddress: "--max-connections-per-address / VECDB_HTTP_MAX_CONNECTIONS_PER_ADDRESS",
+  httpBodyMbInFlight: "--max-body-mb-in-flight / VECDB_HTTP_MAX_BODY_MB_IN_FLIGHT",
+  httpRequestTimeoutS: "--request-timeout-s / VECDB_HTTP_REQUEST_TIMEOUT_S",
+  httpShutdownGraceS: "--shutdown-grace-s / VECDB_HTTP_SHUTDOWN_GRACE_S",
+  httpSendTimeoutS: "--send-timeout-s / VECDB_HTTP_SEND_TIMEOUT_S",
+  localIdleS: "--local-idle-s / VECDB_LOCAL_IDLE_S",
 } as const;
 
 export const configSchema = z.object({
@@ -70,6 +78,10 @@ export const configSchema = z.object({
     .string()
     .refine((s) => /^https?:\/\/[^/?#\s]+\/?$/.test(s) && URL.canParse(s), {
       error: () => `${SETTINGS.controllerUrl} must be an http:// or https:// URL with no path, e.g. https://api.pinecone.io`,
+    })
+    // A user name or password in the URL would never be sent (the API key authenticates), yet would be printed.
+    .refine((s) => !s.includes("@"), {
+      error: () => `${SETTINGS.controllerUrl} must not hold a user name or password (user:pass@); the API key authenticates — remove them`,
     })
     .transform((s) => s.replace(/\/$/, ""))
     .default("https://api.pinecone.io"),
@@ -101,6 +113,13 @@ export const configSchema = z.object({
   /** Sent to that server as a bearer token (VECDB_EMBED_KEY). Never logged. */
   embedKey: z.string().optional(),
   embedTimeoutMs: int(SETTINGS.embedTimeoutMs, 100, 600_000, 30_000),
+  /**
+   * "shared": one service per data dir, found or started detached, used by every MCP server on it (issue 15);
+   * "embedded": in this process, owning the data dir for its lifetime (--local with --data-dir on the command line).
+   */
+  localService: z.enum(["shared", "embedded"]).default("shared"),
+  /** A shared service this server starts stops after this long with no MCP server attached and no request. */
+  localIdleS: int(SETTINGS.localIdleS, 1, 86_400, 600),
 
   // ── Access (enforced per call in src/mcp/access.ts) ───────────────────────────────────────────────
   /** Only tools with readOnlyHint exist. */
@@ -139,6 +158,21 @@ export const configSchema = z.object({
     .default([]),
   /** An HTTP session with no request for this long is closed. */
   httpIdleTimeoutS: int(SETTINGS.httpIdleTimeoutS, 1, 86_400, 1800),
+  /** Serve HTTP with no token at all (loopback only): every local user and process can call the server. */
+  httpNoToken: z.boolean().default(false),
+  httpMaxSessions: int(SETTINGS.httpMaxSessions, 1, 100_000, 256),
+  /** Sessions one remote address may hold (a client behind a shared proxy counts as the proxy's address). */
+  httpMaxSessionsPerAddress: int(SETTINGS.httpMaxSessionsPerAddress, 1, 100_000, 32),
+  /** Open TCP connections one remote address may hold. */
+  httpMaxConnectionsPerAddress: int(SETTINGS.httpMaxConnectionsPerAddress, 1, 100_000, 128),
+  /** MiB of request bodies being received at once, over all connections. */
+  httpBodyMbInFlight: int(SETTINGS.httpBodyMbInFlight, 1, 65_536, 512),
+  /** Headers must arrive within this, and the body of a request that opens a session too. */
+  httpRequestTimeoutS: int(SETTINGS.httpRequestTimeoutS, 1, 600, 10),
+  /** At shutdown, running calls have this long to finish before they are stopped (and answer what landed). */
+  httpShutdownGraceS: int(SETTINGS.httpShutdownGraceS, 0, 600, 10),
+  /** A response that the client does not read for this long is dropped. */
+  httpSendTimeoutS: int(SETTINGS.httpSendTimeoutS, 1, 3600, 60),
   // ── Files: directories import_vectors may read (besides the client's MCP roots), absolute ────
   allowDirs: z.array(z.string().min(1)).default([]),
 });
@@ -146,12 +180,17 @@ export const configSchema = z.object({
 export type Config = z.output<typeof configSchema>;
 
 export const USAGE = `Usage: vecdb-mcp [options]          MCP server on stdio
-       vecdb-mcp serve --data-dir DIR [--port N] [--host H] [--api-key KEY] [--embed-url URL]   the local service alone
+       vecdb-mcp serve --data-dir DIR [--port N] [--host H] [--api-key-file FILE] [--embed-url URL]   the local service alone
+                          (its key: --api-key-file, VECDB_LOCAL_API_KEY, or --api-key KEY, which ps shows; ≥ 16 characters)
 
 Options (environment variable in brackets):
   --local                 use the embedded local service even when PINECONE_API_KEY is set
   --data-dir DIR          data directory of the embedded local service [VECDB_DATA_DIR]
                           default: the user data directory, e.g. ~/.local/share/vecdb-mcp
+                          Every server without a key shares one local service per data dir (found, or started in the
+                          background); --local with --data-dir runs it inside this process instead, as its only user
+  --local-idle-s N        a local service started in the background stops after N s with no client, 1–86400
+                          (default 600) [VECDB_LOCAL_IDLE_S]
   --timeout-ms N          per-request timeout, 100–600000 (default 30000) [VECDB_TIMEOUT_MS]
   --concurrency N         upsert requests in flight, 1–64 (default 8) [VECDB_CONCURRENCY]
   --retries N             retries of 429 / 5xx / dropped connections, 0–10 (default 4) [VECDB_RETRIES]
@@ -167,14 +206,23 @@ Options (environment variable in brackets):
   --port N                HTTP port, 0 picks a free one (default 3333) [VECDB_HTTP_PORT]
   --host H                HTTP address (default 127.0.0.1); not loopback → VECDB_HTTP_TOKEN required [VECDB_HTTP_HOST]
   --allowed-hosts A,B     more Host/Origin names the server is reached by, name or name:port [VECDB_HTTP_ALLOWED_HOSTS]
-  --idle-timeout-s N      close an HTTP session idle this long, 1–86400 (default 1800) [VECDB_HTTP_IDLE_TIMEOUT_S]
+  --idle-timeout-s N      close an HTTP session with no POST for this long, 1–86400 (default 1800) [VECDB_HTTP_IDLE_TIMEOUT_S]
+  --insecure-http-no-token  serve HTTP with no token: every local user and process can call the server (loopback only)
+  --max-sessions N        HTTP sessions open at once (default 256) [VECDB_HTTP_MAX_SESSIONS]
+  --max-sessions-per-address N   sessions one client address may hold (default 32) [VECDB_HTTP_MAX_SESSIONS_PER_ADDRESS]
+  --max-connections-per-address N   open connections per client address (default 128) [VECDB_HTTP_MAX_CONNECTIONS_PER_ADDRESS]
+  --max-body-mb-in-flight N   MiB of request bodies received at once, all clients (default 512) [VECDB_HTTP_MAX_BODY_MB_IN_FLIGHT]
+  --request-timeout-s N   headers, and a new session's first request, must arrive within this (default 10) [VECDB_HTTP_REQUEST_TIMEOUT_S]
+  --shutdown-grace-s N    at shutdown, running calls get this long before they are stopped (default 10) [VECDB_HTTP_SHUTDOWN_GRACE_S]
+  --send-timeout-s N      drop a response the client stops reading for this long (default 60) [VECDB_HTTP_SEND_TIMEOUT_S]
   --help                  show this text
 
 Environment:
   PINECONE_API_KEY          the service's API key; unset or empty → the embedded local service
   PINECONE_CONTROLLER_HOST  control-plane URL (default https://api.pinecone.io)
   PINECONE_API_VERSION      API version header (default 2026-04)
-  VECDB_HTTP_TOKEN          with --http: the bearer token every request must carry (at least 16 characters)
+  VECDB_HTTP_TOKEN          with --http: the bearer token every request must carry (at least 16 characters);
+                            unset → a token is generated at start and shown once on stderr
 `;
 
 type Env = Record<string, string | undefined>;
@@ -187,6 +235,12 @@ export function localModelEnv(env: Env = process.env): { embedUrl?: string; embe
     ...(env.VECDB_EMBED_KEY ? { embedKey: env.VECDB_EMBED_KEY } : {}),
     ...(Number.isInteger(t) && t >= 100 && t <= 600_000 ? { embedTimeoutMs: t } : {}),
   };
+}
+
+/** What `vecdb-mcp serve` reads from the environment (this file is the only reader of process.env). */
+export function serveEnvironment(env: Env = process.env): { apiKey?: string } {
+  const key = env.VECDB_LOCAL_API_KEY?.trim();
+  return key ? { apiKey: key } : {};
 }
 
 /** The default data directory of the embedded local service, per platform. */
@@ -222,6 +276,15 @@ export function loadConfig(argv: string[], env: Env = process.env): { help: true
         host: { type: "string" },
         "allowed-hosts": { type: "string" },
         "idle-timeout-s": { type: "string" },
+        "insecure-http-no-token": { type: "boolean" },
+        "max-sessions": { type: "string" },
+        "max-sessions-per-address": { type: "string" },
+        "max-connections-per-address": { type: "string" },
+        "max-body-mb-in-flight": { type: "string" },
+        "request-timeout-s": { type: "string" },
+        "shutdown-grace-s": { type: "string" },
+        "send-timeout-s": { type: "string" },
+        "local-idle-s": { type: "string" },
       },
     }));
   } catch (err) {
@@ -261,23 +324,39 @@ export function loadConfig(argv: string[], env: Env = process.env): { help: true
     httpToken: blank(env.VECDB_HTTP_TOKEN),
     httpAllowedHosts: values["allowed-hosts"] ?? blank(env.VECDB_HTTP_ALLOWED_HOSTS),
     httpIdleTimeoutS: values["idle-timeout-s"] ?? blank(env.VECDB_HTTP_IDLE_TIMEOUT_S),
+    httpNoToken: values["insecure-http-no-token"] === true,
+    httpMaxSessions: values["max-sessions"] ?? blank(env.VECDB_HTTP_MAX_SESSIONS),
+    httpMaxSessionsPerAddress: values["max-sessions-per-address"] ?? blank(env.VECDB_HTTP_MAX_SESSIONS_PER_ADDRESS),
+    httpMaxConnectionsPerAddress: values["max-connections-per-address"] ?? blank(env.VECDB_HTTP_MAX_CONNECTIONS_PER_ADDRESS),
+    httpBodyMbInFlight: values["max-body-mb-in-flight"] ?? blank(env.VECDB_HTTP_MAX_BODY_MB_IN_FLIGHT),
+    httpRequestTimeoutS: values["request-timeout-s"] ?? blank(env.VECDB_HTTP_REQUEST_TIMEOUT_S),
+    httpShutdownGraceS: values["shutdown-grace-s"] ?? blank(env.VECDB_HTTP_SHUTDOWN_GRACE_S),
+    httpSendTimeoutS: values["send-timeout-s"] ?? blank(env.VECDB_HTTP_SEND_TIMEOUT_S),
+    localService: values.local && values["data-dir"] !== undefined ? "embedded" : "shared",
+    localIdleS: values["local-idle-s"] ?? blank(env.VECDB_LOCAL_IDLE_S),
   };
   const parsed = configSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const key = issue.path[0] as keyof typeof raw;
     const given = raw[key];
-    // Never echo a key back.
-    const got = key === "apiKey" || key === "httpToken" || key === "embedKey" || typeof given !== "string" ? "" : ` (got ${JSON.stringify(given)})`;
+    // Never echo a key back, nor credentials in a URL.
+    const secret = key === "apiKey" || key === "httpToken" || key === "embedKey" || (typeof given === "string" && given.includes("@"));
+    const got = secret || typeof given !== "string" ? "" : ` (got ${JSON.stringify(given)})`;
     throw new ConfigError(`${issue.message}${got}`);
   }
   const config = parsed.data;
-  for (const flag of ["port", "host", "allowed-hosts", "idle-timeout-s"] as const) {
+  const httpFlags = ["port", "host", "allowed-hosts", "idle-timeout-s", "insecure-http-no-token", "max-sessions", "max-sessions-per-address",
+    "max-connections-per-address", "max-body-mb-in-flight", "request-timeout-s", "shutdown-grace-s", "send-timeout-s"] as const;
+  for (const flag of httpFlags) {
     if (values[flag] !== undefined && !config.http) throw new ConfigError(`--${flag} needs --http (the HTTP transport)`);
   }
-  if (config.http && !config.httpToken && !isLoopbackHost(config.httpHost)) {
+  if (config.httpNoToken && config.httpToken) {
+    throw new ConfigError(`--insecure-http-no-token and ${SETTINGS.httpToken} contradict each other: give one of them`);
+  }
+  if (config.httpNoToken && !isLoopbackHost(config.httpHost)) {
     throw new ConfigError(
-      `${SETTINGS.httpToken} must be set to serve HTTP on ${config.httpHost}, which is not a loopback address (or use --host 127.0.0.1)`,
+      `--insecure-http-no-token is refused on ${config.httpHost}, which is not a loopback address: leave it out and a token is generated (or set ${SETTINGS.httpToken})`,
     );
   }
   return { help: false, config };

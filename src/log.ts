@@ -1,5 +1,6 @@
 // Logging: one line per event on stderr (stdout is the MCP protocol), plus an optional sink that src/mcp/server.ts
 // points at MCP `notifications/message`. Secrets are redacted from every line.
+import { redactSecrets } from "./api/redact.js";
 
 export type LogLevel = "debug" | "info" | "notice" | "warning" | "error" | "critical" | "alert" | "emergency";
 export const LOG_LEVELS: LogLevel[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
@@ -13,11 +14,9 @@ export interface Logger {
 
 export type LogSink = (level: LogLevel, message: string) => void;
 
-/** Replaces every occurrence of each secret (e.g. the API key) with "[redacted]". */
+/** Replaces each secret (e.g. the API key), and any run of 8+ of its characters, with "[redacted]". */
 export function redact(text: string, secrets: readonly (string | undefined)[]): string {
-  let out = text;
-  for (const s of secrets) if (s && s.length >= 4) out = out.split(s).join("[redacted]");
-  return out;
+  return redactSecrets(text, secrets);
 }
 
 export function createLogger(opts: {

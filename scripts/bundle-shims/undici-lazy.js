@@ -1,5 +1,5 @@
 // undici as src/api/http.ts uses it — new Agent(options), agent.close(), agent.destroy(), await request(url,
-// { dispatcher }) — with undici itself in a chunk of its own, loaded on the first request: the server builds its
+// { dispatcher }), and buildConnector(options) for src/api/loopback-identity.ts — with undici itself in a chunk of its own, loaded on the first request: the server builds its
 // Agent before it answers `initialize`, and undici (a third of the code, plus node:http2, node:tls…) is then neither
 // compiled nor run by a server that is only asked for its tools. Any other import from "undici" fails the build
 // (no such export here) rather than misbehaving.
@@ -34,4 +34,20 @@ export async function request(url, options) {
   const real = given instanceof Agent ? { ...options, dispatcher: await given.dispatcher() } : options;
   await load();
   return undici.request(url, real);
+}
+
+// The connector is built at once but undici's is made on the first connection, which comes after a request has
+// loaded undici.
+export function buildConnector(options) {
+  let real;
+  return (opts, callback) => {
+    if (real) return real(opts, callback);
+    load().then(
+      () => {
+        real ??= undici.buildConnector(options);
+        real(opts, callback);
+      },
+      (err) => callback(err, null),
+    );
+  };
 }

@@ -1,5 +1,5 @@
 'use strict'
-// What src/api/http.ts takes from undici (Agent, request), without the rest of undici's index: its index.js runs
+// What src/api/http.ts takes from undici (Agent, request, buildConnector), without the rest of undici's index: its index.js runs
 // every module of the package at load (fetch, WebSocket, mock agents, caches, SQLite store…), about half of what
 // the server loads before it answers. `request` is built exactly as undici's index.js builds it (makeDispatcher).
 // Resolved from node_modules/undici by scripts/bundle.mjs.
@@ -57,3 +57,5 @@ module.exports.Agent = Agent
 module.exports.Dispatcher = Dispatcher
 module.exports.errors = errors
 module.exports.request = makeDispatcher(api.request)
+// src/api/loopback-identity.ts wraps the default connector to check loopback listeners
+module.exports.buildConnector = require('./lib/core/connect')

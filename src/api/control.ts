@@ -2,6 +2,7 @@
 // only to the controller and to hosts the control plane named.
 import type { z } from "zod";
 import { dataUrlFor } from "./data.js";
+import { isLoopbackHostname } from "./loopback-identity.js";
 import { ResponseShapeError } from "./errors.js";
 import type { HttpClient } from "./http.js";
 import {
@@ -120,10 +121,24 @@ export class ControlPlane {
   private trustHost(index: IndexModel): void {
     if (typeof index.host === "string" && index.host.trim() !== "") {
       try {
-        this.http.trustOrigin(dataUrlFor(index.host, this.controllerUrl));
+        const url = dataUrlFor(index.host, this.controllerUrl);
+        // A remote control plane has no business naming a port on this machine: another local user may listen there.
+        if (isLoopbackHostname(new URL(url).hostname) && !isLoopbackHostname(new URL(this.base).hostname)) return;
+        this.http.trustOrigin(url);
       } catch {
         // an unparsable host is simply never trusted; a call to it is refused later
       }
+    }
+  }
+
+  /** The index's host is trusted no more (unless it is the controller's own origin). */
+  untrustHost(index: IndexModel): void {
+    if (typeof index.host !== "string" || index.host.trim() === "") return;
+    try {
+      const url = dataUrlFor(index.host, this.controllerUrl);
+      if (new URL(url).origin !== new URL(this.base).origin) this.http.untrustOrigin(url);
+    } catch {
+      // never trusted
     }
   }
 }

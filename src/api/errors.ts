@@ -20,7 +20,8 @@ export class ServiceError extends Error {
 
   constructor(init: ServiceErrorInit) {
     const head = init.status === undefined ? "no answer" : `HTTP ${init.status}`;
-    const code = init.code === undefined ? "" : ` ${init.code}`;
+    // The data plane's gRPC number ("3") says nothing the status does not; a name ("NOT_FOUND") is kept.
+    const code = init.code === undefined || /^\d+$/.test(init.code) ? "" : ` ${init.code}`;
     super(`${head}${code}: ${init.serviceMessage} (${init.method} ${init.url})`);
     this.name = "ServiceError";
     this.status = init.status;

@@ -8,7 +8,11 @@ export class HostResolver {
   private readonly cache = new Map<string, IndexModel>();
   private readonly pending = new Map<string, Promise<IndexModel>>();
 
-  constructor(private readonly control: ControlPlane) {}
+  constructor(
+    private readonly control: ControlPlane,
+    /** Called with a cached model that is dropped: its host is trusted no more (the key must not follow a stale host). */
+    private readonly onForget: (model: IndexModel) => void = () => {},
+  ) {}
 
   resolve(index: string, signal?: AbortSignal): Promise<IndexModel> {
     signal?.throwIfAborted();
@@ -41,7 +45,9 @@ export class HostResolver {
   }
 
   forget(index: string): void {
+    const cached = this.cache.get(index);
     this.cache.delete(index);
     this.pending.delete(index);
+    if (cached) this.onForget(cached);
   }
 }

@@ -8,6 +8,8 @@
 import { STATUS_CODES } from "node:http";
 import { Agent, request, type Dispatcher } from "undici";
 import { ResponseShapeError, ServiceError, UntrustedHostError } from "./errors.js";
+import { redactSecrets } from "./redact.js";
+import { identityCheckingConnector, IdentityError, type IdentityPolicy } from "./loopback-identity.js";
 import { USER_AGENT } from "./version.js";
 
 export { ResponseShapeError, ServiceError, UntrustedHostError } from "./errors.js";
@@ -23,6 +25,8 @@ export interface HttpSettings {
   backoffMaxMs?: number;
   /** A Retry-After longer than this is cut to it; default 20000 ms. */
   retryAfterMaxMs?: number;
+  /** Loopback listeners prove they hold the key before it is sent to them (loopback-identity.ts); undefined: no check. */
+  loopbackIdentity?: Omit<IdentityPolicy, "apiKey">;
 }
 
 export interface HttpRequest {
@@ -53,7 +57,7 @@ const DROPPED_CODES = new Set([
 
 export class HttpClient {
   private readonly agent: Agent;
-  private readonly settings: Required<HttpSettings>;
+  private readonly settings: Required<Omit<HttpSettings, "loopbackIdentity">>;
   private readonly trusted = new Set<string>();
   private readonly redactions: string[];
   private readonly closing = new AbortController();
@@ -75,11 +79,12 @@ export class HttpClient {
       keepAliveMaxTimeout: 60_000,
       headersTimeout: t, // backstops; the per-attempt AbortSignal below is the real deadline
       bodyTimeout: t,
-      connect: { timeout: Math.min(t, 10_000) },
+      connect: settings.loopbackIdentity
+        ? identityCheckingConnector({ timeout: Math.min(t, 10_000) }, { ...settings.loopbackIdentity, apiKey: settings.apiKey })
+        : { timeout: Math.min(t, 10_000) },
     });
     const key = settings.apiKey;
-    // A key of a character or three cannot be told apart from ordinary text; redacting it would garble messages.
-    this.redactions = key.length < 4 ? [] : [...new Set([key, encodeURIComponent(key)])];
+    this.redactions = [...new Set([key, encodeURIComponent(key)])];
   }
 
   /** Allows the API key to be sent to this URL's origin (the controller, and each host the control plane named). */
@@ -87,15 +92,18 @@ export class HttpClient {
     this.trusted.add(new URL(url).origin);
   }
 
+  /** The control plane no longer names this origin (its index was forgotten): the key is not sent there any more. */
+  untrustOrigin(url: string): void {
+    this.trusted.delete(new URL(url).origin);
+  }
+
   isTrusted(url: string): boolean {
     return this.trusted.has(new URL(url).origin);
   }
 
-  /** Replaces every occurrence of the API key in a text with "[redacted]". */
+  /** Replaces the API key in a text, and any run of 8+ of its characters, with "[redacted]" (redact.ts). */
   redact(text: string): string {
-    let out = text;
-    for (const secret of this.redactions) out = out.split(secret).join("[redacted]");
-    return out;
+    return redactSecrets(text, this.redactions);
   }
 
   async request<T>(req: HttpRequest): Promise<T> {
@@ -174,10 +182,11 @@ export class HttpClient {
         return { kind: "ok", value: JSON.parse(text) };
       } catch {
         // Redacted before it is shortened: a cut through the key would leave its first characters unredacted.
-        throw new ResponseShapeError(this.redact(url), `HTTP ${status} with a body that is not JSON: ${truncate(this.redact(text))}`);
+        throw new ResponseShapeError(this.redact(url), `HTTP ${status} with a body that is not JSON: ${shorten(this.redact(text))}`);
       }
     }
-    const parsed = parseErrorBody(status, this.redact(text));
+    // Redacted field by field after parsing (an escaped key in the JSON is plain once parsed), before shortening.
+    const parsed = parseErrorBody(status, text, (t) => this.redact(t));
     return {
       kind: "http",
       status,
@@ -194,6 +203,8 @@ export class HttpClient {
     if (this.closing.signal.aborted) {
       return { kind: "failed", code: "CLOSED", message: "the client was closed while waiting for the answer", retriable: false };
     }
+    const identity = findCause(err, IdentityError);
+    if (identity) return { kind: "failed", code: identity.code, message: identity.message, retriable: identity.retriable };
     const code = errorCode(err);
     if (timeout.aborted || code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT") {
       return {
@@ -236,10 +247,15 @@ type Attempt =
   | { kind: "http"; status: number; code: string | undefined; message: string; retriable: boolean; retryAfterMs?: number }
   | { kind: "failed"; code: string | undefined; message: string; retriable: boolean; retryAfterMs?: undefined };
 
-/** Reads both of the service's error shapes, a plain-text body, or nothing. */
-export function parseErrorBody(status: number, text: string): { code: string | undefined; message: string } {
+/**
+ * Reads both of the service's error shapes, a plain-text body, or nothing. `redact` is applied to each text before
+ * it is shortened (a cut through the key would leave part of it that no longer matches).
+ */
+export function parseErrorBody(status: number, text: string, redact: (text: string) => string = (t) => t): { code: string | undefined; message: string } {
   const trimmed = text.trim();
   if (trimmed === "") return { code: undefined, message: STATUS_CODES[status] ?? `HTTP ${status}` };
+  const truncate = (s: string) => shorten(redact(s));
+  const scalar = (v: unknown) => (v === undefined || v === null ? undefined : truncate(typeof v === "string" ? v : JSON.stringify(v)));
   let json: unknown;
   try {
     json = JSON.parse(trimmed);
@@ -277,13 +293,13 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-function scalar(v: unknown): string | undefined {
-  if (v === undefined || v === null) return undefined;
-  return typeof v === "string" ? truncate(v) : truncate(JSON.stringify(v));
+function shorten(s: string, max = 1000): string {
+  return s.length <= max ? s : `${s.slice(0, max)}… (${s.length - max} more characters)`;
 }
 
-function truncate(s: string, max = 1000): string {
-  return s.length <= max ? s : `${s.slice(0, max)}… (${s.length - max} more characters)`;
+function findCause<E extends Error>(err: unknown, type: new (...args: never[]) => E): E | undefined {
+  for (let e: unknown = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) if (e instanceof type) return e;
+  return undefined;
 }
 
 function errorCode(err: unknown): string | undefined {

@@ -4,6 +4,7 @@ import { DataPlane } from "./data.js";
 import { HostResolver } from "./hosts.js";
 import { HttpClient, type HttpSettings } from "./http.js";
 import { Inference } from "./inference.js";
+import { isLoopbackHostname } from "./loopback-identity.js";
 
 export interface Service {
   http: HttpClient;
@@ -15,12 +16,21 @@ export interface Service {
   close(): Promise<void>;
 }
 
-export function createService(settings: HttpSettings & { controllerUrl: string }): Service {
-  const { controllerUrl, ...httpSettings } = settings;
-  const http = new HttpClient(httpSettings);
+/**
+ * `localService`: the controller is the embedded local service, whose listeners must always prove they hold the key.
+ * With another loopback controller they must too, unless it does not know the proof at all (not our service).
+ */
+export function createService(settings: HttpSettings & { controllerUrl: string; localService?: boolean }): Service {
+  const { controllerUrl, localService = false, ...httpSettings } = settings;
+  const controllerOrigin = new URL(controllerUrl).origin;
+  const loopback = isLoopbackHostname(new URL(controllerUrl).hostname);
+  const http = new HttpClient({
+    ...httpSettings,
+    ...((localService || loopback) && { loopbackIdentity: { initial: localService ? "ours" : "unknown", controllerOrigin } }),
+  });
   const control = new ControlPlane(http, controllerUrl);
   const data = new DataPlane(http, controllerUrl);
-  const hosts = new HostResolver(control);
+  const hosts = new HostResolver(control, (model) => control.untrustHost(model));
   const inference = new Inference(http, controllerUrl);
   return { http, control, data, hosts, inference, close: () => http.close() };
 }

@@ -32,6 +32,7 @@ export interface UpsertOutcome {
   seconds: number;
   host: string;
   aborted: boolean; // the caller's signal stopped the run
+  stopped: boolean; // stopSending stopped the run (nothing was in flight unanswered)
   landed: LandedRange[]; // positions that landed, merged, ascending
   resumeAt: number; // first position that did not land (= records when all landed): where a resume starts
   inputError?: string; // reading or encoding the input failed at some record: the run stopped there
@@ -52,6 +53,8 @@ export interface UpsertArgs {
   records: UpsertRecord[] | AsyncIterable<UpsertRecord> | PlannedBodies;
   concurrency: number;
   signal?: AbortSignal;
+  /** Stops sending new batches; batches in flight finish, so the account stays exact (what the service holds). */
+  stopSending?: AbortSignal;
   onProgress?: (done: number, total: number | undefined) => void;
   /** Called once per batch when it landed or finally failed (import_vectors turns these into line ranges). */
   onBatch?: (report: BatchReport) => void;
@@ -100,13 +103,14 @@ export async function runUpsert(args: UpsertArgs): Promise<UpsertOutcome> {
   let sent = 0;
   let reresolve: Promise<string> | undefined;
 
+  const stopSending = args.stopSending;
   const next = async (): Promise<PlannedBatch | undefined> => {
-    if (stop || signal?.aborted) return undefined;
+    if (stop || signal?.aborted || stopSending?.aborted) return undefined;
     try {
       // A slow source must not hold up a cancel: stop waiting for it when the signal fires.
       const r = await untilAborted(batches.next(), signal);
       // A batch fetched after a failure or a cancel is not sent (its records count as not sent).
-      return r.done || stop || signal?.aborted ? undefined : r.value;
+      return r.done || stop || signal?.aborted || stopSending?.aborted ? undefined : r.value;
     } catch (err) {
       readError ??= err;
       stop = true;
@@ -183,6 +187,7 @@ export async function runUpsert(args: UpsertArgs): Promise<UpsertOutcome> {
     host,
     seconds: (performance.now() - started) / 1000,
     aborted: signal?.aborted ?? false,
+    stopped: !(signal?.aborted ?? false) && (stopSending?.aborted ?? false),
   });
 }
 
@@ -214,6 +219,7 @@ function account(a: {
   host: string;
   seconds: number;
   aborted: boolean;
+  stopped: boolean;
 }): UpsertOutcome {
   const reports = [...a.reports].sort((x, y) => x.firstPosition - y.firstPosition);
   const landed: LandedRange[] = [];
@@ -242,6 +248,8 @@ function account(a: {
       for (const id of unsent) failedIds.push(id);
       const why = a.aborted
         ? "not sent: the call was cancelled"
+        : a.stopped
+          ? "not sent: the server stopped the call (shutting down, or the session was closed)"
         : a.inputError !== undefined
           ? `not sent: ${a.inputError}`
           : "not sent: stopped after a failed batch";
@@ -258,6 +266,7 @@ function account(a: {
     seconds: Math.round(a.seconds * 1000) / 1000,
     host: a.host,
     aborted: a.aborted,
+    stopped: a.stopped,
     landed,
     resumeAt,
     ...(a.inputError === undefined ? {} : { inputError: a.inputError }),

@@ -1,7 +1,7 @@
 // Small HTTP helpers shared by the control plane and the per-index data-plane servers.
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
-import { createHash, timingSafeEqual } from "node:crypto";
+import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 
 /**
  * Bounds on how long a client may take to send a request (headers, then the whole body); past them the
@@ -130,4 +130,20 @@ export function apiKeyMatches(req: IncomingMessage, apiKey: string): boolean {
   const given = req.headers["api-key"];
   if (typeof given !== "string" || given.length === 0) return false;
   return timingSafeEqual(digest(given), digest(apiKey));
+}
+
+/**
+ * The local service's proof that it holds the key, asked by the client before it sends the key to a loopback port
+ * (src/api/loopback-identity.ts: the same HMAC-SHA256 of the challenge). Answered without the key; true when this
+ * request was that question.
+ */
+export function answerIdentity(req: IncomingMessage, res: ServerResponse, apiKey: string): boolean {
+  if (req.method !== "GET" || !req.url?.startsWith("/.well-known/vecdb-identity?")) return false;
+  const challenge = new URLSearchParams(req.url.slice(req.url.indexOf("?") + 1)).get("challenge") ?? "";
+  if (!/^[0-9a-f]{64}$/.test(challenge)) {
+    sendJson(res, 400, { error: "challenge must be 64 hex digits" });
+    return true;
+  }
+  sendJson(res, 200, { proof: createHmac("sha256", apiKey).update(challenge).digest("hex") });
+  return true;
 }

@@ -1,7 +1,7 @@
 // The embedded local service: the vector database API on loopback, durable in one lmdb env in the data dir.
-import { mkdirSync } from "node:fs";
 import { createServer } from "node:http";
 import { join, resolve } from "node:path";
+import { randomBytes } from "node:crypto";
 import { open, type RootDatabase } from "lmdb";
 import { resolveApiKey } from "./storage/api-key.js";
 import { Catalog } from "./storage/catalog.js";
@@ -9,10 +9,14 @@ import { controlPlaneHandler } from "./control/routes.js";
 import { DataServers, listen } from "./data/servers.js";
 import { answerClientErrors, SERVER_TIMEOUTS } from "./http-util.js";
 import { ControlError } from "./control/errors.js";
-import { acquireDataDirLock } from "./storage/lock.js";
+import { acquireDataDirLock, LOCK_FILE } from "./storage/lock.js";
+import { API_KEY_FILE } from "./storage/api-key.js";
+import { preparePrivateDir, tightenDataFile } from "./storage/private-dir.js";
 import { Registry } from "./control/registry.js";
 import { VectorStore } from "./storage/store.js";
 import { Models } from "./models/catalog.js";
+import { writeDescriptor } from "./sharing/descriptor.js";
+import { Lifecycle } from "./sharing/lifecycle.js";
 
 export interface LocalServiceOptions {
   dataDir: string;
@@ -26,6 +30,12 @@ export interface LocalServiceOptions {
   embedTimeoutMs?: number;
   /** The most memory the records kept in memory for search may take (default: 60% of the machine's). */
   memoryLimitBytes?: number;
+  /** Stop after this long with no MCP server attached and no request (a service an MCP server started); default never. */
+  idleStopMs?: number;
+  /** Called once the quiet period has passed; the caller closes the service. */
+  onIdle?: () => void;
+  /** The data dir's lock, when the caller took it already (its release function); released on close. */
+  heldLock?: () => void;
 }
 
 export interface LocalService {
@@ -43,18 +53,39 @@ export function hostForUrls(host: string): string {
   return host.includes(":") ? `[${host}]` : host;
 }
 
+/** process.umask(mask), or undefined in a worker thread, where it cannot be set. */
+function setUmask(mask: number): number | undefined {
+  try {
+    return process.umask(mask);
+  } catch {
+    return undefined;
+  }
+}
+
 export async function startLocalService(options: LocalServiceOptions): Promise<LocalService> {
   const dataDir = resolve(options.dataDir);
   const host = options.host ?? "127.0.0.1";
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  mkdirSync(dataDir, { recursive: true });
-  const release = acquireDataDirLock(dataDir);
+  // Private before anything is read or written: 0700, owned by this user (private-dir.ts).
+  preparePrivateDir(dataDir);
+  for (const name of [API_KEY_FILE, LOCK_FILE, DATABASE_FILE, `${DATABASE_FILE}-lock`]) tightenDataFile(dataDir, name);
+  const release = options.heldLock ?? (await acquireDataDirLock(dataDir));
   let root: RootDatabase | undefined;
   try {
     const apiKey = resolveApiKey(dataDir, options.apiKey);
+    const lifecycle = new Lifecycle({ apiKey, idleStopMs: options.idleStopMs, onIdle: options.onIdle });
     // With lmdb's default overlappingSync a write resolves at commit; whoever must answer "durable" also
     // awaits `flushed` (the catalog does, and so does the vector store).
-    root = open({ path: join(dataDir, DATABASE_FILE), maxDbs: 64, compression: false });
+    // lmdb creates its files with the process's umask (0644 by default): for this synchronous open the umask keeps
+    // group and other out, so the database is 0600 from its first byte.
+    const umask = setUmask(0o077);
+    try {
+      root = open({ path: join(dataDir, DATABASE_FILE), maxDbs: 64, compression: false });
+    } finally {
+      if (umask !== undefined) setUmask(umask);
+    }
+    // (and where the umask cannot be set, a worker thread, they are tightened right after)
+    for (const name of [DATABASE_FILE, `${DATABASE_FILE}-lock`]) tightenDataFile(dataDir, name);
     const catalog = new Catalog(root);
     const store = new VectorStore(root, { memoryLimitBytes: options.memoryLimitBytes });
     const models = new Models({ embedUrl: options.embedUrl, embedKey: options.embedKey, embedTimeoutMs: options.embedTimeoutMs });
@@ -70,28 +101,34 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
       models,
       lookup: (name, id) => registry?.lookup(name, id),
       log,
+      onRequest: (res) => lifecycle.track(res),
     });
     registry = new Registry(catalog, store, servers, hostForUrls(host), log);
     await registry.start();
 
-    const control = createServer(SERVER_TIMEOUTS, controlPlaneHandler(registry, apiKey, log, models));
+    const control = createServer(SERVER_TIMEOUTS, lifecycle.wrap(controlPlaneHandler(registry, apiKey, log, models)));
     control.keepAliveTimeout = 5000;
     answerClientErrors(control, (status, kind, message) =>
       new ControlError(status, kind === "timeout" ? "DEADLINE_EXCEEDED" : "INVALID_ARGUMENT", message).toBody(),
     );
     const port = await listen(control, host, options.port ?? 0).catch(async (e: unknown) => {
+      lifecycle.stop();
       await servers.closeAll();
       throw e;
     });
+    const controlUrl = `http://${hostForUrls(host)}:${port}`;
+    const unpublish = writeDescriptor(dataDir, { pid: process.pid, url: controlUrl, apiKey, instance: randomBytes(12).toString("hex") });
     const openRoot = root;
     const reg = registry;
     let closing: Promise<void> | undefined;
     return {
-      controlUrl: `http://${hostForUrls(host)}:${port}`,
+      controlUrl,
       apiKey,
       dataDir,
       close() {
         closing ??= (async () => {
+          unpublish(); // first: no MCP server should pick a service that is going away
+          lifecycle.stop();
           const closed = new Promise<void>((r) => control.close(() => r()));
           control.closeAllConnections();
           await closed;

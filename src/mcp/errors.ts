@@ -3,8 +3,12 @@
 import { IndexNotReadyError, ResponseShapeError, ServiceError, UntrustedHostError } from "../api/errors.js";
 import { RecordCheckError } from "../ingest/check.js";
 import { ToolError } from "../tool-kit/tool-error.js";
+import { stripInvisible } from "../tool-kit/format/table.js";
 
-function nextStep(err: ServiceError): string {
+/** Tools that write records into an existing index: a missing index may be one to create. */
+const WRITES_RECORDS = new Set(["upsert_vectors", "import_vectors"]);
+
+function nextStep(err: ServiceError, tool: string): string {
   const code = (err.code ?? "").toUpperCase();
   const text = err.serviceMessage.toLowerCase();
   if (err.status === undefined) {
@@ -20,8 +24,9 @@ function nextStep(err: ServiceError): string {
     return "The project's plan or quota does not allow this. Free resources or upgrade the plan, then call again.";
   }
   if (err.status === 404 || code === "NOT_FOUND") {
-    return aboutCollection(err)
-      ? "Call list_collections to see the collections there are, then call again with one of those names."
+    if (aboutCollection(err)) return "Call list_collections to see the collections there are, then call again with one of those names.";
+    return WRITES_RECORDS.has(tool)
+      ? "Call list_indexes to see the indexes there are and call again with one of those names, or create the index with create_index first."
       : "Call list_indexes to see the indexes there are, then call again with one of those names.";
   }
   if (err.status === 409 || code === "ALREADY_EXISTS") {
@@ -58,12 +63,28 @@ function origin(url: string): string {
   }
 }
 
-/** What happened, in one line: "the service answered HTTP 404 NOT_FOUND: Index x not found." */
+/** Longest service message a model is shown; the service's own words are data, quoted, never a paragraph of ours. */
+const SERVICE_MESSAGE_CHARS = 300;
+
+/** The service's text as one quoted line: invisible and direction controls dropped, shortened, JSON-escaped. */
+function quoted(text: string): string {
+  const chars = [...stripInvisible(text)];
+  const short = chars.length <= SERVICE_MESSAGE_CHARS ? chars.join("") : `${chars.slice(0, SERVICE_MESSAGE_CHARS - 1).join("")}…`;
+  return JSON.stringify(short);
+}
+
+/** What happened, in one line: 'the service answered HTTP 404 NOT_FOUND: "Index x not found."' */
 export function describeServiceError(err: ServiceError): string {
   if (err.status === undefined) return `got no answer from ${origin(err.url)}: ${err.serviceMessage}`;
-  const code = err.code ? ` ${err.code}` : "";
-  const message = err.serviceMessage ? `: ${err.serviceMessage}` : "";
+  // The data plane's codes are gRPC numbers ("3"), which tell a reader nothing the status does not.
+  const code = err.code && !/^\d+$/.test(err.code) ? ` ${quotedCode(err.code)}` : "";
+  const message = err.serviceMessage ? `: ${quoted(err.serviceMessage)}` : "";
   return `the service answered HTTP ${err.status}${code}${message}`;
+}
+
+/** A code such as NOT_FOUND or 3 as it is; anything else the service put there, quoted. */
+function quotedCode(code: string): string {
+  return /^[A-Za-z0-9_]{1,40}$/.test(code) ? code : quoted(code);
 }
 
 function isAbort(err: unknown): boolean {
@@ -75,7 +96,7 @@ export function errorText(tool: string, err: unknown): string {
   if (err instanceof ToolError) return err.message;
   if (err instanceof ServiceError) {
     const tries = err.attempts > 1 ? ` (after ${err.attempts} attempts)` : "";
-    return `${tool} failed — ${describeServiceError(err)}${tries}\nNext step: ${nextStep(err)}`;
+    return `${tool} failed — ${describeServiceError(err)}${tries}\nNext step: ${nextStep(err, tool)}`;
   }
   if (err instanceof IndexNotReadyError) return `${tool} failed: ${err.message} Nothing was written.`;
   if (err instanceof RecordCheckError) return `${tool} failed: ${err.message}`;

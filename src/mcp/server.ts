@@ -17,9 +17,11 @@ import { errorText } from "./errors.js";
 import { createLogger, LOG_LEVELS, redact, type Logger, type LogLevel } from "../log.js";
 import { trackRoots } from "./roots.js";
 import { callRefusal, scopedService, toolRefusal, type Access } from "./access.js";
-import type { AnyTool, ToolContext } from "../tool-kit/tool.js";
+import { outputShapeOf, type AnyTool, type ToolContext } from "../tool-kit/tool.js";
 import { answerToolsList, schemasOf } from "./tool-schemas.js";
 import { nothingDone, unknownArguments, unknownArgumentsText } from "./strict-args.js";
+import { guardRequests } from "./request-guards.js";
+import { fixedSupply, isServiceSupply, runWithRecovery, type ServiceSupply } from "./service-supply.js";
 import { tools as registry } from "../../tools/index.js";
 
 /** The initialize result's instructions: how to start, and the safe modes in force. */
@@ -29,6 +31,9 @@ export function instructionsFor(config: Access, tools: readonly AnyTool[]): stri
     "Administer and fill a vector database (Pinecone API).",
     "Start with list_indexes (and list_collections) to discover what exists: names, dimensions, hosts, states" +
       (has("describe_index") ? "; describe_index and describe_index_stats show one index in detail." : "."),
+    ...(has("query_vectors")
+      ? ["Read with query_vectors (similarity search, optionally with a metadata filter), fetch_vectors (records by id) and list_vector_ids (the ids in a namespace)."]
+      : []),
   ];
   if (config.readOnly) {
     lines.push("This server is READ-ONLY: it can list and read, but not write, create or delete anything.");
@@ -48,7 +53,11 @@ export function instructionsFor(config: Access, tools: readonly AnyTool[]): stri
   if (!config.readOnly && config.allowDestructive && has("delete_index")) {
     lines.push("Deleting is enabled (delete_vectors, delete_index, delete_collection) and cannot be undone: confirm with the user first.");
   }
-  lines.push("Every result is a markdown table plus the same facts as structuredContent. Errors say what was wrong and the next step.");
+  lines.push(
+    "Every result carries the same facts in its text (markdown) and in structuredContent: records whole (metadata, and values when asked) " +
+      "up to a budget of 200,000 characters, the rest by id; a note (also structuredContent.note) says what was left out and the next step. " +
+      "Errors say what was wrong and the next step.",
+  );
   return lines.join("\n");
 }
 
@@ -112,9 +121,15 @@ export interface CreateServerOptions {
   log?: Logger;
   /** The tools to register. Default: the whole registry. */
   tools?: readonly AnyTool[];
+  /** Fires when the session must stop its calls (HTTP: shutdown past its grace period, or DELETE): each running
+   * call stops as a cancelled one does and still answers, with what landed and what did not. */
+  stop?: AbortSignal;
+  /** Fires before `stop`: calls send nothing new and answer with what landed (see ToolContext.stopping). */
+  stopping?: AbortSignal;
 }
 
-export function createServer(config: Config, service: Service, options: CreateServerOptions = {}): McpServer {
+export function createServer(config: Config, service: Service | ServiceSupply, options: CreateServerOptions = {}): McpServer {
+  const supply = isServiceSupply(service) ? service : fixedSupply(service);
   const secrets = () => [config.apiKey];
   const base = options.log ?? createLogger({ secrets });
   const all = options.tools ?? registry;
@@ -125,13 +140,13 @@ export function createServer(config: Config, service: Service, options: CreateSe
     if (why !== undefined) hidden.set(t.name, why);
   }
   const offered = all.filter((t) => !hidden.has(t.name));
-  const scoped = scopedService(service, config.indexes); // under --indexes, the others are invisible
   const server = new McpServer(
     { name: "vecdb-mcp", version: packageVersion(), title: "Vector database (Pinecone-compatible)" },
     { capabilities: { logging: {}, tools: {} }, instructions: instructionsFor(config, offered) },
   );
 
-  server.server.onerror = (err) => base.error(`protocol: ${err.message}`);
+  // The transports report what they refused or dropped of a client's messages here: the client's doing, not a fault.
+  server.server.onerror = (err) => base.info(`protocol: ${err.message}`);
 
   // MCP log notifications only once the client has chosen a level (logging/setLevel).
   let clientLevel: LogLevel | undefined;
@@ -160,31 +175,44 @@ export function createServer(config: Config, service: Service, options: CreateSe
         title: tool.title,
         description: tool.description,
         inputSchema: tool.inputSchema,
-        outputSchema: tool.outputSchema,
+        outputSchema: outputShapeOf(tool),
         annotations: { title: tool.title, ...tool.annotations },
       },
       async (args: Record<string, unknown>, extra: Extra): Promise<CallToolResult> => {
         const started = Date.now();
         const progress = progressOf(extra);
         const allowedRoots = () => roots(extra);
-        const ctx: ToolContext = { service: scoped, config, signal: extra.signal, progress, log, allowedRoots };
+        const signal = options.stop ? AbortSignal.any([extra.signal, options.stop]) : extra.signal;
+        const progressRequested = extra._meta?.progressToken !== undefined;
+        const context = (service: Service): ToolContext => ({
+          service: scopedService(service, config.indexes), // under --indexes, the others are invisible
+          config,
+          signal,
+          stopping: options.stopping,
+          progress,
+          progressRequested,
+          log,
+          allowedRoots,
+        });
         const refused = callRefusal(tool, args, config);
         if (refused !== undefined) {
           log.info(`${tool.name} → refused: ${refused.split("\n")[0]}`);
           return { content: [{ type: "text", text: refused }], isError: true };
         }
         try {
-          const result = await tool.run(args, ctx);
+          const result = await runWithRecovery(tool.name, supply, (service) => tool.run(args, context(service)), signal, log);
           await progress.settle();
           log.debug(`${tool.name} done in ${Date.now() - started} ms${result.isError ? " (isError)" : ""}`);
+          const text = result.note ? `${result.table}\n\n${result.note}` : result.table;
+          const structured = result.note ? { ...(result.structured as Record<string, unknown>), note: result.note } : result.structured;
           return {
-            content: [{ type: "text", text: redact(result.table, secrets()) }],
-            structuredContent: redactDeep(result.structured as Record<string, unknown>, secrets()),
+            content: [{ type: "text", text: redact(text, secrets()) }],
+            structuredContent: redactDeep(structured as Record<string, unknown>, secrets()),
             ...(result.isError && { isError: true }),
           };
         } catch (err) {
           // A cancelled call throws the client's reason (often a plain string), which is no internal error.
-          if (extra.signal.aborted) {
+          if (signal.aborted) {
             log.info(`${tool.name} → cancelled by the client`);
             return { content: [{ type: "text", text: `${tool.name} was cancelled before it finished.` }], isError: true };
           }
@@ -197,6 +225,7 @@ export function createServer(config: Config, service: Service, options: CreateSe
   }
   guardToolCalls(server, hidden, offered, log);
   answerToolsList(server, offered);
+  guardRequests(server); // last: it wraps every handler set above
   return server;
 }
 

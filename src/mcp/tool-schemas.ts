@@ -3,14 +3,15 @@
 // - no "$schema" (2020-12 is the default where it is absent, and it would be repeated in every tool's two schemas);
 // - every object with named properties says additionalProperties: false — the server refuses unknown argument keys
 //   (strict-args.ts), maps that hold data (z.record: metadata, filters, tags) keep their additionalProperties schema;
-// - no noise bounds: zod writes ±9007199254740991 on every .int(), which tells a model nothing.
+// - no noise: zod writes ±9007199254740991 on every .int(), and `propertyNames: {type: "string"}` with
+//   `additionalProperties: {}` on every map — JSON says as much.
 // The bundle computes them at build time (scripts/tool-schemas.mjs calls toolJsonSchemas below): converting every
 // tool costs ~20 ms of each cold start. Without them (the tsc build, tests from source) they are converted on first use.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { normalizeObjectSchema, objectFromShape } from "@modelcontextprotocol/sdk/server/zod-compat.js";
 import { toJsonSchemaCompat } from "@modelcontextprotocol/sdk/server/zod-json-schema-compat.js";
 import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import type { AnyTool } from "../tool-kit/tool.js";
+import { outputShapeOf, type AnyTool } from "../tool-kit/tool.js";
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -40,10 +41,18 @@ export function modelFacing(schema: unknown): JsonSchema {
     if (out.type === "object" && out.properties !== undefined && out.additionalProperties === undefined) {
       out.additionalProperties = false;
     }
+    // A map's `propertyNames: {type: "string"}` and `additionalProperties: {}` say what JSON says anyway.
+    if (out.type === "object" && out.properties === undefined) {
+      if (isPlainString(out.propertyNames)) delete out.propertyNames;
+      if (isEmptySchema(out.additionalProperties)) delete out.additionalProperties;
+    }
     return out;
   };
   return walk(schema, true) as JsonSchema;
 }
+
+const isPlainString = (s: unknown) => JSON.stringify(s) === '{"type":"string"}';
+const isEmptySchema = (s: unknown) => JSON.stringify(s) === "{}";
 
 const EMPTY_OBJECT: JsonSchema = { type: "object", properties: {}, additionalProperties: false };
 
@@ -55,7 +64,7 @@ function convert(shape: unknown, io: "input" | "output"): JsonSchema | undefined
 
 /** Converts one tool's zod schemas (what scripts/tool-schemas.mjs runs at build time). */
 export function toolJsonSchemas(tool: Pick<AnyTool, "inputSchema" | "outputSchema">): ToolJsonSchemas {
-  const outputSchema = tool.outputSchema ? convert(tool.outputSchema, "output") : undefined;
+  const outputSchema = tool.outputSchema ? convert(outputShapeOf(tool), "output") : undefined;
   return { inputSchema: convert(tool.inputSchema, "input") ?? EMPTY_OBJECT, ...(outputSchema && { outputSchema }) };
 }
 

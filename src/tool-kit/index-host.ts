@@ -51,5 +51,7 @@ export async function onIndexHost<T>(
 function hostGone(err: unknown): boolean {
   if (!(err instanceof ServiceError)) return false;
   if (err.status === 404) return true;
-  return err.status === undefined && (err.code === "ECONNREFUSED" || err.code === "ENOTFOUND");
+  // VECDB_IDENTITY: a loopback listener could not prove it is the local service (the index moved; the old port was
+  // taken) — the key was not sent, and the fresh host is tried.
+  return err.status === undefined && (err.code === "ECONNREFUSED" || err.code === "ENOTFOUND" || err.code === "VECDB_IDENTITY");
 }

@@ -1,6 +1,6 @@
 // The shape of one MCP tool. A tool file exports one `defineTool({...})`; it knows nothing of MCP plumbing:
 // src/mcp/server.ts validates arguments, turns the result into content + structuredContent, and errors into isError results.
-import type { z } from "zod";
+import { z } from "zod";
 import type { Service } from "../api/service.js";
 import type { Config } from "../config.js";
 import type { Logger } from "../log.js";
@@ -20,8 +20,13 @@ export interface ToolContext {
   config: Config;
   /** Aborted when the client cancels the call (or the server shuts down). Pass it to every service call. */
   signal: AbortSignal;
+  /** Fires when the server must wind the call down (HTTP shutdown past its grace period, or the session closed by
+   * DELETE): send nothing new, let what is in flight finish, and answer with what landed. Hard stops use `signal`. */
+  stopping?: AbortSignal;
   /** Sends `notifications/progress` when the client asked for progress; otherwise does nothing. */
   progress(done: number, total?: number, message?: string): void;
+  /** Whether the client sent a progress token (so progress notifications keep its request alive while a tool waits). */
+  progressRequested?: boolean;
   log: Logger;
   /** Directories files may be read from: --allow-dir plus the client's MCP roots (file:// URIs), asked when needed. */
   allowedRoots(): Promise<string[]>;
@@ -32,6 +37,11 @@ export interface ToolResult<Out> {
   structured: Out;
   /** The same facts as markdown (tables built with src/tool-kit/format/table.ts, so cells are escaped). */
   table: string;
+  /**
+   * What to do next, or what was left out and how to get it ("Next step: …"). The server appends it to the text and
+   * puts it in structuredContent.note, so a client that shows only one channel still shows it.
+   */
+  note?: string;
   /** A result a model must act on (e.g. some records not written). Expected failures otherwise throw ToolError. */
   isError?: boolean;
 }
@@ -52,6 +62,17 @@ export interface ToolDefinition<In extends z.ZodRawShape = z.ZodRawShape, Out ex
   /** Changes something --indexes cannot scope (a collection, which may hold any index's records): absent under it. */
   unscopedWrite?: boolean;
   run(args: z.output<z.ZodObject<In>>, ctx: ToolContext): Promise<ToolResult<z.output<z.ZodObject<Out>>>>;
+}
+
+/** The field every tool's output schema gets (the server adds it; tools set ToolResult.note). */
+export const NOTE_FIELD = z
+  .string()
+  .optional()
+  .describe("What to do next, or what was left out of this result and how to get it; the text ends with it too.");
+
+/** A tool's output schema as listed and checked: its own fields plus `note`. */
+export function outputShapeOf(tool: { outputSchema: z.ZodRawShape }): z.ZodRawShape {
+  return { ...tool.outputSchema, note: NOTE_FIELD };
 }
 
 /** Identity function that lets TypeScript infer a tool's argument and result types from its schemas. */

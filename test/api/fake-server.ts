@@ -22,6 +22,13 @@ export async function startFakeServer(handler: Handler): Promise<FakeServer> {
   const received: Received[] = [];
   const sockets = new Set<Socket>();
   const server = createServer((req, res) => {
+    // The client's loopback identity check (src/api/loopback-identity.ts): a fake service is not the local service,
+    // and says so as a foreign one would; it is not counted among the requests the test looks at.
+    if (req.url?.startsWith("/.well-known/vecdb-identity")) {
+      res.writeHead(404, { "Content-Type": "text/plain", "Content-Length": "9" });
+      res.end("not found");
+      return;
+    }
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {

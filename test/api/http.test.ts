@@ -403,6 +403,25 @@ describe("error bodies", () => {
     expect((shape as Error).message).not.toContain(KEY.slice(0, 5));
   });
 
+  it("partial echoes: a prefix of the key, and a JSON-escaped key cut by the 1,000-character shortening (issue 16 item 8)", async () => {
+    const s = await server((req, res) => {
+      const key = String(req.headers["api-key"]);
+      if (req.url === "/prefix") json(res, 401, { error: { code: "UNAUTHENTICATED", message: `key ${key.slice(0, 10)}… is not valid` } });
+      else {
+        // every character of the key written as a \\u escape: invisible in the raw body, plain once parsed
+        const escaped = [...key].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`).join("");
+        res.writeHead(400, { "Content-Type": "application/json" });
+        res.end(`{"error":{"code":"INVALID","message":"${"x".repeat(985)}${escaped}"}}`);
+      }
+    });
+    const c = client(s.url, { retries: 0 });
+    const prefix = await failure(c.request({ url: `${s.url}/prefix`, method: "GET" }));
+    expect(prefix.serviceMessage).toBe("key [redacted]… is not valid");
+    const cut = await failure(c.request({ url: `${s.url}/escaped`, method: "GET" }));
+    expect(cut.serviceMessage).toMatch(/^x{985}\[redacted\]/);
+    for (let i = 0; i + 8 <= KEY.length; i++) expect(cut.serviceMessage).not.toContain(KEY.slice(i, i + 8));
+  });
+
   it("a 2xx answer that is not JSON is a ResponseShapeError, not a crash", async () => {
     const s = await server((_req, res) => {
       res.writeHead(200, { "Content-Type": "text/html" });

@@ -122,6 +122,16 @@ describe("create_index", () => {
     expect((await api(svc, "GET", "/indexes/alpha")).body).toMatchObject({ dimension: 4, metric: "cosine", spec: { serverless: { cloud: "aws" } } });
   });
 
+  test("no placement: serverless on aws us-east-1, said in the result", async () => {
+    const r = await mcp.call("create_index", { name: "placed", dimension: 4 });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.structured).toMatchObject({ created: true, index: { kind: "serverless", cloud: "aws", region: "us-east-1" }, note: "No placement was given: it is serverless on aws us-east-1 (the default)." });
+    expect(r.text.endsWith("\n\nNo placement was given: it is serverless on aws us-east-1 (the default).")).toBe(true);
+    expect((await api(svc, "GET", "/indexes/placed")).body.spec).toMatchObject({ serverless: { cloud: "aws", region: "us-east-1" } });
+    const again = await mcp.call("create_index", { name: "placed", dimension: 4 });
+    expect(again.structured).toMatchObject({ created: false });
+  });
+
   test("the wait is bounded by waitSeconds; a failed state is an error", async () => {
     // A controller that reports the index as still initializing (or failed), whatever its real state.
     let state = "Initializing";
@@ -162,11 +172,6 @@ describe("create_index", () => {
       "both serverless and pod",
       { name: "both", dimension: 4, serverless: { cloud: "aws", region: "us-east-1" }, pod: { environment: "us-east1-gcp", podType: "p1.x1" } },
       "Give exactly one of serverless or pod, not both: serverless {cloud, region} makes an index that scales on demand, pod {environment, podType} one on fixed pods. Nothing was created.",
-    ],
-    [
-      "neither serverless nor pod",
-      { name: "neither", dimension: 4 },
-      'Give exactly one of serverless or pod; neither was given. For example serverless: {"cloud": "aws", "region": "us-east-1"}, or pod: {"environment": "us-east1-gcp", "podType": "p1.x1"}. Nothing was created.',
     ],
     [
       "a bad name",
@@ -281,7 +286,7 @@ describe("delete_index", () => {
     expect(await indexNames()).not.toContain("doomed");
     const again = await mcp.call("delete_index", { index: "doomed" });
     expect(again.isError).toBe(true);
-    expect(again.text).toMatch(/^delete_index failed — the service answered HTTP 404 NOT_FOUND: Index doomed not found\.\nNext step: Call list_indexes/);
+    expect(again.text).toMatch(/^delete_index failed — the service answered HTTP 404 NOT_FOUND: "Index doomed not found\."\nNext step: Call list_indexes/);
   });
 });
 

@@ -1,107 +1,19 @@
 // `vecdb-mcp --http`: the built server over the SDK's Streamable HTTP transport against the local service —
 // sessions, the bearer token, Host/Origin checks, malformed requests, shutdown.
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { request as httpRequest } from "node:http";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { spawn, spawnSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startServiceProcess, type RunningService } from "../helpers/local-service.js";
-import { CLI, ROOT, serverEnv } from "../helpers/mcp-client.js";
+import { CLI, serverEnv } from "../helpers/mcp-client.js";
+import { connect, INIT, raw, rpcError, startHttp as startHttpProcess, type HttpServerProcess } from "../helpers/http-server.js";
 import { createIndex, indexStats, randomVector, serverless } from "./support.js";
-
-interface HttpServerProcess {
-  url: string;
-  port: number;
-  child: ChildProcess;
-  stdout(): string;
-  stderr(): string;
-  /** SIGTERM; resolves with the exit code. */
-  stop(): Promise<number | null>;
-}
 
 const running: HttpServerProcess[] = [];
 
-function startHttp(opts: { args?: string[]; env?: Record<string, string> } = {}): Promise<HttpServerProcess> {
-  const child = spawn(process.execPath, [CLI, "--http", "--port", "0", ...(opts.args ?? [])], {
-    env: serverEnv({ PINECONE_API_KEY: svc.apiKey, PINECONE_CONTROLLER_HOST: svc.controlUrl, ...opts.env }),
-    cwd: ROOT,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  let err = "";
-  child.stdout!.on("data", (c: Buffer) => (out += c.toString("utf8")));
-  child.stderr!.on("data", (c: Buffer) => (err += c.toString("utf8")));
-  const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no listening line within 20 s; stderr:\n${err}`)), 20_000);
-    void exited.then((code) => reject(new Error(`exited with ${code} before listening; stderr:\n${err}`)));
-    child.stderr!.on("data", () => {
-      const m = /listening on (http:\/\/\S+)/.exec(err);
-      if (!m) return;
-      clearTimeout(timer);
-      const p: HttpServerProcess = {
-        url: m[1],
-        port: Number(new URL(m[1]).port),
-        child,
-        stdout: () => out,
-        stderr: () => err,
-        stop: async () => {
-          if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
-          return exited;
-        },
-      };
-      running.push(p);
-      resolve(p);
-    });
-  });
+async function startHttp(opts: { args?: string[]; env?: Record<string, string> } = {}): Promise<HttpServerProcess> {
+  const p = await startHttpProcess({ env: { PINECONE_API_KEY: svc.apiKey, PINECONE_CONTROLLER_HOST: svc.controlUrl, ...opts.env }, args: opts.args });
+  running.push(p);
+  return p;
 }
-
-async function connect(url: string, headers: Record<string, string> = {}) {
-  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
-  const client = new Client({ name: "vecdb-mcp-http-e2e", version: "1.0.0" }, { capabilities: {} });
-  await client.connect(transport);
-  return { client, transport };
-}
-
-const INIT = {
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
-};
-
-/** A raw HTTP request (node:http, so that Host and Origin can be anything). */
-function raw(
-  url: string,
-  opts: { method?: string; headers?: Record<string, string>; body?: string | object } = {},
-): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
-  const u = new URL(url);
-  const body = opts.body === undefined ? undefined : typeof opts.body === "string" ? opts.body : JSON.stringify(opts.body);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      {
-        host: u.hostname,
-        port: u.port,
-        path: u.pathname,
-        method: opts.method ?? "POST",
-        headers: {
-          "Content-Type": "application/json",
-          Accept: "application/json, text/event-stream",
-          ...opts.headers,
-        },
-      },
-      (res) => {
-        let text = "";
-        res.on("data", (c: Buffer) => (text += c.toString("utf8")));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
-      },
-    );
-    req.on("error", reject);
-    req.end(body);
-  });
-}
-
-const rpcError = (body: string) => (JSON.parse(body) as { error: { code: number; message: string } }).error;
 
 let svc: RunningService;
 let open: HttpServerProcess;
@@ -109,17 +21,19 @@ let open: HttpServerProcess;
 beforeAll(async () => {
   svc = await startServiceProcess();
   await createIndex(svc, { name: "docs", dimension: 256, metric: "cosine", spec: serverless });
-  open = await startHttp();
+  open = await startHttp({ args: ["--insecure-http-no-token"] });
 });
 afterAll(async () => {
   await Promise.all(running.map((p) => p.stop()));
   await svc?.stop();
 });
 
-describe("bound to loopback without a token", () => {
-  test("one stderr line with the URL of the /mcp endpoint", () => {
+describe("bound to loopback with --insecure-http-no-token", () => {
+  test("one stderr line with the URL of the /mcp endpoint, saying there is no token", () => {
     expect(open.url).toBe(`http://127.0.0.1:${open.port}/mcp`);
-    expect(open.stderr()).toContain(`vecdb-mcp: MCP (Streamable HTTP) listening on ${open.url} (no token: loopback only)\n`);
+    expect(open.stderr()).toContain(
+      `vecdb-mcp: MCP (Streamable HTTP) listening on ${open.url} (NO TOKEN: every local user and process can call it)\n`,
+    );
   });
 
   test("tools/list and list_indexes work over the SDK's StreamableHTTPClientTransport", async () => {
@@ -212,7 +126,7 @@ describe("bound to loopback without a token", () => {
 
     const notRpc = await raw(open.url, { body: { hello: "world" } });
     expect(notRpc.status).toBe(400);
-    expect(rpcError(notRpc.body).code).toBe(-32700);
+    expect(rpcError(notRpc.body)).toEqual({ code: -32600, message: "Invalid Request: not a JSON-RPC 2.0 message" });
 
     const noSession = await raw(open.url, { body: { jsonrpc: "2.0", id: 1, method: "tools/list" } });
     expect(noSession.status).toBe(400);
@@ -261,7 +175,7 @@ describe("with VECDB_HTTP_TOKEN", () => {
     expect(r.headers["www-authenticate"]).toBe('Bearer realm="vecdb-mcp"');
     expect(rpcError(r.body)).toEqual({
       code: -32000,
-      message: "Unauthorized: send the token set in VECDB_HTTP_TOKEN as Authorization: Bearer <token>",
+      message: "Unauthorized: send the server's token (VECDB_HTTP_TOKEN) as Authorization: Bearer <token>",
     });
   });
 
@@ -303,13 +217,19 @@ describe("starting", () => {
   const run = (args: string[], env: Record<string, string> = {}) =>
     spawnSync(process.execPath, [CLI, ...args], { env: serverEnv({ PINECONE_API_KEY: svc.apiKey, PINECONE_CONTROLLER_HOST: svc.controlUrl, ...env }), encoding: "utf8", timeout: 20_000 });
 
-  test("on a non-loopback address without a token: refused, one line naming the setting, exit code 2", () => {
-    const r = run(["--http", "--host", "0.0.0.0", "--port", "0"]);
+  test("--insecure-http-no-token on a non-loopback address: refused, one line, exit code 2", () => {
+    const r = run(["--http", "--insecure-http-no-token", "--host", "0.0.0.0", "--port", "0"]);
     expect(r.status).toBe(2);
     expect(r.stdout).toBe("");
     expect(r.stderr).toBe(
-      "vecdb-mcp: VECDB_HTTP_TOKEN must be set to serve HTTP on 0.0.0.0, which is not a loopback address (or use --host 127.0.0.1)\n",
+      "vecdb-mcp: --insecure-http-no-token is refused on 0.0.0.0, which is not a loopback address: leave it out and a token is generated (or set VECDB_HTTP_TOKEN)\n",
     );
+  });
+
+  test("--insecure-http-no-token with VECDB_HTTP_TOKEN: refused as a contradiction", () => {
+    const r = run(["--http", "--insecure-http-no-token", "--port", "0"], { VECDB_HTTP_TOKEN: "tok-0123456789abcdef-secret" });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe("vecdb-mcp: --insecure-http-no-token and VECDB_HTTP_TOKEN contradict each other: give one of them\n");
   });
 
   test("a token shorter than 16 characters is refused without echoing it", () => {
@@ -340,7 +260,7 @@ describe("starting", () => {
 });
 
 test("the safe modes apply to every HTTP session (--read-only: no write tool is listed)", async () => {
-  const p = await startHttp({ args: ["--read-only"] });
+  const p = await startHttp({ args: ["--read-only", "--insecure-http-no-token"] });
   const { client, transport } = await connect(p.url);
   const names = (await client.listTools()).tools.map((t) => t.name);
   expect(names).toContain("list_indexes");
@@ -353,7 +273,7 @@ test("the safe modes apply to every HTTP session (--read-only: no write tool is 
 describe("limits and extra names", () => {
   let p: HttpServerProcess;
   beforeAll(async () => {
-    p = await startHttp({ args: ["--allowed-hosts", "mcp.test.internal"] });
+    p = await startHttp({ args: ["--insecure-http-no-token", "--allowed-hosts", "mcp.test.internal", "--max-sessions", "40", "--max-sessions-per-address", "1000"] });
   });
 
   test("--allowed-hosts: a name the server is reached by (DNS name, proxy) is accepted in Host and Origin", async () => {
@@ -362,20 +282,20 @@ describe("limits and extra names", () => {
     expect((await raw(p.url, { headers: { Host: "other.test.internal" }, body: INIT })).status).toBe(403);
   });
 
-  test("at most 256 sessions: the next initialize gets 503 with Retry-After; DELETE frees a place", async () => {
+  test("at most --max-sessions sessions: the next initialize gets 503 with Retry-After; DELETE frees a place", async () => {
     const ids: string[] = [];
-    for (let i = 0; ids.length < 255; i++) {
-      const batch = await Promise.all(Array.from({ length: Math.min(32, 255 - ids.length) }, () => raw(p.url, { body: INIT })));
+    for (let i = 0; ids.length < 39; i++) {
+      const batch = await Promise.all(Array.from({ length: Math.min(32, 39 - ids.length) }, () => raw(p.url, { body: INIT })));
       for (const r of batch) {
         expect(r.status).toBe(200);
         ids.push(r.headers["mcp-session-id"] as string);
       }
     }
-    // 255 here + 1 from the test above
+    // 39 here + 1 from the test above
     const over = await raw(p.url, { body: INIT });
     expect(over.status).toBe(503);
     expect(over.headers["retry-after"]).toBe("5");
-    expect(rpcError(over.body).message).toBe("Too many sessions (256); close one (HTTP DELETE) or retry later");
+    expect(rpcError(over.body).message).toBe("Too many sessions (40); close one (HTTP DELETE) or retry later");
     const del = await raw(p.url, { method: "DELETE", headers: { "Mcp-Session-Id": ids[0] } });
     expect(del.status).toBe(200);
     expect((await raw(p.url, { body: INIT })).status).toBe(200);
@@ -384,7 +304,7 @@ describe("limits and extra names", () => {
 
 describe("sessions end", () => {
   test("an idle session is closed after --idle-timeout-s", async () => {
-    const p = await startHttp({ args: ["--idle-timeout-s", "1"] });
+    const p = await startHttp({ args: ["--idle-timeout-s", "1", "--insecure-http-no-token"] });
     const init = await raw(p.url, { body: INIT });
     const id = init.headers["mcp-session-id"] as string;
     const call = () =>
@@ -399,7 +319,7 @@ describe("sessions end", () => {
   });
 
   test("SIGTERM with clients connected closes cleanly (exit code 0); stdout stayed empty", async () => {
-    const p = await startHttp();
+    const p = await startHttp({ args: ["--insecure-http-no-token"] });
     const a = await connect(p.url);
     const b = await connect(p.url);
     await a.client.listTools();

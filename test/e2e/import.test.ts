@@ -189,7 +189,7 @@ describe("only files under an allowed root are read", () => {
       expect(r.isError).toBe(true);
       expect(r.text).toBe(
         "No directory is allowed for reading files. Start the server with --allow-dir DIR (repeatable) naming the directory that holds " +
-          "your data files, or use an MCP client that declares roots (the folders you opened). Nothing was read.",
+          "your data files, or use an MCP client over stdio that declares roots (the folders you opened). Nothing was read.",
       );
     } finally {
       await bare.close();

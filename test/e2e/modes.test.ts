@@ -223,10 +223,10 @@ describe("server-level MCP", () => {
 
   test('PINECONE_API_KEY="" (a desktop bundle\'s blank key) means unset: the embedded local service', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "vecdb-mcp-blank-key-"));
-    const mcp = await startMcp({ env: { PINECONE_API_KEY: "", VECDB_DATA_DIR: dataDir } });
+    const mcp = await startMcp({ env: { PINECONE_API_KEY: "", VECDB_DATA_DIR: dataDir, VECDB_LOCAL_IDLE_S: "1" } });
     open.push(mcp);
-    expect(mcp.stderr()).toContain("PINECONE_API_KEY is not set: using the embedded local service");
     const r = await mcp.call("list_indexes");
     expect(r.isError, r.text).toBe(false);
+    expect(mcp.stderr()).toContain("PINECONE_API_KEY is not set: using the embedded local service");
   });
 });

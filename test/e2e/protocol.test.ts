@@ -129,7 +129,7 @@ describe("errors from the service", () => {
     try {
       const r = await bad.call("list_indexes");
       expect(r.isError).toBe(true);
-      expect(r.text).toMatch(/^list_indexes failed — the service answered HTTP 401 UNAUTHENTICATED: .+\nNext step: Check PINECONE_API_KEY: the service did not accept the key\. Set the right key in the server's environment and restart the server\.$/);
+      expect(r.text).toMatch(/^list_indexes failed — the service answered HTTP 401 UNAUTHENTICATED: \".+\"\nNext step: Check PINECONE_API_KEY: the service did not accept the key\. Set the right key in the server's environment and restart the server\.$/);
       expect(bad.transcript()).not.toContain(wrongKey);
       expect(bad.stderr()).not.toContain(wrongKey);
     } finally {
@@ -150,7 +150,7 @@ describe("errors from the service", () => {
       await echo.client.setLoggingLevel("debug");
       const r = await echo.call("list_collections");
       expect(r.isError).toBe(true);
-      expect(r.text).toContain("HTTP 400 INVALID_ARGUMENT: key [redacted] is odd");
+      expect(r.text).toContain("HTTP 400 INVALID_ARGUMENT: \"key [redacted] is odd\"");
       expect(echo.transcript()).not.toContain(svc.apiKey);
       expect(echo.stderr()).not.toContain(svc.apiKey);
       expect(JSON.stringify(echo.logMessages)).not.toContain(svc.apiKey);
@@ -166,7 +166,7 @@ describe("errors from the service", () => {
     try {
       const r = await plain.call("list_indexes");
       expect(r.text).toBe(
-        "list_indexes failed — the service answered HTTP 403: Forbidden by policy\n" +
+        "list_indexes failed — the service answered HTTP 403: \"Forbidden by policy\"\n" +
           "Next step: The API key is not allowed to do this. Check the key's project and permissions.",
       );
     } finally {
@@ -283,7 +283,7 @@ test("a source index that is not ready yet: wait and call again", async () => {
   try {
     const r = await m.call("create_collection", { name: "busy-snap", index: "busy-pod" });
     expect(r.text).toBe(
-      `create_collection failed — the service answered HTTP 400 INVALID_ARGUMENT: ${message}\n` +
+      `create_collection failed — the service answered HTTP 400 INVALID_ARGUMENT: ${JSON.stringify(message)}\n` +
         "Next step: The resource is not in a state that allows this yet (e.g. not ready). Wait a little and call again; list_indexes shows each index's state.",
     );
   } finally {

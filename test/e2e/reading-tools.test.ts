@@ -165,7 +165,7 @@ describe("describe_index", () => {
     const r = await mcp.call("describe_index", { index: "nope" });
     expect(r.isError).toBe(true);
     expect(r.text).toBe(
-      "describe_index failed — the service answered HTTP 404 NOT_FOUND: Index nope not found.\n" +
+      "describe_index failed — the service answered HTTP 404 NOT_FOUND: \"Index nope not found.\"\n" +
         "Next step: Call list_indexes to see the indexes there are, then call again with one of those names.",
     );
   });
@@ -173,7 +173,7 @@ describe("describe_index", () => {
   test("an unknown index whose name has \"collection\" in it: still list_indexes", async () => {
     const r = await mcp.call("describe_index", { index: "old-collection" });
     expect(r.text).toBe(
-      "describe_index failed — the service answered HTTP 404 NOT_FOUND: Index old-collection not found.\n" +
+      "describe_index failed — the service answered HTTP 404 NOT_FOUND: \"Index old-collection not found.\"\n" +
         "Next step: Call list_indexes to see the indexes there are, then call again with one of those names.",
     );
   });
@@ -209,11 +209,19 @@ describe("describe_index_stats", () => {
     });
   });
 
-  test("with a filter: the matching records per namespace", async () => {
-    const r = await mcp.call("describe_index_stats", { index: "docs", filter: { genre: { $eq: "sf" } } });
+  test("with a filter on a pod-based index: the matching records per namespace", async () => {
+    const podf = await createIndex(svc, { name: "podf", dimension: 4, spec: pod });
+    await upsert("podf", "books", [
+      { id: "a", values: [1, 0, 0, 0], metadata: { genre: "sf" } },
+      { id: "b", values: [0, 1, 0, 0], metadata: { genre: "drama" } },
+      { id: "c", values: [1, 1, 0, 0] },
+    ]);
+    await upsert("podf", undefined, [{ id: "d1", values: [0, 0, 1, 0], metadata: { genre: "sf" } }]);
+    expect(podf.name).toBe("podf");
+    const r = await mcp.call("describe_index_stats", { index: "podf", filter: { genre: { $eq: "sf" } } });
     expect(r.text).toBe(
       table(
-        'Index "docs" (dimension 4, cosine, fullness 0%): 2 records match the filter, in 2 namespaces (of 4 records in the index).',
+        'Index "podf" (dimension 4, cosine, fullness 0%): 2 records match the filter, in 2 namespaces (of 4 records in the index).',
         "",
         "| namespace | matching records |",
         "| --- | --- |",
@@ -223,6 +231,20 @@ describe("describe_index_stats", () => {
       ),
     );
     expect(r.structured).toMatchObject({ filtered: true, matchingVectorCount: 2, totalVectorCount: 4 });
+  });
+
+  test("with a filter on a serverless index: refused as the service refuses it, with what to use instead", async () => {
+    const r = await mcp.call("describe_index_stats", { index: "docs", filter: { genre: { $eq: "sf" } } });
+    expect(r.isError).toBe(true);
+    expect(r.text).toBe(
+      'Index "docs" is serverless, and the service counts records by metadata filter only on pod-based indexes. Nothing was read.\n' +
+        "Next step: call describe_index_stats without filter for the counts per namespace, or query_vectors with the filter (and a topK as large as you need) to see the matching records.",
+    );
+    const onService = await api(svc, "POST", `http://${host.docs}/describe_index_stats`, { filter: { genre: { $eq: "sf" } } });
+    expect(onService).toEqual({
+      status: 400,
+      body: { code: 3, message: "Serverless and starter indexes do not support describing index stats with metadata filtering.", details: [] },
+    });
   });
 
   test("a sparse index and an empty one", async () => {
@@ -246,10 +268,10 @@ describe("describe_index_stats", () => {
   });
 
   test("a filter the service refuses: its message reaches the model with the next step", async () => {
-    const r = await mcp.call("describe_index_stats", { index: "docs", filter: { year: { $gt: "1990" } } });
+    const r = await mcp.call("describe_index_stats", { index: "podf", filter: { year: { $gt: "1990" } } });
     expect(r.isError).toBe(true);
     expect(r.text).toBe(
-      "describe_index_stats failed — the service answered HTTP 400 3: Invalid filter: operator $gt on field 'year' needs a number, got the string '1990'\n" +
+      "describe_index_stats failed — the service answered HTTP 400: \"Invalid filter: operator $gt on field 'year' needs a number, got the string '1990'\"\n" +
         "Next step: Correct the request as the message says and call again.",
     );
   });
@@ -257,7 +279,7 @@ describe("describe_index_stats", () => {
   test("an unknown index", async () => {
     const r = await mcp.call("describe_index_stats", { index: "nope" });
     expect(r.text).toBe(
-      "describe_index_stats failed — the service answered HTTP 404 NOT_FOUND: Index nope not found.\n" +
+      "describe_index_stats failed — the service answered HTTP 404 NOT_FOUND: \"Index nope not found.\"\n" +
         "Next step: Call list_indexes to see the indexes there are, then call again with one of those names.",
     );
   });
@@ -267,14 +289,14 @@ describe("query_vectors", () => {
   const books = table(
     '3 matches in namespace "books" of index "docs", best first:',
     "",
-    "| rank | id | score | genre | year | tags | blurb |",
-    "| --- | --- | --- | --- | --- | --- | --- |",
-    `| 1 | a | 1 | sf | 1965 | x, y | ${"z".repeat(39)}… |`,
-    "| 2 | c | 0.7071 |  |  |  |  |",
-    "| 3 | b | 0 | drama | 2001 |  |  |",
+    "| rank | id | score | metadata |",
+    "| --- | --- | --- | --- |",
+    `| 1 | a | 1 | {"genre":"sf","year":1965,"tags":["x","y"],"blurb":"${BLURB}"} |`,
+    "| 2 | c | 0.7071 |  |",
+    '| 3 | b | 0 | {"genre":"drama","year":2001} |',
   );
 
-  test("by a dense vector: rank, id, score and the metadata keys present; full values in structuredContent", async () => {
+  test("by a dense vector: rank, id, score and the whole metadata, in the text and in structuredContent", async () => {
     const r = await mcp.call("query_vectors", { index: "docs", namespace: "books", vector: [1, 0, 0, 0], topK: 3 });
     expect(r.isError).toBe(false);
     expect(r.text).toBe(books);
@@ -303,34 +325,43 @@ describe("query_vectors", () => {
       includeValues: true,
       includeMetadata: false,
     });
-    expect(r.text).toBe(table('1 match in namespace "books" of index "docs", best first:', "", "| rank | id | score |", "| --- | --- | --- |", "| 1 | b | 1 |"));
+    expect(r.text).toBe(
+      table('1 match in namespace "books" of index "docs", best first:', "", "| rank | id | score | values | sparse values |", "| --- | --- | --- | --- | --- |", "| 1 | b | 1 | [0,1,0,0] |  |"),
+    );
     expect(r.structured).toEqual({ index: "docs", namespace: "books", matches: [{ id: "b", score: 1, values: [0, 1, 0, 0] }] });
   });
 
   test("by a sparse vector on a sparse index", async () => {
     const r = await mcp.call("query_vectors", { index: "sparse", namespace: "kw", sparseVector: { indices: [5], values: [2] }, topK: 5, includeValues: true });
     expect(r.text).toBe(
-      table('2 matches in namespace "kw" of index "sparse", best first:', "", "| rank | id | score | kind |", "| --- | --- | --- | --- |", "| 1 | s1 | 4 | k |", "| 2 | s2 | 2 |  |"),
+      table(
+        '2 matches in namespace "kw" of index "sparse", best first:',
+        "",
+        "| rank | id | score | metadata | values | sparse values |",
+        "| --- | --- | --- | --- | --- | --- |",
+        '| 1 | s1 | 4 | {"kind":"k"} |  | {"indices":[1,5],"values":[1,2]} |',
+        '| 2 | s2 | 2 |  |  | {"indices":[5],"values":[1]} |',
+      ),
     );
     expect((r.structured as any).matches[0]).toEqual({ id: "s1", score: 4, sparseValues: { indices: [1, 5], values: [1, 2] }, metadata: { kind: "k" } });
   });
 
   test("the default namespace, and an empty one said in words", async () => {
     const r = await mcp.call("query_vectors", { index: "docs", vector: [0, 0, 1, 0], topK: 10 });
-    expect(r.text).toBe(table('1 match in namespace (default) of index "docs", best first:', "", "| rank | id | score | genre |", "| --- | --- | --- | --- |", "| 1 | d1 | 1 | sf |"));
+    expect(r.text).toBe(table('1 match in namespace (default) of index "docs", best first:', "", "| rank | id | score | metadata |", "| --- | --- | --- | --- |", '| 1 | d1 | 1 | {"genre":"sf"} |'));
     const none = await mcp.call("query_vectors", { index: "docs", namespace: "nothing-here", vector: [0, 0, 1, 0], topK: 10 });
     expect(none.isError).toBe(false);
-    expect(none.structured).toEqual({ index: "docs", namespace: "nothing-here", matches: [] });
-    expect(none.text).toBe('No matches in namespace "nothing-here" of index "docs". The namespace is empty. describe_index_stats shows which namespaces hold records.');
+    expect(none.structured).toEqual({ index: "docs", namespace: "nothing-here", matches: [], note: "describe_index_stats shows which namespaces hold records." });
+    expect(none.text).toBe('No matches in namespace "nothing-here" of index "docs". The namespace is empty.\n\ndescribe_index_stats shows which namespaces hold records.');
   });
 
   test("by an id that is not stored, or with a filter nothing matches: said in words", async () => {
     const r = await mcp.call("query_vectors", { index: "docs", namespace: "books", id: "zz", topK: 3 });
     expect(r.isError).toBe(false);
-    expect(r.structured).toEqual({ index: "docs", namespace: "books", matches: [] });
-    expect(r.text).toBe('No record with id "zz" in namespace "books" of index "docs", so there is nothing to query by. list_vector_ids shows the ids there are.');
+    expect(r.structured).toEqual({ index: "docs", namespace: "books", matches: [], note: "list_vector_ids shows the ids there are." });
+    expect(r.text).toBe('No record with id "zz" in namespace "books" of index "docs", so there is nothing to query by.\n\nlist_vector_ids shows the ids there are.');
     const f = await mcp.call("query_vectors", { index: "docs", namespace: "books", id: "a", topK: 3, filter: { genre: "poetry" } });
-    expect(f.text).toBe('No matches in namespace "books" of index "docs". No record there matches the filter. describe_index_stats shows which namespaces hold records.');
+    expect(f.text).toBe('No matches in namespace "books" of index "docs". No record there matches the filter.\n\ndescribe_index_stats shows which namespaces hold records.');
   });
 
   test("hybrid: a dense and a sparse vector together on a dotproduct index", async () => {
@@ -339,7 +370,7 @@ describe("query_vectors", () => {
       { id: "h2", values: [2, 0, 0] },
     ]);
     const r = await mcp.call("query_vectors", { index: "empty", namespace: "hybrid", vector: [1, 0, 0], sparseVector: { indices: [7], values: [1] }, topK: 2 });
-    expect(r.text).toBe(table('2 matches in namespace "hybrid" of index "empty", best first:', "", "| rank | id | score |", "| --- | --- | --- |", "| 1 | h1 | 4 |", "| 2 | h2 | 2 |"));
+    expect(r.text).toBe(table('2 matches in namespace "hybrid" of index "empty", best first:', "", "| rank | id | score | metadata |", "| --- | --- | --- | --- |", "| 1 | h1 | 4 |  |", "| 2 | h2 | 2 |  |"));
   });
 
   const refusals: [string, Record<string, unknown>, string][] = [
@@ -386,7 +417,7 @@ describe("query_vectors", () => {
     [
       "a filter the service refuses",
       { index: "docs", vector: [1, 0, 0, 0], topK: 3, filter: { genre: { $in: "sf" } } },
-      "query_vectors failed — the service answered HTTP 400 3: Invalid filter: operator $in on field 'genre' needs a list of strings, numbers or booleans, got the string 'sf'\n" +
+      "query_vectors failed — the service answered HTTP 400: \"Invalid filter: operator $in on field 'genre' needs a list of strings, numbers or booleans, got the string 'sf'\"\n" +
         "Next step: Correct the request as the message says and call again.",
     ],
     [
@@ -402,7 +433,7 @@ describe("query_vectors", () => {
     [
       "an unknown index",
       { index: "nope", vector: [1, 0, 0, 0], topK: 3 },
-      "query_vectors failed — the service answered HTTP 404 NOT_FOUND: Index nope not found.\n" +
+      "query_vectors failed — the service answered HTTP 404 NOT_FOUND: \"Index nope not found.\"\n" +
         "Next step: Call list_indexes to see the indexes there are, then call again with one of those names.",
     ],
   ];
@@ -412,75 +443,111 @@ describe("query_vectors", () => {
     expect(r.text).toBe(text);
   });
 
-  test("more matches than the table shows: the first 100 rows, the rest in structuredContent", async () => {
+  test("150 matches: every one in the text and in structuredContent, none cut", async () => {
     await upsert("empty", "many", Array.from({ length: 150 }, (_, i) => ({ id: `m${String(i).padStart(3, "0")}`, values: [150 - i, 0, 0] })));
     const r = await mcp.call("query_vectors", { index: "empty", namespace: "many", vector: [1, 0, 0], topK: 150 });
     const lines = r.text.split("\n");
     expect(lines[0]).toBe('150 matches in namespace "many" of index "empty", best first:');
-    expect(lines.filter((l) => /^\| \d+ \|/.test(l))).toHaveLength(100);
-    expect(lines).toContain("| 100 | m099 | 51 |");
-    expect(lines.at(-1)).toBe("The other 50 matches (ranks 101–150) are in structuredContent.matches.");
+    expect(lines.filter((l) => /^\| \d+ \|/.test(l))).toHaveLength(150);
+    expect(lines.at(-1)).toBe("| 150 | m149 | 1 |  |");
     expect((r.structured as any).matches).toHaveLength(150);
     expect((r.structured as any).matches[149]).toEqual({ id: "m149", score: 1 });
+    expect((r.structured as any).note).toBeUndefined();
   });
 
-  test("at most 8 metadata columns; the other keys are named", async () => {
+  test("many metadata keys: all of them, whole", async () => {
     const metadata = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`k${i}`, `v${i}`]));
     await upsert("empty", "wide", [{ id: "w", values: [1, 0, 0], metadata }]);
     const r = await mcp.call("query_vectors", { index: "empty", namespace: "wide", vector: [1, 0, 0], topK: 1 });
     expect(r.text).toBe(
-      table(
-        '1 match in namespace "wide" of index "empty", best first:',
-        "",
-        "| rank | id | score | k0 | k1 | k2 | k3 | k4 | k5 | k6 | k7 |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
-        "| 1 | w | 1 | v0 | v1 | v2 | v3 | v4 | v5 | v6 | v7 |",
-        "",
-        'Metadata keys not shown as columns (their values are in structuredContent.matches): "k8", "k9".',
-      ),
+      table('1 match in namespace "wide" of index "empty", best first:', "", "| rank | id | score | metadata |", "| --- | --- | --- | --- |", `| 1 | w | 1 | ${JSON.stringify(metadata)} |`),
     );
     expect((r.structured as any).matches[0].metadata).toEqual(metadata);
   });
 
+  test("40 matches with 3 KB metadata values: every value whole in the text and in structuredContent", async () => {
+    const text = (i: number) => `${i}:` + "lorem ipsum ".repeat(256);
+    await upsert("empty", "rag", Array.from({ length: 40 }, (_, i) => ({ id: `r${i}`, values: [40 - i, 1, 0], metadata: { text: text(i) } })));
+    const r = await mcp.call("query_vectors", { index: "empty", namespace: "rag", vector: [1, 0, 0], topK: 40 });
+    expect(r.isError).toBe(false);
+    for (let i = 0; i < 40; i++) expect(r.text).toContain(`{"text":"${text(i)}"}`);
+    expect((r.structured as any).matches.map((m: any) => m.metadata.text)).toEqual(Array.from({ length: 40 }, (_, i) => text(i)));
+  });
+
+  test("past the result budget: the first records whole, the rest by id and score, and a note in both channels", async () => {
+    const big = "b".repeat(30_000);
+    await upsert("empty", "budget", Array.from({ length: 8 }, (_, i) => ({ id: `big${i}`, values: [8 - i, 1, 0], metadata: { text: big } })));
+    const r = await mcp.call("query_vectors", { index: "empty", namespace: "budget", vector: [1, 0, 0], topK: 8 });
+    const s = r.structured as any;
+    expect(s.matches.slice(0, 6).every((m: any) => m.metadata.text === big)).toBe(true);
+    expect(s.matches.slice(6).map((m: any) => Object.keys(m))).toEqual([["id", "score"], ["id", "score"]]);
+    const note =
+      "Matches 7–8 are given by id and score only: their metadata would pass this result's budget of 200,000 characters. " +
+      "Next step: fetch_vectors with their ids, or query again with a smaller topK.";
+    expect(s.note).toBe(note);
+    expect(r.text.endsWith(`\n\n${note}`)).toBe(true);
+    expect(r.text).toContain("| 8 | big7 |");
+  });
+
+  test("euclidean: the text says lower scores are closer", async () => {
+    const r = await mcp.call("query_vectors", { index: "pods", vector: [0, 0], topK: 1 });
+    expect(r.text.split("\n")[0]).toBe('1 match in namespace (default) of index "pods", best first (euclidean: lower scores are closer):');
+  });
+
   test("topK 10000 is allowed", async () => {
     const r = await mcp.call("query_vectors", { index: "pods", vector: [0, 0], topK: 10000 });
-    expect(r.text).toBe(table('2 matches in namespace (default) of index "pods", best first:', "", "| rank | id | score |", "| --- | --- | --- |", "| 1 | p1 | 0 |", "| 2 | p2 | 25 |"));
+    expect(r.text).toBe(
+      table('2 matches in namespace (default) of index "pods", best first (euclidean: lower scores are closer):', "", "| rank | id | score | metadata |", "| --- | --- | --- | --- |", "| 1 | p1 | 0 |  |", "| 2 | p2 | 25 |  |"),
+    );
   });
 });
 
 describe("fetch_vectors", () => {
-  test("the records found, in full in structuredContent, shortened in the table, and the ids missing", async () => {
+  test("the records found with their whole metadata and no values, and the ids missing", async () => {
     const r = await mcp.call("fetch_vectors", { index: "docs", namespace: "books", ids: ["a", "zz", "c", "a"] });
     expect(r.isError).toBe(false);
+    const missing = 'Missing (no record with these ids in namespace "books" of index "docs"): "zz".';
     expect(r.text).toBe(
       table(
         '2 of 3 records found in namespace "books" of index "docs":',
         "",
-        "| id | dimension | sparse non-zeros | metadata |",
-        "| --- | --- | --- | --- |",
-        `| a | 4 |  | genre: sf; year: 1965; tags: x, y; blurb: ${"z".repeat(39)}… |`,
-        "| c | 4 |  |  |",
+        "| id | dimension | metadata |",
+        "| --- | --- | --- |",
+        `| a | 4 | {"genre":"sf","year":1965,"tags":["x","y"],"blurb":"${BLURB}"} |`,
+        "| c | 4 |  |",
         "",
-        'Missing (no record with these ids in namespace "books" of index "docs"): "zz".',
+        missing,
       ),
     );
     expect(r.structured).toEqual({
       index: "docs",
       namespace: "books",
       vectors: [
-        { id: "a", values: [1, 0, 0, 0], metadata: { genre: "sf", year: 1965, tags: ["x", "y"], blurb: BLURB } },
-        { id: "c", values: [1, 1, 0, 0] },
+        { id: "a", dimension: 4, metadata: { genre: "sf", year: 1965, tags: ["x", "y"], blurb: BLURB } },
+        { id: "c", dimension: 4 },
       ],
       missing: ["zz"],
+      note: missing,
     });
+    expect(JSON.stringify(r.structured)).not.toMatch(/"values"/);
   });
 
-  test("sparse records: the non-zero count", async () => {
+  test("includeValues: values as the shortest decimal that reads back the same float32", async () => {
+    await upsert("empty", "floats", [{ id: "f", values: [-0.559, 0.1, 1 / 3] }]);
+    const r = await mcp.call("fetch_vectors", { index: "empty", namespace: "floats", ids: ["f"], includeValues: true });
+    expect((r.structured as any).vectors[0].values).toEqual([-0.559, 0.1, 0.33333334]);
+    expect(r.text).toContain("| f | 3 |  | [-0.559,0.1,0.33333334] |  |");
+    const q = await mcp.call("query_vectors", { index: "empty", namespace: "floats", vector: [-0.559, 0.1, 0.3], topK: 1, includeValues: true });
+    expect((q.structured as any).matches[0].values).toEqual([-0.559, 0.1, 0.33333334]);
+  });
+
+  test("sparse records: values only with includeValues", async () => {
     const r = await mcp.call("fetch_vectors", { index: "sparse", namespace: "kw", ids: ["s2", "s1"] });
     expect(r.text).toBe(
-      table('2 of 2 records found in namespace "kw" of index "sparse":', "", "| id | dimension | sparse non-zeros | metadata |", "| --- | --- | --- | --- |", "| s2 |  | 1 |  |", "| s1 |  | 2 | kind: k |"),
+      table('2 of 2 records found in namespace "kw" of index "sparse":', "", "| id | dimension | metadata |", "| --- | --- | --- |", "| s2 |  |  |", '| s1 |  | {"kind":"k"} |'),
     );
-    expect((r.structured as any).vectors[1]).toEqual({ id: "s1", sparseValues: { indices: [1, 5], values: [1, 2] }, metadata: { kind: "k" } });
+    const v = await mcp.call("fetch_vectors", { index: "sparse", namespace: "kw", ids: ["s1"], includeValues: true });
+    expect((v.structured as any).vectors[0]).toEqual({ id: "s1", sparseValues: { indices: [1, 5], values: [1, 2] }, metadata: { kind: "k" } });
   });
 
   test("1000 ids are allowed; none found is said in words", async () => {
@@ -502,8 +569,7 @@ describe("fetch_vectors", () => {
     expect(s.missing).toEqual(ids.filter((_, i) => i % 2 === 1));
     const lines = r.text.split("\n");
     expect(lines[0]).toBe('500 of 1000 records found in namespace "long-ids" of index "empty":');
-    expect(lines.filter((l) => /^\| \d{4}-k/.test(l))).toHaveLength(100);
-    expect(lines).toContain("The other 400 records found are in structuredContent.vectors.");
+    expect(lines.filter((l) => /^\| \d{4}-k/.test(l))).toHaveLength(500);
     expect(lines.at(-1)).toBe(`Missing (no record with these ids in namespace "long-ids" of index "empty"): ${s.missing.map((id: string) => JSON.stringify(id)).join(", ")}.`);
   });
 
@@ -514,7 +580,7 @@ describe("fetch_vectors", () => {
     [
       "an unknown index",
       { index: "nope", ids: ["a"] },
-      "fetch_vectors failed — the service answered HTTP 404 NOT_FOUND: Index nope not found.\nNext step: Call list_indexes to see the indexes there are, then call again with one of those names.",
+      "fetch_vectors failed — the service answered HTTP 404 NOT_FOUND: \"Index nope not found.\"\nNext step: Call list_indexes to see the indexes there are, then call again with one of those names.",
     ],
   ])("%s: the exact text", async (_name, args, text) => {
     const r = await mcp.call("fetch_vectors", args);
@@ -528,7 +594,8 @@ describe("list_vector_ids", () => {
     const first = await mcp.call("list_vector_ids", { index: "docs", namespace: "books", limit: 2 });
     const token = (first.structured as any).paginationToken as string;
     expect(typeof token).toBe("string");
-    expect(first.structured).toEqual({ index: "docs", namespace: "books", ids: ["a", "b"], paginationToken: token });
+    const more = `More ids follow: call list_vector_ids again with paginationToken ${JSON.stringify(token)} (and the same index, namespace and prefix) for the next page.`;
+    expect(first.structured).toEqual({ index: "docs", namespace: "books", ids: ["a", "b"], paginationToken: token, note: more });
     expect(first.text).toBe(
       table(
         '2 ids in namespace "books" of index "docs":',
@@ -542,7 +609,7 @@ describe("list_vector_ids", () => {
       ),
     );
     const second = await mcp.call("list_vector_ids", { index: "docs", namespace: "books", limit: 2, paginationToken: token });
-    expect(second.structured).toEqual({ index: "docs", namespace: "books", ids: ["c"] });
+    expect(second.structured).toEqual({ index: "docs", namespace: "books", ids: ["c"], note: "That was the last page." });
     expect(second.text).toBe(table('1 id in namespace "books" of index "docs":', "", "| id |", "| --- |", "| c |", "", "That was the last page."));
   });
 
@@ -555,9 +622,23 @@ describe("list_vector_ids", () => {
     const r = await mcp.call("list_vector_ids", { index: "empty", namespace: "chunks", prefix: "doc1#" });
     expect(r.text).toBe(table('2 ids in namespace "chunks" of index "empty" starting with "doc1#":', "", "| id |", "| --- |", "| doc1#1 |", "| doc1#2 |", "", "That is all of them."));
     const d = await mcp.call("list_vector_ids", { index: "docs" });
-    expect(d.structured).toEqual({ index: "docs", namespace: "", ids: ["d1"] });
+    expect(d.structured).toEqual({ index: "docs", namespace: "", ids: ["d1"], note: "That is all of them." });
     const none = await mcp.call("list_vector_ids", { index: "docs", namespace: "books", prefix: "q" });
-    expect(none.text).toBe('No ids in namespace "books" of index "docs" starting with "q". describe_index_stats shows which namespaces hold records.');
+    expect(none.text).toBe('No ids in namespace "books" of index "docs" starting with "q".\n\ndescribe_index_stats shows which namespaces hold records.');
+  });
+
+  test("a pod-based index: refused as the service refuses it, with what to use instead", async () => {
+    const r = await mcp.call("list_vector_ids", { index: "pods" });
+    expect(r.isError).toBe(true);
+    expect(r.text).toBe(
+      'Index "pods" is pod-based, and the service lists record ids only in serverless indexes. Nothing was read.\n' +
+        "Next step: fetch_vectors reads records whose ids you know; query_vectors finds records by vector or metadata filter; describe_index_stats counts them per namespace.",
+    );
+    const onService = await api(svc, "GET", `http://${host.pods}/vectors/list`);
+    expect(onService).toEqual({
+      status: 400,
+      body: { code: 3, message: "List operation is not supported for pod-based indexes. Use a serverless index to list record ids.", details: [] },
+    });
   });
 
   test.each([
@@ -566,7 +647,7 @@ describe("list_vector_ids", () => {
     [
       "a token the service did not issue",
       { index: "docs", paginationToken: "not a token!" },
-      "list_vector_ids failed — the service answered HTTP 400 3: paginationToken is not a token this service issued\nNext step: Correct the request as the message says and call again.",
+      "list_vector_ids failed — the service answered HTTP 400: \"paginationToken is not a token this service issued\"\nNext step: Correct the request as the message says and call again.",
     ],
   ])("%s: the exact text", async (_name, args, text) => {
     const r = await mcp.call("list_vector_ids", args);
@@ -607,7 +688,7 @@ describe("describe_collection", () => {
     const r = await mcp.call("describe_collection", { collection: "nope" });
     expect(r.isError).toBe(true);
     expect(r.text).toBe(
-      "describe_collection failed — the service answered HTTP 404 NOT_FOUND: Collection nope not found.\n" +
+      "describe_collection failed — the service answered HTTP 404 NOT_FOUND: \"Collection nope not found.\"\n" +
         "Next step: Call list_collections to see the collections there are, then call again with one of those names.",
     );
   });
@@ -637,9 +718,9 @@ describe("an index host that moved: forgotten and resolved again once", () => {
     });
     const session = await startMcp({ env: { PINECONE_API_KEY: svc.apiKey, PINECONE_CONTROLLER_HOST: control.url, VECDB_RETRIES: "0" } });
     try {
-      const r = await session.call("fetch_vectors", { index: "docs", namespace: "books", ids: ["b"] });
+      const r = await session.call("fetch_vectors", { index: "docs", namespace: "books", ids: ["b"], includeValues: true });
       expect(r.isError).toBe(false);
-      expect((r.structured as any).vectors).toEqual([{ id: "b", values: [0, 1, 0, 0], metadata: { genre: "drama", year: 2001 } }]);
+      expect((r.structured as any).vectors).toEqual([{ id: "b", dimension: 4, values: [0, 1, 0, 0], metadata: { genre: "drama", year: 2001 } }]);
       expect(control.requests.filter((q) => q.path === "/indexes/docs").length).toBe(2);
       if (stale) expect(stale.requests.map((q) => q.status)).toEqual([404]);
       // The fresh host is cached: the next call asks the control plane nothing.

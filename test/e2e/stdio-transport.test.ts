@@ -63,7 +63,8 @@ test("a request that is not valid JSON-RPC but has an id is answered with Invali
   expect(errors).toHaveLength(2);
   expect(errors[0]).toMatch(/^an unreadable JSON-RPC message was dropped: not a JSON-RPC 2.0 message/);
   expect(out.trim().split("\n").map((l) => JSON.parse(l))).toEqual([
-    { jsonrpc: "2.0", id: 9, error: { code: -32600, message: "Invalid Request: not a JSON-RPC 2.0 request" } },
+    { jsonrpc: "2.0", id: 9, error: { code: -32600, message: "Invalid Request: not a JSON-RPC 2.0 message" } },
+    { jsonrpc: "2.0", id: 8, error: { code: -32600, message: "Invalid Request: not a JSON-RPC 2.0 message" } },
   ]);
 });
 
@@ -86,4 +87,95 @@ test("send writes one line per message", async () => {
   await transport.send(ping(1));
   await transport.send(ping(2));
   expect(out).toBe(`${JSON.stringify(ping(1))}\n${JSON.stringify(ping(2))}\n`);
+});
+
+/** What the transport wrote, one parsed message a line. */
+function written(stdout: PassThrough): () => unknown[] {
+  let out = "";
+  stdout.on("data", (c: Buffer) => (out += c.toString()));
+  return () => out.trim().split("\n").filter(Boolean).map((l) => JSON.parse(l));
+}
+
+const tick = () => new Promise((r) => setImmediate(r));
+
+/** Plays the server's side of initialize so the transport knows the negotiated version. */
+async function negotiated(version: string) {
+  const s = setup();
+  const out = written(s.stdout);
+  await s.transport.start();
+  s.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: version } })}\n`);
+  await tick();
+  await s.transport.send({ jsonrpc: "2.0", id: 0, result: { protocolVersion: version, capabilities: {}, serverInfo: { name: "t", version: "1" } } });
+  s.messages.length = 0;
+  return { ...s, out };
+}
+
+test("a line that is not JSON is answered with a -32700 parse error, id null", async () => {
+  const { stdin, stdout, transport } = setup();
+  const out = written(stdout);
+  await transport.start();
+  stdin.write("{not json\n");
+  await tick();
+  expect(out()).toEqual([{ jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error: the line is not valid JSON" } }]);
+});
+
+test("an object that is no JSON-RPC message gets -32600 with id null", async () => {
+  const { stdin, stdout, transport } = setup();
+  const out = written(stdout);
+  await transport.start();
+  stdin.write('{"foo":1}\n');
+  await tick();
+  expect(out()).toEqual([{ jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid Request: not a JSON-RPC 2.0 message" } }]);
+});
+
+test("at 2025-03-26 a batch is delivered and its answers go back as one array, in the order they are ready", async () => {
+  const { stdin, transport, messages, out } = await negotiated("2025-03-26");
+  stdin.write(`${JSON.stringify([ping(1), { jsonrpc: "2.0", method: "notifications/x" }, ping(2), { bad: 1 }])}\n`);
+  await tick();
+  expect(messages).toEqual([ping(1), { jsonrpc: "2.0", method: "notifications/x" }, ping(2)]);
+  await transport.send({ jsonrpc: "2.0", id: 2, result: {} });
+  await transport.send({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: 1, progress: 1 } });
+  expect(out().slice(1)).toEqual([{ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: 1, progress: 1 } }]);
+  await transport.send({ jsonrpc: "2.0", id: 1, result: {} });
+  expect(out().slice(2)).toEqual([
+    [
+      { jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid Request: not a JSON-RPC 2.0 message" } },
+      { jsonrpc: "2.0", id: 2, result: {} },
+      { jsonrpc: "2.0", id: 1, result: {} },
+    ],
+  ]);
+});
+
+test("a batch of notifications only gets no answer; an empty batch gets -32600", async () => {
+  const { stdin, messages, out } = await negotiated("2025-03-26");
+  stdin.write(`${JSON.stringify([{ jsonrpc: "2.0", method: "notifications/initialized" }])}\n[]\n`);
+  await tick();
+  expect(messages).toHaveLength(1);
+  expect(out().slice(1)).toEqual([{ jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid Request: an empty batch" } }]);
+});
+
+test("at 2025-06-18 and later, and before initialize, a batch is refused whole with -32600 and nothing is delivered", async () => {
+  for (const version of ["2025-06-18", "2025-11-25"]) {
+    const { stdin, messages, out } = await negotiated(version);
+    stdin.write(`${JSON.stringify([ping(1), ping(2)])}\n`);
+    await tick();
+    expect(messages).toEqual([]);
+    expect(out().slice(1)).toEqual([
+      {
+        jsonrpc: "2.0",
+        id: null,
+        error: {
+          code: -32600,
+          message: `Invalid Request: a batch in a session at protocol version ${version}, which has no JSON-RPC batches; send each message on its own line`,
+        },
+      },
+    ]);
+  }
+  const { stdin, stdout, transport, messages } = setup();
+  const out = written(stdout);
+  await transport.start();
+  stdin.write(`${JSON.stringify([ping(1)])}\n`);
+  await tick();
+  expect(messages).toEqual([]);
+  expect((out()[0] as { error: { message: string } }).error.message).toMatch(/^Invalid Request: a batch before initialize/);
 });

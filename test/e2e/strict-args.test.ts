@@ -5,6 +5,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
+import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startServiceProcess, type RunningService } from "../helpers/local-service.js";
 import { startMcp, type McpSession } from "../helpers/mcp-client.js";
@@ -98,6 +99,19 @@ describe("the schemas' dialect", () => {
         expect(JSON.stringify(schema), t.name).not.toMatch(/"\$schema"|"anyOf"|"oneOf"|"allOf"|9007199254740991/);
       }
     }
+  });
+});
+
+describe("what the model reads", () => {
+  test("tools/list costs at most 250 tokens a tool on average (name + description + input schema, o200k_base)", () => {
+    const tokens = mcp.tools.map((t) => countTokens(JSON.stringify({ name: t.name, description: t.description, inputSchema: t.inputSchema })));
+    expect(tokens.reduce((a, b) => a + b, 0) / tokens.length).toBeLessThanOrEqual(250);
+  });
+
+  test("no description lists its table's columns, and the filter grammar is written out once", () => {
+    for (const t of mcp.tools) expect(t.description, t.name).not.toMatch(/·/);
+    const listed = JSON.stringify(mcp.tools.map((t) => t.inputSchema));
+    expect(listed.split("$nin").length - 1).toBe(1);
   });
 });
 

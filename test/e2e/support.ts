@@ -109,9 +109,11 @@ export async function startProxy(opts: {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
-      const fate = opts.fault?.(req, n++) ?? "pass";
+      // The client's loopback identity check (src/api/loopback-identity.ts) passes through, neither faulted nor counted.
+      const identity = req.url?.startsWith("/.well-known/vecdb-identity") === true;
+      const fate = identity ? "pass" : (opts.fault?.(req, n++) ?? "pass");
       const entry: Proxy["requests"][number] = { method: req.method ?? "", path: req.url ?? "", status: 0 };
-      requests.push(entry);
+      if (!identity) requests.push(entry);
       if (fate === "drop") {
         entry.status = "dropped";
         req.socket.destroy();

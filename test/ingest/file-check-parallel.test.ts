@@ -95,9 +95,9 @@ describe("the parallel check of a JSONL file", () => {
     expect(await check(2), "the first 20").toEqual(await check("one"));
   });
 
-  it("counts lines from start_at the same way", async () => {
+  it("counts lines from startAt the same way", async () => {
     for (const startAt of [2, 40_001]) {
-      expect(await check(2, { startAt, maxShown: 1000 }), `start_at ${startAt}`).toEqual(await check("one", { startAt, maxShown: 1000 }));
+      expect(await check(2, { startAt, maxShown: 1000 }), `startAt ${startAt}`).toEqual(await check("one", { startAt, maxShown: 1000 }));
     }
   });
 
@@ -139,9 +139,9 @@ describe("the bundled server", () => {
   it("checks a multi-MB file in its worker threads with the same report", async () => {
     const source = await openJsonl(file);
     const one = await checkFile(source, model, { unit: "line", parallel: { workers: 1 } });
-    const call = await mcp.call("import_vectors", { index: "par", path: file, dry_run: true });
+    const call = await mcp.call("import_vectors", { index: "par", path: file, dryRun: true });
     expect(call.isError).toBe(true);
-    expect(call.structured).toMatchObject({ records: one.records, bad_records: one.bad, upserted: 0 });
+    expect(call.structured).toMatchObject({ records: one.records, badRecords: one.bad, upserted: 0 });
     expect(call.structured!.problems).toEqual(one.shown);
     expect(call.text).toContain(`Nothing was written: ${one.bad} of ${one.records} records in ${file}`);
   });

@@ -189,7 +189,7 @@ describe("runUpsert", () => {
     expect(hosts[0].received).toHaveLength(1);
     expect(out.upserted).toBe(0);
     expect(out.failedIds).toHaveLength(50);
-    expect(out.failures[0].message).toContain("HTTP 400 3: Vector dimension 2 does not match");
+    expect(out.failures[0].message).toContain("HTTP 400: Vector dimension 2 does not match");
   });
 
   it("cancelling stops at once and says what landed", async () => {

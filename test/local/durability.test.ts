@@ -40,7 +40,7 @@ describe("crash and restart", () => {
   it("keeps every acknowledged upsert, the indexes, their ports and the collections across a SIGKILL", async () => {
     const dataDir = newDataDir();
     dirs.push(dataDir);
-    const apiKey = "durable-key";
+    const apiKey = "durable-key-0123456789";
     const first = await start(dataDir, apiKey);
     let api = controlClient(first.controlUrl, apiKey);
     const created = await api("POST", "/indexes", { name: "crash", dimension: 4, spec });
@@ -123,24 +123,24 @@ describe("crash and restart", () => {
   it("moves an index to a new port when its old one is taken at restart, and keeps the new one", async () => {
     const dataDir = newDataDir();
     dirs.push(dataDir);
-    const first = await start(dataDir, "k");
-    const created = await controlClient(first.controlUrl, "k")("POST", "/indexes", { name: "moved", dimension: 2, spec });
+    const first = await start(dataDir, "k-0123456789abcdef");
+    const created = await controlClient(first.controlUrl, "k-0123456789abcdef")("POST", "/indexes", { name: "moved", dimension: 2, spec });
     const oldHost = (created.body as { host: string }).host;
     await first.stop();
 
     const squatter: Server = createServer();
     await new Promise<void>((r) => squatter.listen(Number(oldHost.split(":")[1]), "127.0.0.1", () => r()));
     try {
-      const second = await start(dataDir, "k");
-      const api = controlClient(second.controlUrl, "k");
+      const second = await start(dataDir, "k-0123456789abcdef");
+      const api = controlClient(second.controlUrl, "k-0123456789abcdef");
       const moved = (await api("GET", "/indexes/moved")).body as { host: string };
       expect(moved.host).not.toBe(oldHost);
       expect(moved.host).toMatch(/^127\.0\.0\.1:\d+$/);
-      const stats = await call(`http://${moved.host}/describe_index_stats`, { method: "POST", apiKey: "k", body: {} });
+      const stats = await call(`http://${moved.host}/describe_index_stats`, { method: "POST", apiKey: "k-0123456789abcdef", body: {} });
       expect(stats.status).toBe(200);
       await second.stop();
-      const third = await start(dataDir, "k");
-      expect(((await controlClient(third.controlUrl, "k")("GET", "/indexes/moved")).body as { host: string }).host).toBe(moved.host);
+      const third = await start(dataDir, "k-0123456789abcdef");
+      expect(((await controlClient(third.controlUrl, "k-0123456789abcdef")("GET", "/indexes/moved")).body as { host: string }).host).toBe(moved.host);
       await third.stop();
     } finally {
       squatter.close();
@@ -152,16 +152,16 @@ describe("one process per data dir", () => {
   it("refuses a second service on the same data dir with a clear message, and takes over a stale lock", async () => {
     const dataDir = newDataDir();
     dirs.push(dataDir);
-    const first = await start(dataDir, "k");
-    await expect(startServiceProcess({ dataDir, apiKey: "k" })).rejects.toThrow(
+    const first = await start(dataDir, "k-0123456789abcdef");
+    await expect(startServiceProcess({ dataDir, apiKey: "k-0123456789abcdef" })).rejects.toThrow(
       `is in use by another vecdb-mcp local service (pid ${first.child.pid}). Stop that process or choose another --data-dir.`,
     );
     // The first one is unharmed.
-    expect((await call(`${first.controlUrl}/indexes`, { apiKey: "k" })).status).toBe(200);
+    expect((await call(`${first.controlUrl}/indexes`, { apiKey: "k-0123456789abcdef" })).status).toBe(200);
     await first.kill(); // leaves its lock file behind
     expect(readFileSync(join(dataDir, "service.lock"), "utf8").trim()).toBe(String(first.child.pid));
-    const second = await start(dataDir, "k");
-    expect((await call(`${second.controlUrl}/indexes`, { apiKey: "k" })).status).toBe(200);
+    const second = await start(dataDir, "k-0123456789abcdef");
+    expect((await call(`${second.controlUrl}/indexes`, { apiKey: "k-0123456789abcdef" })).status).toBe(200);
     await second.stop();
   });
 });

@@ -1,6 +1,6 @@
 // `vecdb-mcp serve`: arguments, the one stderr line, clean close on signals, and the API key kept per data dir.
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -45,7 +45,7 @@ describe("vecdb-mcp serve", () => {
   ])("refuses %j with exit code 2 and the usage", async (args, message) => {
     const { code, stderr } = await run(args);
     expect(code).toBe(2);
-    expect(stderr).toBe(`${message}\nusage: vecdb-mcp serve --data-dir DIR [--port N] [--api-key KEY] [--host 127.0.0.1] [--memory-limit-mb N]\n`);
+    expect(stderr).toBe(`${message}\nusage: vecdb-mcp serve --data-dir DIR [--port N] [--api-key-file FILE | --api-key KEY] [--host 127.0.0.1] [--idle-stop-s N] [--embed-url URL] [--memory-limit-mb N]\n`);
   });
 
   it("prints exactly one listening line, and closes cleanly with exit code 0 on SIGINT and SIGTERM", async () => {
@@ -67,7 +67,7 @@ describe("vecdb-mcp serve", () => {
   it("listens on the port given", async () => {
     const port = await freePort();
     const dataDir = dir();
-    const child = spawn(process.execPath, [cliPath, "serve", "--port", String(port), "--data-dir", dataDir, "--api-key", "k"], {
+    const child = spawn(process.execPath, [cliPath, "serve", "--port", String(port), "--data-dir", dataDir, "--api-key", "k-0123456789abcdef"], {
       stdio: ["ignore", "ignore", "pipe"],
     });
     let stderr = "";
@@ -78,7 +78,7 @@ describe("vecdb-mcp serve", () => {
       }),
     );
     expect(stderr).toContain(`listening on http://127.0.0.1:${port} `);
-    expect((await call(`http://127.0.0.1:${port}/indexes`, { apiKey: "k" })).body).toEqual({ indexes: [] });
+    expect((await call(`http://127.0.0.1:${port}/indexes`, { apiKey: "k-0123456789abcdef" })).body).toEqual({ indexes: [] });
     const exited = new Promise((r) => child.once("exit", r));
     child.kill("SIGTERM");
     await exited;
@@ -90,7 +90,7 @@ describe("vecdb-mcp serve", () => {
     const port = (squatter.address() as { port: number }).port;
     const dataDir = dir();
     try {
-      const { code, stderr } = await run(["--port", String(port), "--data-dir", dataDir, "--api-key", "k"]);
+      const { code, stderr } = await run(["--port", String(port), "--data-dir", dataDir, "--api-key", "k-0123456789abcdef"]);
       expect(code).toBe(1);
       expect(stderr).toBe(`vecdb-mcp serve: port ${port} on 127.0.0.1 is already in use; choose another --port (or --port 0 for a free one).\n`);
       expect(existsSync(join(dataDir, "service.lock"))).toBe(false);
@@ -143,5 +143,64 @@ describe("API key", () => {
     expect((await call(`${svc.controlUrl}/indexes`, { apiKey: "given-key" })).status).toBe(200);
     expect((await call(`${svc.controlUrl}/indexes`, { apiKey: "other" })).status).toBe(401);
     await svc.close();
+  });
+});
+
+describe("serve's key and address (issue 16 item 16)", () => {
+  it("refuses a given key shorter than 16 characters, however it is given", async () => {
+    const dataDir = dir();
+    const short = await run(["--data-dir", dataDir, "--api-key", "k"]);
+    expect(short.code).toBe(2);
+    expect(short.stderr.split("\n")[0]).toBe("vecdb-mcp serve: --api-key must be at least 16 characters (a short key is guessed quickly); leave it out and one is generated");
+    const file = join(dataDir, "..", `${dataDir.split("/").pop()}-key`);
+    writeFileSync(file, "abc\n");
+    dirs.push(file);
+    const fromFile = await run(["--data-dir", dataDir, "--api-key-file", file]);
+    expect(fromFile.stderr.split("\n")[0]).toBe(`vecdb-mcp serve: the key in ${file} must be at least 16 characters (a short key is guessed quickly); leave it out and one is generated`);
+  });
+
+  it("reads the key from a file or from VECDB_LOCAL_API_KEY, so that it does not show in ps", async () => {
+    const dataDir = dir();
+    const file = `${dataDir}-key`;
+    dirs.push(file);
+    writeFileSync(file, "from-a-file-0123456789\n");
+    for (const [args, env, key] of [
+      [["--api-key-file", file], {}, "from-a-file-0123456789"],
+      [[], { VECDB_LOCAL_API_KEY: "from-the-env-0123456789" }, "from-the-env-0123456789"],
+    ] as const) {
+      const child = spawn(process.execPath, [cliPath, "serve", "--data-dir", dataDir, ...args], { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, ...env } });
+      let stderr = "";
+      const url = await new Promise<string>((r) =>
+        child.stderr.setEncoding("utf8").on("data", (c: string) => {
+          stderr += c;
+          const m = /listening on (http:\/\/\S+)/.exec(stderr);
+          if (m) r(m[1]);
+        }),
+      );
+      expect((await call(`${url}/indexes`, { apiKey: key })).status).toBe(200);
+      expect(readFileSync(`/proc/${child.pid}/cmdline`, "utf8")).not.toContain(key);
+      const exited = new Promise((r) => child.once("exit", r));
+      child.kill("SIGTERM");
+      await exited;
+    }
+  });
+
+  it("--host 0.0.0.0 prints the address it really listens on, and warns that it is plain HTTP", async () => {
+    const child = spawn(process.execPath, [cliPath, "serve", "--data-dir", dir(), "--host", "0.0.0.0"], { stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    await new Promise<void>((r) =>
+      child.stderr.setEncoding("utf8").on("data", (c: string) => {
+        stderr += c;
+        if (stderr.includes("TLS proxy\n")) r();
+      }),
+    );
+    const lines = stderr.split("\n");
+    expect(lines[0]).toMatch(/^vecdb-mcp local service listening on http:\/\/0\.0\.0\.0:\d+ \(data dir .*\); from this machine: http:\/\/127\.0\.0\.1:\d+$/);
+    expect(lines[1]).toBe(
+      "vecdb-mcp local service: warning: plain HTTP on a non-loopback address — the API key and every record cross the network unencrypted; keep it on a trusted network or behind a TLS proxy",
+    );
+    const exited = new Promise((r) => child.once("exit", r));
+    child.kill("SIGTERM");
+    await exited;
   });
 });

@@ -102,7 +102,7 @@ describe("the schemas the model sees", () => {
       type: "object",
       properties: {
         n: { type: "integer", description: "n" },
-        tags: { type: "object", propertyNames: { type: "string" }, additionalProperties: { type: "string" }, description: "tags" },
+        tags: { type: "object", additionalProperties: { type: "string" }, description: "tags" },
         nested: { type: "object", properties: { a: { type: "string", description: "a" } }, required: ["a"], additionalProperties: false, description: "o" },
       },
       required: ["n", "tags", "nested"],
@@ -110,7 +110,7 @@ describe("the schemas the model sees", () => {
     });
     expect(converted.outputSchema).toEqual({
       type: "object",
-      properties: { count: { type: "integer", description: "c" } },
+      properties: { count: { type: "integer", description: "c" }, note: { type: "string", description: expect.stringMatching(/^What to do next/) } },
       required: ["count"],
       additionalProperties: false,
     });

@@ -132,7 +132,7 @@ describe.skipIf(problems.length > 0)(title, () => {
     const server = await connectStdio({
       command: config.command === "node" ? process.execPath : config.command,
       args: config.args ?? [],
-      env: { PATH: process.env.PATH ?? "", HOME: homedir(), ...config.env },
+      env: { PATH: process.env.PATH ?? "", HOME: homedir(), ...config.env, VECDB_LOCAL_IDLE_S: "1" },
     }).catch((err: Error) => {
       // A known gap outside this stream, named rather than hidden: the desktop client passes "" for an optional
       // key left blank, and src/config.ts must read that as unset (reported to the lead).

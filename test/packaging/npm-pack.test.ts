@@ -60,7 +60,7 @@ describe.skipIf(problems.length > 0)(title, () => {
       command: "npx",
       args: ["--offline", "--no-install", "vecdb-mcp"],
       cwd: project,
-      env: cleanEnv({ VECDB_DATA_DIR: dataDir }),
+      env: cleanEnv({ VECDB_DATA_DIR: dataDir, VECDB_LOCAL_IDLE_S: "1" }),
     });
     try {
       const { tools } = await server.client.listTools();

@@ -26,13 +26,11 @@ export default defineTool({
   name: "create_collection",
   title: "Create collection",
   description:
-    "Make a collection: a static copy of a pod-based index's records, to back it up or to create new indexes from it. " +
-    "Use it when the user wants a snapshot of an index. Only pod-based indexes can be copied; for a serverless source the " +
-    "result lists the pod-based indexes there are instead. Returns the new collection (status Initializing) as a table " +
-    "and structuredContent; it becomes Ready later (see list_collections).",
+    "Make a collection: a static copy of a pod-based index's records, to back it up or to create indexes from it " +
+    "(serverless indexes cannot be copied). It is Initializing at first and becomes Ready later.",
   inputSchema: {
     name: nameSchema,
-    index: indexArg("Name of the pod-based index to copy (list_indexes shows the names).", { after: "Nothing was created." }),
+    index: indexArg("Pod-based index to copy.", { after: "Nothing was created." }),
   },
   outputSchema: { collection: CollectionRecord.describe("The collection as the service created it.") },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },

@@ -16,10 +16,10 @@ export default defineTool({
   name: "delete_collection",
   title: "Delete collection",
   description:
-    "Permanently delete a collection (a static copy of a pod-based index) and every record in it; indexes are not touched. " +
-    "Use it only when the user asked to remove that collection. Returns what was removed (environment, dimension, records, size).",
+    "Permanently delete a collection (a static copy of a pod-based index) and its records; indexes are not touched. " +
+    "Use it only when the user asked.",
   inputSchema: {
-    collection: collectionArg("Name of the collection to delete (list_collections shows the names)."),
+    collection: collectionArg("Collection to delete."),
   },
   outputSchema: {
     deleted: Removed.describe("The collection as it was just before it was deleted."),

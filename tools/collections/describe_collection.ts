@@ -9,11 +9,10 @@ export default defineTool({
   name: "describe_collection",
   title: "Describe collection",
   description:
-    "Show one collection's record (a collection is a static copy of a pod-based index): status, environment, dimension, " +
-    "number of records and size. Use it to check whether a collection made with create_collection is Ready, or what it " +
-    "holds. Returns a table (field · value) and the record as structuredContent.collection.",
+    "Show one collection's record (a static copy of a pod-based index): status, dimension, records and size. Use it to " +
+    "check whether a new collection is Ready, or what it holds.",
   inputSchema: {
-    collection: collectionArg("Name of the collection (list_collections shows the names)."),
+    collection: collectionArg("Collection name."),
   },
   outputSchema: { collection: CollectionSummary.describe("The collection as the service describes it.") },
   annotations: READ_ONLY,

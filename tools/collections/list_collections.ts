@@ -9,9 +9,8 @@ export default defineTool({
   name: "list_collections",
   title: "List collections",
   description:
-    "List every collection in the project (collections are static copies of pod-based indexes). Use it to check whether " +
-    "a collection made with create_collection is Ready yet, or to see which names are taken. Returns a table " +
-    "(name · status · environment · dimension · records · size) and the same facts as structuredContent.collections.",
+    "List every collection in the project (static copies of pod-based indexes), with status and size. Use it to see " +
+    "whether a new collection is Ready, or which names are taken.",
   inputSchema: {},
   outputSchema: {
     collections: z.array(CollectionSummary).describe("One entry per collection, in the service's order."),

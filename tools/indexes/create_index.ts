@@ -15,51 +15,57 @@ import { defineTool, type ToolContext } from "../../src/tool-kit/tool.js";
 
 const NOTHING = "Nothing was created.";
 const rule = (text: string) => ruleError(text, { after: NOTHING });
-const DEFAULT_WAIT_SECONDS = 180;
+/** Without a progress token the wait must end within a client's usual 60 s request timeout; with one, progress keeps it alive. */
+const DEFAULT_WAIT_SECONDS = 45;
+const DEFAULT_WAIT_WITH_PROGRESS_SECONDS = 180;
+/** The placement when none is given: what the hosted service's own MCP server suggests. */
+const DEFAULT_PLACEMENT = { cloud: "aws", region: "us-east-1" } as const;
 
 const input = {
   name: newNameSchema(
     "Index",
-    'Name of the new index: 1–45 characters, lower-case letters, digits and "-", starting and ending with a letter or digit.',
+    'Name of the new index: lower-case letters, digits and "-".',
   ),
-  dimension: wholeNumberArg(1, 20_000, rule("the dimension is a whole number from 1 to 20000")).describe("Length of the dense vectors it will hold: the embedding model's output size, e.g. 1536."),
+  dimension: wholeNumberArg(1, 20_000, rule("the dimension is a whole number from 1 to 20000")).describe("The embedding model's vector length, e.g. 1536."),
   metric: z
     .enum(["cosine", "euclidean", "dotproduct"])
     .optional()
-    .describe("Similarity used by queries: cosine (default), euclidean or dotproduct (needed for sparse-dense hybrid records)."),
+    .describe("Default cosine; dotproduct for hybrid (sparse + dense) records."),
   serverless: z
     .object({
-      cloud: z.enum(["aws", "gcp", "azure"]).describe("Cloud provider: aws, gcp or azure."),
-      region: z.string().min(1).max(64).describe("Region of that cloud, e.g. us-east-1."),
+      cloud: z.enum(["aws", "gcp", "azure"]).describe("Cloud provider."),
+      region: z.string().min(1).max(64).describe("Region, e.g. us-east-1."),
     })
     .optional()
-    .describe("Give this OR pod: a serverless index, which scales on demand. Example: {\"cloud\": \"aws\", \"region\": \"us-east-1\"}."),
+    .describe("A serverless index, which scales on demand (give this or pod; neither: aws us-east-1)."),
   pod: z
     .object({
       environment: z.string().min(1).max(64).describe("Environment, e.g. us-east1-gcp."),
-      podType: z.string().min(1).max(16).describe("Pod type and size, e.g. p1.x1, s1.x2, p2.x4."),
-      pods: z.number().int().min(1).max(1000).optional().describe("Number of pods (default replicas × shards)."),
+      podType: z.string().min(1).max(16).describe("e.g. p1.x1."),
+      pods: z.number().int().min(1).max(1000).optional().describe("Default replicas × shards."),
       replicas: z.number().int().min(1).max(100).optional().describe("Replicas (default 1)."),
       shards: z.number().int().min(1).max(100).optional().describe("Shards (default 1)."),
-      sourceCollection: z.string().min(1).max(45).optional().describe("A Ready collection to fill the new index from (its dimension must match)."),
+      sourceCollection: z.string().min(1).max(45).optional().describe("A collection to fill it from."),
     })
     .optional()
-    .describe("Give this OR serverless: a pod-based index on fixed pods (collections can be made only from these)."),
+    .describe("A pod-based index on fixed pods (give this or serverless); collections are made only from these."),
   deletionProtection: z
     .enum(["enabled", "disabled"])
     .optional()
-    .describe("enabled: the index cannot be deleted until this is turned off. Default disabled."),
+    .describe("enabled: it cannot be deleted until turned off (default disabled)."),
   tags: z
     .record(z.string().min(1).max(80), z.string().max(120))
     .optional()
-    .describe("Labels, key → value, e.g. {\"team\": \"search\"}: keys of letters, digits, _ or -; values up to 120 characters."),
+    .describe("Labels, e.g. {\"team\": \"search\"}."),
   waitSeconds: z
     .number()
     .int()
     .min(0)
     .max(600)
     .optional()
-    .describe(`How long to wait for the index to become ready, 0–600 seconds (default ${DEFAULT_WAIT_SECONDS}); 0 returns right after creating.`),
+    .describe(
+      `Seconds to wait until it is ready, 0–600; default ${DEFAULT_WAIT_SECONDS}, or ${DEFAULT_WAIT_WITH_PROGRESS_SECONDS} when the call asks for progress.`,
+    ),
 };
 
 type Args = z.output<z.ZodObject<typeof input>>;
@@ -167,11 +173,9 @@ export default defineTool({
   name: "create_index",
   title: "Create index",
   description:
-    "Create a dense vector index, serverless (give serverless {cloud, region}) or pod-based (give pod {environment, podType, …}) — " +
-    "exactly one of the two — and wait until it is ready (progress is reported; waitSeconds bounds the wait). Use it before " +
-    "upsert_vectors when no index fits (list_indexes shows the ones there are). Calling it again with the same settings returns " +
-    "the existing index unchanged; an existing index with other settings is an error that lists every difference. Returns a table " +
-    "(name · kind · dimension · metric · state · host · where) and structuredContent.",
+    "Create a dense vector index — serverless (default: aws us-east-1) or pod-based — and wait until it is ready. Use it " +
+    "before upsert_vectors when no index fits. The same call again returns the existing index; an existing index with " +
+    "other settings is an error listing every difference.",
   inputSchema: input,
   outputSchema: {
     index: IndexSummary.describe("The index as the service describes it after the wait."),
@@ -189,13 +193,9 @@ export default defineTool({
           `pod {environment, podType} one on fixed pods. ${NOTHING}`,
       );
     }
-    if (!args.serverless && !args.pod) {
-      throw new ToolError(
-        'Give exactly one of serverless or pod; neither was given. For example serverless: {"cloud": "aws", "region": "us-east-1"}, ' +
-          `or pod: {"environment": "us-east1-gcp", "podType": "p1.x1"}. ${NOTHING}`,
-      );
-    }
-    const limitS = args.waitSeconds ?? DEFAULT_WAIT_SECONDS;
+    const placedByDefault = !args.serverless && !args.pod;
+    if (placedByDefault) args = { ...args, serverless: { ...DEFAULT_PLACEMENT } };
+    const limitS = args.waitSeconds ?? (ctx.progressRequested ? DEFAULT_WAIT_WITH_PROGRESS_SECONDS : DEFAULT_WAIT_SECONDS);
 
     let found = await existing(service, args.name, signal);
     let created = false;
@@ -236,6 +236,7 @@ export default defineTool({
     const tail = summary.ready
       ? ""
       : "\n\nIt keeps initializing on the service; list_indexes shows when it is Ready. Records can be written once it is.";
-    return { structured, table: `${head}\n\n${tableOf(summary)}${tail}` };
+    const placed = placedByDefault && created ? "No placement was given: it is serverless on aws us-east-1 (the default). " : "";
+    return { structured, table: `${head}\n\n${tableOf(summary)}${tail}`, ...(placed && { note: placed.trim() }) };
   },
 });

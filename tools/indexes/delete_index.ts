@@ -12,11 +12,10 @@ export default defineTool({
   name: "delete_index",
   title: "Delete index",
   description:
-    "Permanently delete an index and every record in all its namespaces; collections made from it are kept. Use it only when " +
-    "the user asked to remove that index. An index with deletion protection is not deleted (the answer says how to turn it off). " +
-    "Returns what was removed: kind, dimension, metric, and how many records it held.",
+    "Permanently delete an index and all its records; collections made from it are kept. Use it only when the user " +
+    "asked. An index with deletion protection is refused.",
   inputSchema: {
-    index: indexArg("Name of the index to delete (list_indexes shows the names)."),
+    index: indexArg("Index to delete."),
   },
   outputSchema: {
     deleted: IndexSummary.describe("The index as it was just before it was deleted."),

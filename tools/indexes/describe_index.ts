@@ -43,12 +43,10 @@ export default defineTool({
   name: "describe_index",
   title: "Describe index",
   description:
-    "Show one index's full record: kind, dimension, metric, vector type, state, host, the spec (cloud and region, or pod " +
-    "environment, type and counts), deletion protection and tags. Use it to check one index in detail — e.g. its dimension " +
-    "before upserting or querying, or whether it is Ready. Returns a table (field · value) and the record as " +
-    "structuredContent.index. For record counts use describe_index_stats.",
+    "Show one index's full record: dimension, metric, state, host, spec, deletion protection and tags. Use it to check " +
+    "an index before writing or querying; describe_index_stats counts its records.",
   inputSchema: {
-    index: indexArg("Name of the index (list_indexes shows the names)."),
+    index: indexArg("Index name."),
   },
   outputSchema: { index: IndexRecord.describe("The index as the service describes it.") },
   annotations: READ_ONLY,

@@ -5,6 +5,7 @@ import { markdownTable } from "../../src/tool-kit/format/table.js";
 import { onIndexHost } from "../../src/tool-kit/index-host.js";
 import { indexArg } from "../../src/tool-kit/args/schema.js";
 import { defineTool, READ_ONLY } from "../../src/tool-kit/tool.js";
+import { ToolError } from "../../src/tool-kit/tool-error.js";
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
@@ -13,10 +14,10 @@ export default defineTool({
   title: "Describe index stats",
   description:
     "Count the records in an index: per namespace, in total, with the index's dimension and fullness. Use it to see which " +
-    "namespaces exist and how full they are, or — with a metadata filter — how many records match it in each namespace. " +
-    "Returns a table (namespace · records, with a total row) and the same facts as structuredContent.",
+    "namespaces exist and how full they are, or — with a metadata filter, on pod-based indexes only (the service refuses " +
+    "a filter on serverless ones) — how many records match it in each namespace.",
   inputSchema: {
-    index: indexArg("Name of the index (list_indexes shows the names)."),
+    index: indexArg("Index name."),
     filter: filterSchema("count only the records that match it").optional(),
   },
   outputSchema: {
@@ -40,7 +41,15 @@ export default defineTool({
   annotations: READ_ONLY,
   async run({ index, filter }, { service, signal }) {
     checkFilter(filter);
-    const stats = await onIndexHost(service, index, signal, (model) => service.data.describeIndexStats(model.host, signal, filter));
+    const stats = await onIndexHost(service, index, signal, (model) => service.data.describeIndexStats(model.host, signal, filter), (model) => {
+      if (filter !== undefined && !model.spec.pod) {
+        throw new ToolError(
+          `Index ${JSON.stringify(index)} is serverless, and the service counts records by metadata filter only on pod-based indexes. Nothing was read.\n` +
+            "Next step: call describe_index_stats without filter for the counts per namespace, or query_vectors with the filter " +
+            "(and a topK as large as you need) to see the matching records.",
+        );
+      }
+    });
     const namespaces = Object.entries(stats.namespaces ?? {})
       .map(([namespace, s]) => ({ namespace, vectorCount: s.vectorCount ?? 0 }))
       .sort((a, b) => (a.namespace < b.namespace ? -1 : a.namespace > b.namespace ? 1 : 0));

@@ -8,16 +8,22 @@ export default defineTool({
   name: "list_indexes",
   title: "List indexes",
   description:
-    "List every index in the project. Use it first, to learn which index names exist before calling upsert_vectors or " +
-    "create_collection, and to check an index's dimension, metric, state and host. Returns a table " +
-    "(name · kind · dimension · metric · state · host · where) and the same facts as structuredContent.indexes.",
+    "List every index in the project with its dimension, metric, state and where it runs. Use it first, to learn the " +
+    "index names other tools take.",
   inputSchema: {},
   outputSchema: {
     indexes: z.array(IndexSummary).describe("One entry per index, in the service's order."),
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-  async run(_args, { service, signal }) {
+  async run(_args, { service, signal, config }) {
     const indexes = (await service.control.listIndexes(signal)).map(summarizeIndex);
+    if (indexes.length === 0 && config.indexes) {
+      const allowed = config.indexes.map((n) => JSON.stringify(n)).join(", ");
+      return {
+        structured: { indexes },
+        table: `None of the indexes this server is limited to (${allowed}) exists yet; any other index is hidden by --indexes.`,
+      };
+    }
     if (indexes.length === 0) {
       return { structured: { indexes }, table: "There are no indexes in this project yet. Create an index before upserting vectors." };
     }

@@ -1,6 +1,6 @@
 // rerank_documents — order documents by relevance to a query with a reranking model.
 import { z } from "zod";
-import { metadataValue, shorten, TABLE_ROWS } from "../../src/tool-kit/format/shorten.js";
+import { fieldCell } from "../../src/tool-kit/text/hits.js";
 import { markdownTable } from "../../src/tool-kit/format/table.js";
 import { ToolError } from "../../src/tool-kit/tool-error.js";
 import { defineTool, READ_ONLY } from "../../src/tool-kit/tool.js";
@@ -69,8 +69,9 @@ export default defineTool({
     const structured = { model: out.model, results, ...(out.usage?.rerank_units !== undefined && { rerankUnits: out.usage.rerank_units }) };
     const table = markdownTable(
       ["rank", "position", "id", "score", "text"],
-      results.slice(0, TABLE_ROWS).map((r, i) => [i + 1, r.position, r.id, r.score.toFixed(4), metadataValue(rankFields.map((f) => docs[r.position][f]).join(" / "), 80)]),
+      results.map((r, i) => [i + 1, r.position, r.id, r.score.toFixed(4), rankFields.map((f) => fieldCell(docs[r.position][f])).join(" / ")]),
+      { whole: true }, // the caller's own documents, as many as it sent
     );
-    return { structured, table: `${results.length} of ${docs.length} documents, most relevant first (model ${shorten(out.model)}):\n\n${table}` };
+    return { structured, table: `${results.length} of ${docs.length} documents, most relevant first (model ${out.model}):\n\n${table}` };
   },
 });

@@ -9,38 +9,41 @@ import { markdownTable } from "../../src/tool-kit/format/table.js";
 import { onIndexHost } from "../../src/tool-kit/index-host.js";
 import { indexArg, namespaceArg, recordIdArg, ruleError } from "../../src/tool-kit/args/schema.js";
 import { defineTool } from "../../src/tool-kit/tool.js";
+import { FRESHNESS_NOTE, isHosted } from "../../src/tool-kit/hosted.js";
 
 const NOTHING = "Nothing was deleted.";
 const RULES = { after: NOTHING };
 const rule = (text: string) => ruleError(text, RULES);
 
-async function namespaceCount(service: Service, model: IndexModel, namespace: string, signal: AbortSignal): Promise<number | undefined> {
+/** Records per namespace, or undefined when the stats cannot be read (the counts are a courtesy). */
+async function namespaceCounts(service: Service, model: IndexModel, signal: AbortSignal): Promise<Map<string, number> | undefined> {
   try {
     const stats = await service.data.describeIndexStats(model.host, signal);
-    return stats.namespaces?.[namespace]?.vectorCount ?? 0;
+    return new Map(Object.entries(stats.namespaces ?? {}).map(([name, ns]) => [name === "__default__" ? "" : name, ns.vectorCount ?? 0]));
   } catch {
-    return undefined; // the counts are a courtesy; the delete itself decides the answer
+    return undefined;
   }
 }
+
+const nsName = (namespace: string) => (namespace === "" ? "(default)" : JSON.stringify(namespace));
 
 export default defineTool({
   name: "delete_vectors",
   title: "Delete vectors",
   description:
-    "Permanently delete records from one namespace of an index — give exactly one of: ids (1–1000 record ids), filter (a metadata " +
-    "filter; every matching record goes), or deleteAll: true (every record in the namespace). Use it only when the user asked to " +
-    "remove those records. Returns how many records the namespace held before and after, and for ids which were found.",
+    "Permanently delete records from one namespace of an index: by ids, by metadata filter, or all (exactly one of " +
+    "them). Use it only when the user asked. Says how many records the namespace held before and after.",
   inputSchema: {
-    index: indexArg("Name of the index (list_indexes shows the names).", RULES),
-    namespace: namespaceArg('Namespace to delete from, up to 512 characters; omitted means the default namespace "".', RULES),
+    index: indexArg("Index name.", RULES),
+    namespace: namespaceArg('Namespace; default "".', RULES),
     ids: z
       .array(recordIdArg(RULES))
       .min(1, rule("give 1–1000 ids"))
       .max(1000, rule("give 1–1000 ids per call; split longer lists into several calls"))
       .optional()
-      .describe("Ids of the records to delete, 1–1000. Give this, filter, or deleteAll — exactly one."),
+      .describe("Ids of the records to delete."),
     filter: filterSchema("every record that matches it is deleted").optional(),
-    deleteAll: z.boolean().optional().describe("true deletes every record in the namespace. Give this, ids, or filter — exactly one."),
+    deleteAll: z.boolean().optional().describe("true: every record in the namespace."),
   },
   outputSchema: {
     index: z.string().describe("The index deleted from."),
@@ -55,7 +58,7 @@ export default defineTool({
   },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   requiresAllowDestructive: true,
-  async run({ index, namespace = "", ids, filter, deleteAll }, { service, signal }) {
+  async run({ index, namespace = "", ids, filter, deleteAll }, { service, signal, config }) {
     const given = [ids !== undefined && "ids", filter !== undefined && "filter", deleteAll === true && "deleteAll"].filter(
       (x): x is "ids" | "filter" | "deleteAll" => typeof x === "string",
     );
@@ -81,7 +84,11 @@ export default defineTool({
     }
 
     const outcome = await onIndexHost(service, index, signal, async (model) => {
-      const before = await namespaceCount(service, model, namespace, signal);
+      const counts = await namespaceCounts(service, model, signal);
+      const before = counts === undefined ? undefined : (counts.get(namespace) ?? 0);
+      // An empty namespace: nothing to delete, and the namespaces that hold records are named (a wrong namespace is
+      // the likely mistake). Not on the hosted service, where a fresh write may not be counted yet.
+      if (before === 0 && !isHosted(config)) return { before, after: 0, found: ids ? ([] as string[]) : undefined, empty: [...counts!].filter(([, n]) => n > 0) };
       let found: string[] | undefined;
       if (ids) {
         const unique = [...new Set(ids)];
@@ -93,11 +100,11 @@ export default defineTool({
         { namespace, ...(ids ? { ids } : filter ? { filter } : { deleteAll: true }) },
         signal,
       );
-      const after = await namespaceCount(service, model, namespace, signal);
-      return { before, after, found };
+      const after = (await namespaceCounts(service, model, signal))?.get(namespace) ?? (counts ? 0 : undefined);
+      return { before, after, found, empty: undefined };
     });
 
-    const { before, after, found } = outcome;
+    const { before, after, found, empty } = outcome;
     const structured = {
       index,
       namespace,
@@ -107,7 +114,15 @@ export default defineTool({
       ...(after !== undefined && { after }),
       ...(before !== undefined && after !== undefined && { removed: before - after }),
     };
-    const where = `index ${JSON.stringify(index)}, namespace ${namespace === "" ? "(default)" : JSON.stringify(namespace)}`;
+    const where = `index ${JSON.stringify(index)}, namespace ${nsName(namespace)}`;
+    if (empty) {
+      const others = empty.length ? `The namespaces that hold records: ${empty.map(([n, c]) => `${nsName(n)} (${c})`).join(", ")}.` : "The index holds no records at all.";
+      return {
+        structured,
+        table: `Namespace ${nsName(namespace)} of index ${JSON.stringify(index)} holds no records: nothing was deleted.`,
+        note: `${others}${empty.length ? "\nNext step: call delete_vectors again with the right namespace." : ""}`,
+      };
+    }
     const what =
       by === "ids"
         ? `${structured.found} of the ${structured.requested} ids given${structured.missing?.length ? ` (${structured.missing.length} did not exist)` : ""}`
@@ -119,6 +134,6 @@ export default defineTool({
       [[index, namespace === "" ? "(default)" : namespace, by, before, after, structured.removed]],
     );
     const missing = structured.missing?.length ? `\n\nIds that did not exist: ${structured.missing.join(", ")}` : "";
-    return { structured, table: `Deleted ${what} from ${where}.\n\n${table}${missing}` };
+    return { structured, table: `Deleted ${what} from ${where}.\n\n${table}${missing}`, ...(isHosted(config) && { note: FRESHNESS_NOTE }) };
   },
 });

@@ -1,6 +1,6 @@
 // fetch_vectors — records by id, in full; the ids that are not there are named.
 import { z } from "zod";
-import { metadataSummary, shorten, TABLE_ROWS } from "../../src/tool-kit/format/shorten.js";
+import { fitBudget, float32Values, jsonSize, RESULT_BUDGET_CHARS } from "../../src/tool-kit/results/budget.js";
 import { markdownTable } from "../../src/tool-kit/format/table.js";
 import { onIndexHost } from "../../src/tool-kit/index-host.js";
 import { namespaceOfIndex } from "../../src/tool-kit/results/index-summary.js";
@@ -13,8 +13,9 @@ const rule = (text: string) => ruleError(text, RULES);
 
 const Fetched = z.object({
   id: z.string().describe("Record id."),
-  values: z.array(z.number()).optional().describe("Dense values."),
-  sparseValues: SparseValuesOutput.optional().describe("Sparse values."),
+  dimension: z.number().int().optional().describe("Number of dense values the record has."),
+  values: z.array(z.number()).optional().describe("Dense values (with includeValues), as float32 decimals."),
+  sparseValues: SparseValuesOutput.optional().describe("Sparse values (with includeValues)."),
   metadata: z.record(z.string(), z.unknown()).optional().describe("Metadata, in full."),
 });
 type Fetched = z.infer<typeof Fetched>;
@@ -23,18 +24,17 @@ export default defineTool({
   name: "fetch_vectors",
   title: "Fetch vectors",
   description:
-    `Read records by id (1–${MAX_IDS} ids): their values, sparse values and metadata. Use it to look at what was stored, ` +
-    "to check that an upsert landed, or to find out which ids exist. Returns a table (id · dimension · sparse non-zeros · " +
-    "metadata, shortened; the first 100 records) with the ids not found listed as missing, and the full records as structuredContent.vectors " +
-    "(missing ids in structuredContent.missing). list_vector_ids lists the ids there are.",
+    "Read records by id: metadata, and values with includeValues. Use it to look at what was stored or to check that " +
+    "an upsert landed; ids not found are listed as missing.",
   inputSchema: {
-    index: indexArg("Name of the index (list_indexes shows the names).", RULES),
-    namespace: namespaceArg('Namespace to read from, up to 512 characters; omitted means the default namespace "".', RULES),
+    index: indexArg("Index name.", RULES),
+    namespace: namespaceArg('Namespace; default "".', RULES),
     ids: z
-      .array(recordIdArg(RULES).describe("A record id, 1–512 characters."))
+      .array(recordIdArg(RULES).describe("A record id."))
       .min(1, rule(`give 1–${MAX_IDS} ids per call`))
       .max(MAX_IDS, rule(`give 1–${MAX_IDS} ids per call; split a longer list into several calls`))
-      .describe(`The ids of the records to read, 1–${MAX_IDS}.`),
+      .describe("The ids to read."),
+    includeValues: z.boolean().optional().describe("Return values too (default false; long)."),
   },
   outputSchema: {
     index: z.string().describe("The index read from."),
@@ -43,10 +43,10 @@ export default defineTool({
     missing: z.array(z.string()).describe("The ids given that have no record in the namespace."),
   },
   annotations: READ_ONLY,
-  async run({ index, namespace = "", ids }, { service, signal }) {
+  async run({ index, namespace = "", ids, includeValues = false }, { service, signal }) {
     const unique = [...new Set(ids)];
     const found = await onIndexHost(service, index, signal, (model) => service.data.fetchMany(model.host, unique, namespace, signal));
-    const vectors: Fetched[] = [];
+    const all: Fetched[] = [];
     const missing: string[] = [];
     for (const id of unique) {
       const r = Object.hasOwn(found, id) ? found[id] : undefined;
@@ -55,25 +55,42 @@ export default defineTool({
         continue;
       }
       const record: Fetched = { id };
-      if (r.values && r.values.length > 0) record.values = r.values;
-      if (r.sparseValues) record.sparseValues = { indices: r.sparseValues.indices, values: r.sparseValues.values };
+      if (r.values && r.values.length > 0) record.dimension = r.values.length;
+      if (includeValues && r.values && r.values.length > 0) record.values = float32Values(r.values);
+      if (includeValues && r.sparseValues) record.sparseValues = { indices: r.sparseValues.indices, values: float32Values(r.sparseValues.values) };
       if (r.metadata) record.metadata = r.metadata;
-      vectors.push(record);
+      all.push(record);
     }
+    // Whole up to the budget; past it, the id and dimension only (both channels), and the note says how to get the rest.
+    const whole = fitBudget(all, (v) => jsonSize(v.metadata) + jsonSize(v.values) + jsonSize(v.sparseValues));
+    const vectors = all.map((v, i) => (i < whole ? v : { id: v.id, ...(v.dimension !== undefined && { dimension: v.dimension }) }));
     const structured = { index, namespace, vectors, missing };
     const where = namespaceOfIndex(namespace, index);
-    const missingText = missing.length
-      ? `Missing (no record with these ids in ${where}): ${missing.map((id) => JSON.stringify(id)).join(", ")}.`
-      : "";
-    if (vectors.length === 0) {
-      return { structured, table: `None of the ${unique.length} ids has a record in ${where}.\n${missingText}\nlist_vector_ids lists the ids there are.` };
+    const notes: string[] = [];
+    if (missing.length > 0) notes.push(`Missing (no record with these ids in ${where}): ${missing.map((id) => JSON.stringify(id)).join(", ")}.`);
+    if (whole < vectors.length) {
+      const rest = vectors.slice(whole).map((v) => JSON.stringify(v.id));
+      notes.push(
+        `${rest.length} records are given by id only: their ${includeValues ? "metadata and values" : "metadata"} would pass this result's budget of ` +
+          `${RESULT_BUDGET_CHARS.toLocaleString("en-US")} characters. Next step: fetch_vectors again with these ids${includeValues ? ", fewer at a time" : ""}: ${rest.join(", ")}.`,
+      );
     }
+    if (vectors.length === 0) {
+      notes.push("list_vector_ids lists the ids there are.");
+      return { structured, table: `None of the ${unique.length} ids has a record in ${where}.`, note: notes.join("\n") };
+    }
+    const withValues = includeValues && vectors.some((v) => v.values || v.sparseValues);
     const table = markdownTable(
-      ["id", "dimension", "sparse non-zeros", "metadata"],
-      vectors.slice(0, TABLE_ROWS).map((v) => [shorten(v.id), v.values?.length, v.sparseValues?.indices.length, metadataSummary(v.metadata)]),
+      ["id", "dimension", "metadata", ...(withValues ? ["values", "sparse values"] : [])],
+      vectors.map((v) => [
+        v.id,
+        v.dimension,
+        v.metadata && JSON.stringify(v.metadata),
+        ...(withValues ? [v.values && JSON.stringify(v.values), v.sparseValues && JSON.stringify(v.sparseValues)] : []),
+      ]),
+      { whole: true }, // within the records budget (results/budget.ts)
     );
-    const rest = vectors.length > TABLE_ROWS ? `\n\nThe other ${vectors.length - TABLE_ROWS} records found are in structuredContent.vectors.` : "";
     const head = `${vectors.length} of ${unique.length} ${unique.length === 1 ? "record" : "records"} found in ${where}:`;
-    return { structured, table: `${head}\n\n${table}${rest}${missingText ? `\n\n${missingText}` : ""}` };
+    return { structured, table: `${head}\n\n${table}`, ...(notes.length > 0 && { note: notes.join("\n") }) };
   },
 });

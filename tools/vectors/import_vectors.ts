@@ -84,28 +84,25 @@ export default defineTool({
   name: "import_vectors",
   title: "Import vectors from a file",
   description:
-    "Write every record of a JSONL file (one record per line, shaped like upsert_vectors' records) or Parquet file (columns id, " +
-    "values, sparse_values, metadata as a JSON string) into an index. Use it for more records than fit in a message. The file must " +
-    "lie under a directory the user allowed (the client's roots or --allow-dir). Every record is checked first; if any is bad, nothing " +
-    "is written and the bad lines/rows are listed (dryRun: true only checks). Sends progress; if the import stops, the result lists " +
-    "the line ranges that landed and the startAt that resumes. Returns a table (index · namespace · file · format · records · batches · " +
-    "upserted · failed · seconds).",
+    "Write every record of a JSONL file (one upsert_vectors record a line) or Parquet file (columns id, values, sparse_values, " +
+    "metadata as JSON text) under a directory the user allowed into an index. Every record is checked first (nothing is " +
+    "written if one is bad); a stopped import names the lines that landed and the startAt that resumes.",
   inputSchema: {
-    index: indexArg("Name of the index to write to (list_indexes shows the names).", RULES),
-    namespace: namespaceArg('Namespace inside the index, up to 512 characters; omitted means the default namespace "".', RULES),
+    index: indexArg("Index to write to.", RULES),
+    namespace: namespaceArg('Namespace; default "".', RULES),
     path: z
       .string()
       .min(1, rule("give the path of a .jsonl or .parquet file"))
       .max(4096, rule("paths are at most 4096 characters"))
-      .describe("The file: an absolute path, or one relative to the first allowed directory. It must lie under an allowed directory."),
+      .describe("The file: absolute, or relative to the first allowed directory."),
     format: z
       .enum(["jsonl", "parquet"], rule('format is "jsonl" or "parquet"'))
       .optional()
-      .describe('"jsonl" or "parquet"; omitted: from the extension (.jsonl, .ndjson, .parquet).'),
+      .describe("Default: from the extension (.jsonl, .ndjson, .parquet)."),
     startAt: wholeNumberArg(1, Number.MAX_SAFE_INTEGER, rule("startAt is a whole line or row number, 1 or more"))
       .optional()
-      .describe("First line (JSONL) or row (Parquet) to read, 1-based; a stopped import's result gives the value that resumes it. Default 1."),
-    dryRun: z.boolean().optional().describe("true: only check the file against the index and report; write nothing. Default false."),
+      .describe("First line or row to read, 1-based (default 1)."),
+    dryRun: z.boolean().optional().describe("Only check the file; write nothing (default false)."),
   },
   outputSchema: Outcome,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
@@ -162,7 +159,8 @@ export default defineTool({
           structured: s,
           table:
             `Dry run: all ${check.records} records of ${s.file} (from ${unit} ${startAt}) are valid for index ${JSON.stringify(index)}; ` +
-            `nothing was written.\n\n${markdownTable(HEADERS, [row(s)])}\n\nNext step: call import_vectors again without dryRun to write them.`,
+            `nothing was written.\n\n${markdownTable(HEADERS, [row(s)])}`,
+          note: "Next step: call import_vectors again without dryRun to write them.",
         };
       }
 
@@ -170,7 +168,7 @@ export default defineTool({
       const positions = new PositionMap();
       const total = check.records;
       const outcome = await runUpsert({
-        service, index, namespace, concurrency: ctx.config.concurrency, signal,
+        service, index, namespace, concurrency: ctx.config.concurrency, signal, stopSending: ctx.stopping,
         records: uploadInput(source, { startAt, namespace, positions }),
         onProgress: (done) => ctx.progress(done, total, `${done} of ${total} records written`),
       });
@@ -209,15 +207,16 @@ function finish(
   s.resumeStartAt = r < positions.size ? positions.positionOf(r) : r === 0 ? o.startAt : positions.positionOf(r - 1) + 1;
   const reasons = s.failures.map((f) => `- ${f.records} records: ${f.message}`);
   const unsent = s.failed - s.failures.reduce((n, f) => n + f.records, 0);
-  const why = outcome.aborted ? "the call was cancelled" : outcome.inputError ? `reading the file failed: ${outcome.inputError}` : "sending stops after a request fails for good";
+  const why = outcome.aborted ? "the call was cancelled" : outcome.stopped ? "the server stopped the call (shutting down, or the session was closed)" : outcome.inputError ? `reading the file failed: ${outcome.inputError}` : "sending stops after a request fails for good";
   if (unsent > 0) reasons.push(`- ${unsent} records: not sent, ${why}`);
-  else if (outcome.aborted || outcome.inputError) reasons.push(`- ${why}`);
+  else if (outcome.aborted || outcome.stopped || outcome.inputError) reasons.push(`- ${why}`);
   const text =
     `The import stopped: ${s.failed} of ${o.total} records were NOT written (${landedCount} were).\n` +
-    `Landed: ${ranges(o.unit, s.landed)}.\n\n${table}\n\nWhy:\n${reasons.join("\n")}\n\n` +
+    `Landed: ${ranges(o.unit, s.landed)}.\n\n${table}\n\nWhy:\n${reasons.join("\n")}`;
+  const note =
     `Next step: call import_vectors again with the same index, namespace and path and startAt: ${s.resumeStartAt} ` +
     `(it reads from ${o.unit} ${s.resumeStartAt} on; upserts are idempotent, so records that landed after it are only overwritten).`;
   // A cancelled call's result never reaches the client (the protocol drops it): the log keeps the resume point.
   if (outcome.aborted) o.log.warning(`import_vectors of ${s.file} cancelled: ${landedCount} of ${o.total} records landed (${ranges(o.unit, s.landed)}); resume with startAt ${s.resumeStartAt}`);
-  return { structured: s, isError: true, table: text };
+  return { structured: s, isError: true, table: text, note };
 }

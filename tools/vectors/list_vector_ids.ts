@@ -5,6 +5,7 @@ import { onIndexHost } from "../../src/tool-kit/index-host.js";
 import { namespaceOfIndex } from "../../src/tool-kit/results/index-summary.js";
 import { indexArg, namespaceArg, ruleError, textArg, wholeNumberArg } from "../../src/tool-kit/args/schema.js";
 import { defineTool, READ_ONLY } from "../../src/tool-kit/tool.js";
+import { ToolError } from "../../src/tool-kit/tool-error.js";
 
 const MAX_LIMIT = 100;
 
@@ -12,25 +13,23 @@ export default defineTool({
   name: "list_vector_ids",
   title: "List vector ids",
   description:
-    `List the record ids in a namespace of an index, in id order, one page of up to ${MAX_LIMIT} at a time; optionally only ` +
-    "ids that start with a prefix. Use it to see what is stored or to find ids to fetch (fetch_vectors) or query by. " +
-    "Returns the ids as a table and as structuredContent.ids; when more ids follow, structuredContent.paginationToken is " +
-    "set: pass it back, with the same index, namespace and prefix, to get the next page.",
+    "List the record ids in a namespace, in id order, a page at a time, optionally only those with a prefix. Serverless " +
+    "indexes only (the service cannot list a pod-based one).",
   inputSchema: {
-    index: indexArg("Name of the index (list_indexes shows the names)."),
-    namespace: namespaceArg('Namespace to list, up to 512 characters; omitted means the default namespace "".'),
+    index: indexArg("Index name."),
+    namespace: namespaceArg('Namespace; default "".'),
     prefix: textArg(1, 512, ruleError("a prefix is 1–512 characters"))
       .optional()
-      .describe("Only ids that start with this text, e.g. \"doc1#\" for the chunks of one document."),
+      .describe("Only ids that start with this, e.g. \"doc1#\"."),
     limit: wholeNumberArg(1, MAX_LIMIT, ruleError(`must be a whole number from 1 to ${MAX_LIMIT}`))
       .optional()
-      .describe(`Ids per page, 1–${MAX_LIMIT} (default ${MAX_LIMIT}).`),
+      .describe(`Ids per page (default ${MAX_LIMIT}).`),
     paginationToken: z
       .string()
       .min(1)
       .max(4096)
       .optional()
-      .describe("The paginationToken of the previous page, to get the next one; omit for the first page."),
+      .describe("The previous page's paginationToken, for the next page."),
   },
   outputSchema: {
     index: z.string().describe("The index listed."),
@@ -40,8 +39,20 @@ export default defineTool({
   },
   annotations: READ_ONLY,
   async run({ index, namespace = "", prefix, limit = MAX_LIMIT, paginationToken }, { service, signal }) {
-    const page = await onIndexHost(service, index, signal, (model) =>
-      service.data.listIds(model.host, { namespace, prefix, limit, paginationToken }, signal),
+    const page = await onIndexHost(
+      service,
+      index,
+      signal,
+      (model) => service.data.listIds(model.host, { namespace, prefix, limit, paginationToken }, signal),
+      (model) => {
+        if (model.spec.pod) {
+          throw new ToolError(
+            `Index ${JSON.stringify(index)} is pod-based, and the service lists record ids only in serverless indexes. Nothing was read.\n` +
+              "Next step: fetch_vectors reads records whose ids you know; query_vectors finds records by vector or metadata filter; " +
+              "describe_index_stats counts them per namespace.",
+          );
+        }
+      },
     );
     const structured = { index, namespace, ids: page.ids, ...(page.next !== undefined && { paginationToken: page.next }) };
     const where = namespaceOfIndex(namespace, index) + (prefix !== undefined ? ` starting with ${JSON.stringify(prefix)}` : "");
@@ -52,10 +63,14 @@ export default defineTool({
           ? "That was the last page."
           : "That is all of them.";
     if (page.ids.length === 0) {
-      return { structured, table: `No ids in ${where}${paginationToken !== undefined ? " after that token" : ""}. describe_index_stats shows which namespaces hold records.` };
+      return {
+        structured,
+        table: `No ids in ${where}${paginationToken !== undefined ? " after that token" : ""}.`,
+        note: "describe_index_stats shows which namespaces hold records.",
+      };
     }
     const n = page.ids.length;
     const table = markdownTable(["id"], page.ids.map((id) => [id]));
-    return { structured, table: `${n} ${n === 1 ? "id" : "ids"} in ${where}:\n\n${table}\n\n${next}` };
+    return { structured, table: `${n} ${n === 1 ? "id" : "ids"} in ${where}:\n\n${table}`, note: next };
   },
 });

@@ -4,16 +4,14 @@ import type { QueryRequest } from "../../src/api/data.js";
 import { isSparseIndex, type IndexModel } from "../../src/api/records.js";
 import { ToolError } from "../../src/tool-kit/tool-error.js";
 import { checkFilter, filterSchema } from "../../src/tool-kit/args/filter.js";
-import { metadataValue, shorten, TABLE_ROWS } from "../../src/tool-kit/format/shorten.js";
+import { fitBudget, float32Values, jsonSize, RESULT_BUDGET_CHARS } from "../../src/tool-kit/results/budget.js";
 import { markdownTable } from "../../src/tool-kit/format/table.js";
 import { onIndexHost } from "../../src/tool-kit/index-host.js";
 import { namespaceOfIndex } from "../../src/tool-kit/results/index-summary.js";
-import { indexArg, namespaceArg, numberList, recordIdArg, ruleError, SparseValuesOutput, sparseVectorArg, wholeNumberArg } from "../../src/tool-kit/args/schema.js";
+import { indexArg, namespaceArg, numberList, numberListProblem, recordIdArg, ruleError, SparseValuesOutput, sparseVectorArg, wholeNumberArg } from "../../src/tool-kit/args/schema.js";
 import { defineTool, READ_ONLY } from "../../src/tool-kit/tool.js";
 
 const MAX_TOP_K = 10_000;
-/** Metadata columns in the table; the rest are in structuredContent. */
-const MAX_KEY_COLUMNS = 8;
 
 const RULES = { after: "Nothing was queried." };
 const rule = (text: string) => ruleError(text, RULES);
@@ -35,28 +33,25 @@ export default defineTool({
   name: "query_vectors",
   title: "Query vectors",
   description:
-    "Find the records of an index nearest to a query — a dense vector, a sparse vector (or both, for hybrid search), or " +
-    "the id of a stored record — optionally only among records whose metadata matches a filter. Use it for similarity " +
-    "search once records are stored (the query vector must come from the same embedding model, with the index's dimension; " +
-    "describe_index shows it). Give vector and/or sparseVector, or id — not both kinds. Returns up to topK matches best " +
-    "first as a table (rank · id · score · the metadata keys present, long values shortened; the first 100 " +
-    "matches) and all of them in full as structuredContent.matches.",
+    "Similarity search: the records nearest to a dense and/or sparse vector (from the same embedding model as the " +
+    "stored records), or to a stored record's id — optionally only those matching a metadata filter. Returns topK " +
+    "matches, best first, with their metadata.",
   inputSchema: {
-    index: indexArg("Name of the index to search (list_indexes shows the names).", RULES),
-    namespace: namespaceArg('Namespace to search, up to 512 characters; omitted means the default namespace "".', RULES),
-    vector: numberList({ min: 1, max: 20_000, ...rule("vector is a list of 1–20000 numbers") })
+    index: indexArg("Index to search.", RULES),
+    namespace: namespaceArg('Namespace; default "".', RULES),
+    vector: numberList({ min: 1, max: 20_000, ...ruleError("vector is a list of 1–20000 numbers", { ...RULES, detail: numberListProblem }) })
       .optional()
-      .describe("Dense query vector: exactly the index's dimension numbers. Leave out when querying by id."),
+      .describe("Dense query vector, of the index's dimension."),
     sparseVector: sparseVectorArg(RULES, { nonEmpty: true })
       .optional()
-      .describe("Sparse query vector (sparse indexes, or hybrid with a dense vector on a dotproduct index). Leave out when querying by id."),
+      .describe("Sparse query vector (sparse indexes, or with vector on a dotproduct index)."),
     id: recordIdArg(RULES)
       .optional()
-      .describe("Query by a stored record: its id, 1–512 characters; its own values are the query. Leave out vector and sparseVector then."),
-    topK: wholeNumberArg(1, MAX_TOP_K, rule(`must be a whole number from 1 to ${MAX_TOP_K}`)).describe(`How many matches to return, 1–${MAX_TOP_K}, best first.`),
-    filter: filterSchema("search only among records that match it").optional(),
-    includeMetadata: z.boolean().optional().describe("Return each match's metadata (default true)."),
-    includeValues: z.boolean().optional().describe("Return each match's vector values (default false; they can be long)."),
+      .describe("Query by a stored record's values instead of a vector."),
+    topK: wholeNumberArg(1, MAX_TOP_K, rule(`must be a whole number from 1 to ${MAX_TOP_K}`)).describe("How many matches to return."),
+    filter: filterSchema("search only records that match it", { grammar: true }).optional(),
+    includeMetadata: z.boolean().optional().describe("Return metadata (default true)."),
+    includeValues: z.boolean().optional().describe("Return values (default false; long)."),
   },
   outputSchema: {
     index: z.string().describe("The index searched."),
@@ -111,48 +106,62 @@ export default defineTool({
       includeMetadata,
       includeValues,
     };
-    const answer = await onIndexHost(service, index, signal, (model) => service.data.query(model.host, body, signal), checkVector);
-    const matches: Match[] = answer.matches.map((m) => {
+    let metric = "";
+    const answer = await onIndexHost(service, index, signal, (model) => ((metric = model.metric), service.data.query(model.host, body, signal)), checkVector);
+    const all: Match[] = answer.matches.map((m) => {
       const match: Match = { id: m.id, score: m.score ?? 0 };
-      if (includeValues && m.values && m.values.length > 0) match.values = m.values;
-      if (includeValues && m.sparseValues) match.sparseValues = { indices: m.sparseValues.indices, values: m.sparseValues.values };
+      if (includeValues && m.values && m.values.length > 0) match.values = float32Values(m.values);
+      if (includeValues && m.sparseValues) match.sparseValues = { indices: m.sparseValues.indices, values: float32Values(m.sparseValues.values) };
       if (includeMetadata && m.metadata) match.metadata = m.metadata;
       return match;
     });
-    const structured = { index, namespace, matches };
+    // Whole up to the budget; past it, id and score only (both channels), and the note says how to get the rest.
+    const whole = fitBudget(all, (m) => jsonSize(m.metadata) + jsonSize(m.values) + jsonSize(m.sparseValues));
+    const matches = all.map((m, i) => (i < whole ? m : { id: m.id, score: m.score }));
     const where = namespaceOfIndex(namespace, index);
     if (matches.length === 0) {
+      const structured = { index, namespace, matches };
       if (id !== undefined) {
         // The service answers an unknown id with no matches; say which it is.
         const found = await onIndexHost(service, index, signal, (model) => service.data.fetch(model.host, [id], namespace, signal));
         if (!Object.hasOwn(found, id)) {
           return {
             structured,
-            table: `No record with id ${JSON.stringify(id)} in ${where}, so there is nothing to query by. list_vector_ids shows the ids there are.`,
+            table: `No record with id ${JSON.stringify(id)} in ${where}, so there is nothing to query by.`,
+            note: "list_vector_ids shows the ids there are.",
           };
         }
       }
       const why = filter ? "No record there matches the filter." : "The namespace is empty.";
-      return { structured, table: `No matches in ${where}. ${why} describe_index_stats shows which namespaces hold records.` };
+      return { structured, table: `No matches in ${where}. ${why}`, note: "describe_index_stats shows which namespaces hold records." };
     }
 
-    const rows = matches.slice(0, TABLE_ROWS);
-    const keys = [...new Set(rows.flatMap((m) => Object.keys(m.metadata ?? {})))];
-    const shown = keys.slice(0, MAX_KEY_COLUMNS);
+    const withValues = includeValues && matches.some((m) => m.values || m.sparseValues);
     const table = markdownTable(
-      ["rank", "id", "score", ...shown.map((k) => shorten(k))],
-      rows.map((m, i) => [i + 1, shorten(m.id), scoreCell(m.score), ...shown.map((k) => metadataValue(m.metadata?.[k]))]),
+      ["rank", "id", "score", ...(includeMetadata ? ["metadata"] : []), ...(withValues ? ["values", "sparse values"] : [])],
+      matches.map((m, i) => [
+        i + 1,
+        m.id,
+        scoreCell(m.score),
+        ...(includeMetadata ? [m.metadata && JSON.stringify(m.metadata)] : []),
+        ...(withValues ? [m.values && JSON.stringify(m.values), m.sparseValues && JSON.stringify(m.sparseValues)] : []),
+      ]),
+      { whole: true }, // within the records budget (results/budget.ts)
     );
     const notes: string[] = [];
-    if (matches.length > TABLE_ROWS) {
-      notes.push(`The other ${matches.length - TABLE_ROWS} matches (ranks ${TABLE_ROWS + 1}–${matches.length}) are in structuredContent.matches.`);
+    if (whole < matches.length) {
+      notes.push(
+        `Matches ${whole + 1}–${matches.length} are given by id and score only: their ${includeValues ? "metadata and values" : "metadata"} ` +
+          `would pass this result's budget of ${RESULT_BUDGET_CHARS.toLocaleString("en-US")} characters. ` +
+          `Next step: fetch_vectors with their ids${includeValues ? " (fewer at a time, or without includeValues)" : ""}, or query again with a smaller topK.`,
+      );
     }
-    if (keys.length > shown.length) {
-      const hidden = keys.slice(MAX_KEY_COLUMNS).map((k) => JSON.stringify(shorten(k)));
-      notes.push(`Metadata keys not shown as columns (their values are in structuredContent.matches): ${hidden.join(", ")}.`);
-    }
-    const more = notes.length ? `\n\n${notes.join("\n")}` : "";
     const n = matches.length;
-    return { structured, table: `${n} ${n === 1 ? "match" : "matches"} in ${where}, best first:\n\n${table}${more}` };
+    const closer = metric === "euclidean" ? " (euclidean: lower scores are closer)" : "";
+    return {
+      structured: { index, namespace, matches },
+      table: `${n} ${n === 1 ? "match" : "matches"} in ${where}, best first${closer}:\n\n${table}`,
+      ...(notes.length > 0 && { note: notes.join("\n") }),
+    };
   },
 });

@@ -5,8 +5,9 @@ import { markdownTable } from "../../src/tool-kit/format/table.js";
 import { ToolError } from "../../src/tool-kit/tool-error.js";
 import { checkRecords, type RecordProblem } from "../../src/ingest/check.js";
 import { runUpsert } from "../../src/ingest/upsert.js";
-import { indexArg, namespaceArg, numberList, recordIdArg, ruleError, sparseVectorArg } from "../../src/tool-kit/args/schema.js";
+import { indexArg, namespaceArg, numberList, numberListProblem, recordIdArg, ruleError, sparseVectorArg } from "../../src/tool-kit/args/schema.js";
 import { defineTool } from "../../src/tool-kit/tool.js";
+import { FRESHNESS_NOTE, isHosted } from "../../src/tool-kit/hosted.js";
 import { distinctFailures, failuresField, upsertedField, writableIndex, writtenTo } from "../../src/tool-kit/results/writes.js";
 
 const MAX_RECORDS = 10_000;
@@ -14,25 +15,25 @@ const MAX_RECORDS = 10_000;
 /** Messages name the record's position, the field, the value given and the rule. */
 const RULES = { list: "vectors", after: "Nothing was written." };
 const rule = (text: string) => ruleError(text, RULES);
+const numbersRule = (text: string) => ruleError(text, { ...RULES, detail: numberListProblem });
 
 const VectorRecord = z.object({
-  id: recordIdArg(RULES).describe("Record id, 1–512 characters, unique within the call. An existing record with this id is overwritten."),
+  id: recordIdArg(RULES).describe("Record id, unique within the call."),
   // min 0: a sparse record as the service itself returns it (fetch) carries "values": [].
-  values: numberList({ min: 0, max: 20_000, ...rule("dense values are a list of at most 20000 numbers") })
+  values: numberList({ min: 0, max: 20_000, ...numbersRule("dense values are a list of at most 20000 numbers") })
     .optional()
-    .describe("Dense vector: exactly the index's dimension numbers. Required for a dense index; omit (or []) for a sparse index."),
+    .describe("Dense vector, of the index's dimension (not for a sparse index)."),
   sparseValues: sparseVectorArg(RULES, { nonEmpty: false })
     .optional()
-    .describe("Sparse vector (for sparse indexes, or hybrid dotproduct indexes): indices and values of equal length."),
+    .describe("Sparse vector (sparse indexes, or hybrid on a dotproduct index)."),
   metadata: z
     .record(z.string(), z.unknown())
     .optional()
-    .describe("Flat key → value map: each value a string, number, boolean or list of strings (no nulls, no nested objects); at most 40 KB per record."),
+    .describe("Flat map; values are strings, numbers, booleans or lists of strings; at most 40 KB."),
 });
 
 const Outcome = {
   ...writtenTo,
-  host: z.string().describe("The index's data-plane host the records went to."),
   records: z.number().int().describe("Records in the call."),
   batches: z.number().int().describe("Upsert requests sent."),
   upserted: upsertedField,
@@ -60,23 +61,21 @@ export default defineTool({
   name: "upsert_vectors",
   title: "Upsert vectors",
   description:
-    "Write records (id, dense values and/or sparse values, metadata) into an index; a record whose id exists is overwritten. " +
-    "Use it to store embeddings. Call list_indexes first to learn the index's name and dimension. The whole call is checked " +
-    `against the index before anything is written (dimension, ids, sparse values, metadata); up to ${MAX_RECORDS} records per call, ` +
-    "sent in batches with retries. Returns a table (index · namespace · host · records · batches · upserted · failed · seconds); " +
-    "if some records could not be written the result is an error listing exactly their ids.",
+    "Write records (id, values and/or sparseValues, metadata) into an index, overwriting records with the same id. The " +
+    "whole call is checked against the index first (nothing is written if a record is bad; records are named by their " +
+    "0-based position); records that could not be written are listed by id.",
   inputSchema: {
-    index: indexArg("Name of the index to write to (list_indexes shows the names).", RULES),
-    namespace: namespaceArg('Namespace inside the index, up to 512 characters; omitted means the default namespace "".', RULES),
+    index: indexArg("Index to write to.", RULES),
+    namespace: namespaceArg('Namespace; default "".', RULES),
     vectors: z
       .array(VectorRecord)
       .min(1, rule(`give 1–${MAX_RECORDS} records per call`))
       .max(MAX_RECORDS, rule(`give 1–${MAX_RECORDS} records per call; split larger sets into several calls`))
-      .describe(`The records to write, 1–${MAX_RECORDS}. Ids must be unique within the call.`),
+      .describe("The records to write."),
   },
   outputSchema: Outcome,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
-  async run({ index, namespace = "", vectors }, { service, config, signal, progress }) {
+  async run({ index, namespace = "", vectors }, { service, config, signal, stopping, progress }) {
     let model = await writableIndex(service, index, signal);
     if (model.embed) {
       throw new ToolError(
@@ -102,13 +101,13 @@ export default defineTool({
       records: vectors,
       concurrency: config.concurrency,
       signal,
+      stopSending: stopping,
       checked: true,
       onProgress: (done, total) => progress(done, total, `${done} of ${total ?? vectors.length} records written`),
     });
     const structured = {
       index,
       namespace,
-      host: outcome.host,
       records: outcome.records,
       batches: outcome.batches,
       upserted: outcome.upserted,
@@ -118,21 +117,22 @@ export default defineTool({
       failures: distinctFailures(outcome.failures),
     };
     const table = markdownTable(
-      ["index", "namespace", "host", "records", "batches", "upserted", "failed", "seconds"],
-      [[index, namespace || "(default)", outcome.host, outcome.records, outcome.batches, outcome.upserted, structured.failed, structured.seconds.toFixed(2)]],
+      ["index", "namespace", "records", "batches", "upserted", "failed", "seconds"],
+      [[index, namespace || "(default)", outcome.records, outcome.batches, outcome.upserted, structured.failed, structured.seconds.toFixed(2)]],
     );
-    if (structured.failed === 0 && !outcome.inputError) return { structured, table };
+    if (structured.failed === 0 && !outcome.inputError) return { structured, table, ...(isHosted(config) && { note: FRESHNESS_NOTE }) };
 
     const reasons = structured.failures.map((f) => `- ${f.records} records: ${f.message}`);
     if (outcome.inputError) reasons.push(`- reading the records: ${outcome.inputError}`);
     if (outcome.aborted) reasons.push("- the call was cancelled");
+    if (outcome.stopped) reasons.push("- the server stopped the call (it is shutting down, or the session was closed)");
     return {
       structured,
       isError: true,
       table:
         `${structured.failed} of ${outcome.records} records were NOT written (${outcome.upserted} were).\n\n${table}\n\n` +
-        `Why:\n${reasons.join("\n")}\n\nIds not written: ${outcome.failedIds.join(", ")}\n\n` +
-        "Next step: call upsert_vectors again with just those records (upserts are idempotent).",
+        `Why:\n${reasons.join("\n")}\n\nIds not written: ${outcome.failedIds.join(", ")}`,
+      note: "Next step: call upsert_vectors again with just those records (upserts are idempotent).",
     };
   },
 });

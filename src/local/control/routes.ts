@@ -1,7 +1,7 @@
 // The control plane's HTTP routes: /indexes and /collections, errors in the control-plane shape.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ControlError, invalid, unauthenticated } from "./errors.js";
-import { apiKeyMatches, readBody, requestUrl, sendJson, sendTooLargeAndClose } from "../http-util.js";
+import { answerIdentity, apiKeyMatches, readBody, requestUrl, sendJson, sendTooLargeAndClose } from "../http-util.js";
 import type { Registry } from "./registry.js";
 import { parseConfigure, parseCreateCollection, parseCreateIndex, parseJsonObject } from "./validate.js";
 import { parseCreateForModel } from "./create-for-model.js";
@@ -68,6 +68,7 @@ export function controlPlaneHandler(registry: Registry, apiKey: string, log: (li
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const method = req.method ?? "GET";
     try {
+      if (answerIdentity(req, res, apiKey)) return;
       if (!apiKeyMatches(req, apiKey)) throw unauthenticated();
       const url = requestUrl(req);
       if (!url) throw invalid(`The request target ${JSON.stringify(req.url)} is not a valid URL path.`);

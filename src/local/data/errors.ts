@@ -24,6 +24,12 @@ export function errorBody(e: DataPlaneError): { code: number; message: string; d
   return { code: e.code, message: e.message, details: [] };
 }
 
+/** The hosted service's refusals of what one kind of index does not support, in its words. */
+export const UNSUPPORTED = {
+  statsFilterOnServerless: "Serverless and starter indexes do not support describing index stats with metadata filtering.",
+  listOnPod: "List operation is not supported for pod-based indexes. Use a serverless index to list record ids.",
+} as const;
+
 /** Quotes a user-supplied string for an error message, shortened so a huge id cannot flood the message. */
 export function quote(s: string, max = 64): string {
   const chars = [...s];

@@ -3,7 +3,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { StoredIndex } from "../storage/catalog.js";
-import { answerClientErrors, apiKeyMatches, readBody, requestUrl, sendJson, sendTooLargeAndClose, SERVER_TIMEOUTS } from "../http-util.js";
+import { answerClientErrors, answerIdentity, apiKeyMatches, readBody, requestUrl, sendJson, sendTooLargeAndClose, SERVER_TIMEOUTS } from "../http-util.js";
 import { handleDataPlane, type DataPlaneIndex } from "./handlers.js";
 import type { VectorStore } from "../storage/store.js";
 import type { Models } from "../models/catalog.js";
@@ -30,14 +30,17 @@ export interface DataServersOptions {
   /** The current record of the index with this id, or undefined once it is gone. */
   lookup: (name: string, id: string) => StoredIndex | undefined;
   log: (line: string) => void;
+  /** Told of every request as it starts (the service's quiet-period clock). */
+  onRequest?: (res: ServerResponse) => void;
 }
 
 export function dataPlaneIndex(index: StoredIndex): DataPlaneIndex {
   // A sparse index has no dimension; the data plane gets 0 for it.
   const spec = index.spec;
   const filterable = "serverless" in spec ? (spec.serverless.schema ? Object.keys(spec.serverless.schema.fields) : undefined) : spec.pod.metadata_config?.indexed;
+  const kind = "pod" in spec ? "pod" : "serverless";
   return {
-    name: index.name, space: index.space, dimension: index.dimension ?? 0, metric: index.metric, vectorType: index.vectorType,
+    name: index.name, space: index.space, dimension: index.dimension ?? 0, metric: index.metric, vectorType: index.vectorType, kind,
     ...(index.embed ? { embed: index.embed } : {}),
     ...(filterable ? { filterable } : {}),
   };
@@ -53,6 +56,7 @@ export class DataServers {
     const inFlight = new Set<Promise<void>>();
     const reading = new Set<IncomingMessage>();
     const server = createServer({ ...SERVER_TIMEOUTS, maxHeaderSize: DATA_PLANE_HEADER_LIMIT }, (req, res) => {
+      this.opts.onRequest?.(res);
       const work = this.handle(req, res, index.name, index.id, reading);
       inFlight.add(work);
       void work.finally(() => inFlight.delete(work));
@@ -91,6 +95,7 @@ export class DataServers {
 
   private async handle(req: IncomingMessage, res: ServerResponse, name: string, id: string, reading: Set<IncomingMessage>): Promise<void> {
     try {
+      if (answerIdentity(req, res, this.opts.apiKey)) return;
       if (!apiKeyMatches(req, this.opts.apiKey)) {
         sendJson(res, 401, dataError(16, "Invalid API Key"));
         return;

@@ -5,7 +5,9 @@ import type { Models } from "../models/catalog.js";
 export interface DataPlaneIndex { name: string; space: string; dimension: number;
   metric: "cosine" | "euclidean" | "dotproduct"; vectorType: "dense" | "sparse"; embed?: StoredEmbed;
   /** The metadata fields filters may name (serverless schema, pod metadata_config.indexed); undefined: all. */
-  filterable?: string[] }
+  filterable?: string[];
+  /** How the index is deployed; the hosted service refuses some requests on one kind (routes/stats.ts, list.ts). */
+  kind?: "serverless" | "pod" }
 export interface DataPlaneRequest { method: string; pathname: string; query: URLSearchParams; body: Buffer }
 export interface DataPlaneResponse { status: number; body: unknown }   // body is JSON-serialised by L1
 

@@ -5,14 +5,17 @@ import { ToolError } from "../tool-error.js";
 
 export const FILTER_OPERATORS = ["$eq", "$ne", "$gt", "$gte", "$lt", "$lte", "$in", "$nin", "$exists"] as const;
 
-/** The input-schema field shared by the tools that take a filter. */
-export function filterSchema(what: string) {
+/**
+ * The input-schema field shared by the tools that take a filter. The grammar is written out once, in query_vectors'
+ * filter (`grammar: true`); the others refer to it, so a model reads it once in tools/list.
+ */
+export function filterSchema(what: string, opts: { grammar?: boolean } = {}) {
+  const grammar =
+    `field → condition, e.g. {"genre": "drama", "year": {"$gte": 2020}}; operators ${FILTER_OPERATORS.join(" ")}; ` +
+    'combine with {"$and": [...]} or {"$or": [...]}';
   return z
     .record(z.string(), z.unknown())
-    .describe(
-      `Metadata filter: ${what}. A map of field → condition, e.g. {"genre": {"$eq": "drama"}, "year": {"$gte": 2020}}; ` +
-        `operators ${FILTER_OPERATORS.join(", ")}; {"genre": "drama"} is short for $eq; combine with {"$and": [...]} / {"$or": [...]}.`,
-    );
+    .describe(`Metadata filter: ${what}. ${opts.grammar ? grammar : "Written as query_vectors' filter"}.`);
 }
 
 /** What is wrong with the filter's structure or operators, or undefined (the service checks the rest). */

@@ -2,21 +2,41 @@
 
 type Cell = string | number | boolean | null | undefined;
 
-export function markdownTable(headers: string[], rows: Cell[][]): string {
-  const head = `| ${headers.map(escapeCell).join(" | ")} |`;
+/**
+ * `opts.whole`: cells are not cut at MAX_CELL_CHARS — for tables of record data that the caller already keeps within
+ * a budget of its own (query and fetch results carry every asked-for value whole).
+ */
+export function markdownTable(headers: string[], rows: Cell[][], opts: { whole?: boolean } = {}): string {
+  const cell = (value: Cell) => escapeCell(value, opts.whole ? Infinity : MAX_CELL_CHARS);
+  const head = `| ${headers.map((h) => cell(h)).join(" | ")} |`;
   const rule = `| ${headers.map(() => "---").join(" | ")} |`;
-  const body = rows.map((row) => `| ${headers.map((_, i) => escapeCell(row[i])).join(" | ")} |`);
+  const body = rows.map((row) => `| ${headers.map((_, i) => cell(row[i])).join(" | ")} |`);
   return [head, rule, ...body].join("\n");
 }
 
+// Characters that change how text reads without showing themselves: bidirectional overrides and isolates (which can
+// make a cell display something other than what it holds), zero-width spaces and joiners, the word joiner family, and
+// the byte-order mark.
+const INVISIBLE = /[\u061c\u115f\u1160\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufeff\uffa0]/g;
+
+/** `text` without invisible and direction-changing characters. */
+export function stripInvisible(text: string): string {
+  return text.replace(INVISIBLE, "");
+}
+
+/** A cell is cut past this many characters (a name or message from the service can be any length). */
+export const MAX_CELL_CHARS = 1000;
+
 /**
  * One cell's text: null/undefined → "", line breaks → a space, other control characters dropped, `\`, `|` and
- * backticks escaped with a backslash, `<` written as `&lt;` (no HTML tags), and a start that would read as a
- * heading, quote, list item or rule escaped (numbers are left as they are).
+ * backticks escaped with a backslash, `<` written as `&lt;` (no HTML tags), brackets escaped where they would make a
+ * link or image, invisible and direction-changing characters dropped, at most MAX_CELL_CHARS characters, and a start that
+ * would read as a heading, quote, list item or rule escaped (numbers are left as they are).
  */
-export function escapeCell(value: Cell): string {
+export function escapeCell(value: Cell, maxChars = MAX_CELL_CHARS): string {
   if (value === null || value === undefined) return "";
-  let s = String(value)
+  const raw = [...stripInvisible(String(value))];
+  let s = (raw.length > maxChars ? `${raw.slice(0, maxChars - 1).join("")}…` : raw.join(""))
     .replace(/\r\n|[\r\n\u2028\u2029]/g, " ")
     // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, "")
@@ -24,6 +44,10 @@ export function escapeCell(value: Cell): string {
     .replace(/[\\|`]/g, (c) => `\\${c}`)
     .replace(/</g, "&lt;")
     .trim();
+  // A link, image or reference ([text](url), ![alt](url), [text][ref], [ref]: url) would render or be followed.
+  if (LINK.test(s)) s = s.replace(/[[\]]/g, (c) => `\\${c}`);
   if (typeof value !== "number" && /^(#|>|[-+*](\s|$)|=+$|\d+[.)](\s|$))/.test(s)) s = `\\${s}`;
   return s;
 }
+
+const LINK = /\[[^\]]*\]\s*[([:]/;

@@ -1,7 +1,7 @@
 // What search_records and search_indexes share: the rerank argument, a hit as the tools return it, its table.
 import { z } from "zod";
-import { metadataValue, shorten, TABLE_ROWS } from "../format/shorten.js";
 import { markdownTable } from "../format/table.js";
+import { fitBudget, jsonSize, RESULT_BUDGET_CHARS } from "../results/budget.js";
 
 /** Field columns in a hits table; the rest are in structuredContent. */
 const MAX_FIELD_COLUMNS = 6;
@@ -31,20 +31,39 @@ function scoreCell(score: number): string {
   return Number.isInteger(score) ? String(score) : score.toFixed(4);
 }
 
-/** rank · id · [extra columns] · score · the fields (each shortened), the first TABLE_ROWS hits. */
+/** A field's value in a cell: text as it is, anything else as JSON. */
+export function fieldCell(value: unknown): string {
+  return value === undefined ? "" : typeof value === "string" ? value : JSON.stringify(value);
+}
+
+/**
+ * rank · id · [extra columns] · score · the fields, every value whole (the same facts as structuredContent.hits) up to
+ * the result budget; hits past it are named by id with a note. Fields past the sixth share one JSON column.
+ */
 export function hitsTable(hits: (Hit & { extra?: (string | number)[] })[], extraHeaders: string[] = [], only?: string[]): string {
-  const rows = hits.slice(0, TABLE_ROWS);
-  const keys = only ?? [...new Set(rows.flatMap((h) => Object.keys(h.fields)))];
+  const fit = fitBudget(hits, (h) => jsonSize(h.fields));
+  const whole = hits.slice(0, fit);
+  const keys = only ?? [...new Set(whole.flatMap((h) => Object.keys(h.fields)))];
   const shown = keys.slice(0, MAX_FIELD_COLUMNS);
+  const others = keys.slice(MAX_FIELD_COLUMNS);
   const table = markdownTable(
-    ["rank", "id", ...extraHeaders, "score", ...shown.map((k) => shorten(k))],
-    rows.map((h, i) => [i + 1, shorten(h.id), ...(h.extra ?? []), scoreCell(h.score), ...shown.map((k) => metadataValue(h.fields[k], 80))]),
+    ["rank", "id", ...extraHeaders, "score", ...shown, ...(others.length > 0 ? ["other fields"] : [])],
+    whole.map((h, i) => [
+      i + 1,
+      h.id,
+      ...(h.extra ?? []),
+      scoreCell(h.score),
+      ...shown.map((k) => fieldCell(h.fields[k])),
+      ...(others.length > 0 ? [JSON.stringify(Object.fromEntries(others.filter((k) => k in h.fields).map((k) => [k, h.fields[k]])))] : []),
+    ]),
+    { whole: true },
   );
-  const notes: string[] = [];
-  if (hits.length > TABLE_ROWS) notes.push(`The other ${hits.length - TABLE_ROWS} hits are in structuredContent.hits.`);
-  if (keys.length > shown.length) notes.push(`Fields not shown as columns (in structuredContent.hits): ${keys.slice(shown.length).map((k) => JSON.stringify(shorten(k))).join(", ")}.`);
-  notes.push("Long texts are shortened here; structuredContent.hits has them in full.");
-  return `${table}\n\n${notes.join("\n")}`;
+  if (fit === hits.length) return table;
+  const rest = hits.slice(fit).map((h) => h.id);
+  return (
+    `${table}\n\nPast the ${RESULT_BUDGET_CHARS.toLocaleString("en-US")}-character budget, ${rest.length} more hits by id only: ` +
+    `${rest.map((id) => JSON.stringify(id)).join(", ")}. Search again with a smaller topK, or fields, to read them.`
+  );
 }
 
 /** The API's name of a namespace in a records path: the default one is "__default__". */

@@ -1,14 +1,18 @@
-// `vecdb-mcp --http`: the HTTP transport as a process — one stderr line with the URL, SIGINT/SIGTERM close cleanly.
+// `vecdb-mcp --http`: the HTTP transport as a process — stderr lines with the URL (and a generated token, once),
+// SIGINT/SIGTERM: stop taking requests, let running calls finish within the grace period, then stop them.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Config } from "../../config.js";
-import { startHttpServer } from "./server.js";
+import { startHttpServer, type SessionSignals } from "./server.js";
 import type { Logger } from "../../log.js";
 import { shutdownOnce } from "../../shutdown.js";
+import { generatedTokenNotice } from "./token.js";
 
 export async function runHttpTransport(args: {
   config: Config;
-  newServer: () => McpServer;
+  newServer: (signals: SessionSignals) => McpServer;
   log: Logger;
+  /** The token was generated for this run: show it once. */
+  tokenGenerated: boolean;
   /** Closes what the sessions share (the service, the embedded local service). */
   release: () => Promise<void>;
 }): Promise<void> {
@@ -21,6 +25,13 @@ export async function runHttpTransport(args: {
       token: config.httpToken,
       allowedHosts: config.httpAllowedHosts,
       idleTimeoutMs: config.httpIdleTimeoutS * 1000,
+      maxSessions: config.httpMaxSessions,
+      maxSessionsPerAddress: config.httpMaxSessionsPerAddress,
+      maxConnectionsPerAddress: config.httpMaxConnectionsPerAddress,
+      bodyBytesInFlight: config.httpBodyMbInFlight * 1024 * 1024,
+      requestTimeoutMs: config.httpRequestTimeoutS * 1000,
+      shutdownGraceMs: config.httpShutdownGraceS * 1000,
+      sendTimeoutMs: config.httpSendTimeoutS * 1000,
       newServer: args.newServer,
       log,
     });
@@ -31,8 +42,10 @@ export async function runHttpTransport(args: {
     process.exitCode = 1;
     return;
   }
-  const auth = config.httpToken ? "bearer token required" : "no token: loopback only";
-  process.stderr.write(`vecdb-mcp: MCP (Streamable HTTP) listening on ${http.url} (${auth})\n`);
+  const auth = config.httpToken ? "bearer token required" : "NO TOKEN: every local user and process can call it";
+  // One write, so that the token's lines come with the listening line.
+  const notice = args.tokenGenerated && config.httpToken ? generatedTokenNotice(http.url, config.httpToken) : "";
+  process.stderr.write(`vecdb-mcp: MCP (Streamable HTTP) listening on ${http.url} (${auth})\n${notice}`);
 
   const shutdown = shutdownOnce(log, [() => http.close(), () => args.release()]);
   process.on("SIGINT", () => void shutdown("SIGINT"));

@@ -1,11 +1,18 @@
 // MCP over the SDK's Streamable HTTP transport on node:http: one McpServer per session (all sharing one Service),
-// a bearer token when configured, Host/Origin checks against DNS rebinding, idle sessions closed.
+// a bearer token, Host/Origin checks against DNS rebinding, and in front of the SDK what it leaves open:
+// bodies read here (size, a budget of bytes in flight, a deadline for a new session's first request), JSON-RPC checks
+// (messages.ts), a session slot reserved only once a valid initialize has been read, caps per address, idleness
+// counted from the last POST (the SDK client's GET stream stays open for good), responses with a send deadline,
+// and calls that still answer when their session closes (DELETE, shutdown).
 import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { BodyBudget, readBody, type Refusal } from "./body.js";
+import { limitConnections } from "./connections.js";
 import { hostPolicy, urlHost } from "./hosts.js";
+import { checkMessages, isInitialize, negotiatedVersion } from "./messages.js";
 import type { Logger } from "../../log.js";
 
 export const MCP_PATH = "/mcp";
@@ -14,9 +21,18 @@ export const MCP_PATH = "/mcp";
  * are ~153 MB); the SDK's own default is 4 MiB. A body is held in memory while it is parsed, as over stdio.
  */
 export const MAX_BODY_BYTES = 256 * 1024 * 1024;
-export const MAX_SESSIONS = 256;
-/** How long close() lets responses in flight finish before it drops their connections. */
-const CLOSE_GRACE_MS = 2000;
+/** After a session is told to stop its calls, how long they get to answer before they are aborted outright. */
+const STOP_ANSWER_MS = 5000;
+/** After that, how long close() lets responses finish before it drops their connections. */
+const CLOSE_GRACE_MS = 1000;
+
+/** What a session's McpServer is given to wind its calls down (see ToolContext.stopping / signal). */
+export interface SessionSignals {
+  /** Send nothing new, finish what is in flight, answer with what landed. */
+  stopping: AbortSignal;
+  /** Abort outright (STOP_ANSWER_MS after stopping). */
+  stop: AbortSignal;
+}
 
 export interface HttpServerOptions {
   host: string;
@@ -26,10 +42,21 @@ export interface HttpServerOptions {
   token?: string;
   /** More names (or name:port) accepted in Host and Origin. */
   allowedHosts?: readonly string[];
-  /** A session with no request in flight for this long is closed. */
+  /** A session with no POST for this long is closed (its GET stream too). */
   idleTimeoutMs: number;
+  maxSessions?: number;
+  maxSessionsPerAddress?: number;
+  maxConnectionsPerAddress?: number;
+  /** Bytes of request bodies received at once, over every connection. */
+  bodyBytesInFlight?: number;
+  /** Headers, and the body of a request without a session, must arrive within this. */
+  requestTimeoutMs?: number;
+  /** At close(), running calls get this long to finish before they are told to stop. */
+  shutdownGraceMs?: number;
+  /** A response the client stops reading for this long is dropped. */
+  sendTimeoutMs?: number;
   /** A new McpServer for a new session. */
-  newServer(): McpServer;
+  newServer(signals: SessionSignals): McpServer;
   log: Logger;
 }
 
@@ -38,15 +65,25 @@ export interface HttpMcpServer {
   url: string;
   port: number;
   sessionCount(): number;
-  /** Closes every session and the listener; idempotent. */
+  /** Stops taking requests, lets running calls finish (grace), stops the rest with their account, closes; idempotent. */
   close(): Promise<void>;
 }
 
+type Id = string | number;
+
 interface Session {
+  id: string;
   server: McpServer;
   transport: StreamableHTTPServerTransport;
-  inFlight: number;
-  lastUsed: number;
+  stopping: AbortController;
+  stop: AbortController;
+  address: string;
+  version: string;
+  /** POST responses still open: calls being answered. */
+  posts: number;
+  lastPost: number;
+  /** Request ids being answered (a second request with one of them is refused). */
+  inFlight: Set<Id>;
 }
 
 function sendError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}) {
@@ -64,67 +101,185 @@ function bearerMatches(header: string | undefined, expected: Buffer): boolean {
 }
 
 const shown = (s: string | undefined) => (s === undefined ? "(none)" : JSON.stringify(s.slice(0, 200)));
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Resolves once `done()` holds or `ms` passed; true when it holds. */
+async function until(done: () => boolean, ms: number): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (!done()) {
+    if (Date.now() >= end) return false;
+    await sleep(Math.min(25, end - Date.now()));
+  }
+  return true;
+}
 
 export async function startHttpServer(opts: HttpServerOptions): Promise<HttpMcpServer> {
   const { log } = opts;
+  const maxSessions = opts.maxSessions ?? 256;
+  const maxPerAddress = opts.maxSessionsPerAddress ?? 32;
+  const requestTimeoutMs = opts.requestTimeoutMs ?? 10_000;
+  const sendTimeoutMs = opts.sendTimeoutMs ?? 60_000;
+  const budget = new BodyBudget(opts.bodyBytesInFlight ?? 512 * 1024 * 1024);
   const tokenDigest = opts.token ? digest(opts.token) : undefined;
   const sessions = new Map<string, Session>();
   let starting = 0; // sessions whose initialize request is being handled
   let closed = false;
   let policy = hostPolicy(opts.host, opts.port, opts.allowedHosts); // replaced once the real port is known
 
+  const refuse = (req: IncomingMessage, res: ServerResponse, r: Refusal) => {
+    log.info(`refused ${req.method} ${(req.url ?? "").slice(0, 200)} from ${req.socket.remoteAddress}: ${r.reason}`);
+    sendError(res, r.status, r.code, r.message, { ...r.headers, ...(r.status === 408 || r.status === 413 || r.status === 503 ? { Connection: "close" } : {}) });
+  };
+
   const closeSession = async (id: string, why: string) => {
     const s = sessions.get(id);
     if (!s) return;
     sessions.delete(id);
     log.debug(`session ${id} closed (${why})`);
+    s.stopping.abort();
+    s.stop.abort();
     await s.server.close().catch(() => {});
   };
 
-  const track = (s: Session, res: ServerResponse) => {
-    s.inFlight++;
-    s.lastUsed = Date.now();
+  /** Tells a session's running calls to stop and waits (bounded) until each has answered. */
+  const windDown = async (s: Session) => {
+    if (s.posts === 0) return;
+    s.stopping.abort();
+    if (await until(() => s.posts === 0, STOP_ANSWER_MS)) return;
+    s.stop.abort();
+    await until(() => s.posts === 0, STOP_ANSWER_MS);
+  };
+
+  // Connections that carried a response, for the send deadline: dropped when the client reads nothing for
+  // sendTimeoutMs. Watched until the connection closes, since an answer ended by the server can still sit unsent.
+  const writing = new Map<Socket, { written: number; since: number }>();
+  const watchSend = (res: ServerResponse) => {
+    const socket = res.socket;
+    if (!socket || writing.has(socket)) return;
+    writing.set(socket, { written: socket.bytesWritten, since: Date.now() });
+    socket.once("close", () => writing.delete(socket));
+  };
+
+  const forPost = (s: Session, res: ServerResponse, ids: readonly Id[]) => {
+    s.posts++;
+    s.lastPost = Date.now();
+    for (const id of ids) s.inFlight.add(id);
     res.once("close", () => {
-      s.inFlight--;
-      s.lastUsed = Date.now();
+      s.posts--;
+      s.lastPost = Date.now();
+      for (const id of ids) s.inFlight.delete(id);
     });
   };
 
+  const addressCount = (address: string) => {
+    let n = 0;
+    for (const s of sessions.values()) if (s.address === address) n++;
+    return n;
+  };
+
+  /** The body as JSON, or undefined when it was refused (already answered) or the client went away. */
+  const readJson = async (req: IncomingMessage, res: ServerResponse, deadlineMs?: number): Promise<{ json: unknown } | undefined> => {
+    const body = await readBody(req, { maxBytes: MAX_BODY_BYTES, budget, deadlineMs });
+    if (!body.ok) {
+      if (body.refusal) refuse(req, res, body.refusal);
+      else log.info(`${req.method} from ${req.socket.remoteAddress} not answered: ${body.clientGone}`);
+      return undefined;
+    }
+    try {
+      return { json: JSON.parse(body.text) };
+    } catch {
+      refuse(req, res, { status: 400, code: -32700, message: "Parse error: Invalid JSON", reason: "body is not JSON" });
+      return undefined;
+    }
+  };
+
   const newSession = async (req: IncomingMessage, res: ServerResponse) => {
-    if (sessions.size + starting >= MAX_SESSIONS) {
-      return sendError(res, 503, -32000, `Too many sessions (${MAX_SESSIONS}); close one (HTTP DELETE) or retry later`, {
-        "Retry-After": "5",
+    const address = req.socket.remoteAddress ?? "?";
+    const read = await readJson(req, res, requestTimeoutMs);
+    if (!read) return;
+    const checked = checkMessages(read.json);
+    if (!checked.ok) return refuse(req, res, checked.refusal);
+    const init = checked.messages.find(isInitialize);
+    if (!init) {
+      return refuse(req, res, { status: 400, code: -32000, message: "Bad Request: Mcp-Session-Id header is required", reason: "no session id" });
+    }
+    if (checked.batch) {
+      return refuse(req, res, { status: 400, code: -32600, message: "Invalid Request: initialize must be sent alone, not in a batch", reason: "initialize in a batch" });
+    }
+    if (closed) return refuse(req, res, { status: 503, code: -32000, message: "Service Unavailable: the server is shutting down", reason: "shutting down" });
+    // A slot is taken only now, once a whole valid initialize has been read: slow senders hold none.
+    if (sessions.size + starting >= maxSessions) {
+      return refuse(req, res, {
+        status: 503,
+        code: -32000,
+        message: `Too many sessions (${maxSessions}); close one (HTTP DELETE) or retry later`,
+        headers: { "Retry-After": "5" },
+        reason: `${maxSessions} sessions open`,
       });
     }
-    const server = opts.newServer();
+    if (addressCount(address) >= maxPerAddress) {
+      return refuse(req, res, {
+        status: 429,
+        code: -32000,
+        message: `Too many sessions from your address (${maxPerAddress}); close one (HTTP DELETE) or retry later`,
+        headers: { "Retry-After": "5" },
+        reason: `${maxPerAddress} sessions from this address`,
+      });
+    }
+    const stopping = new AbortController();
+    const stop = new AbortController();
+    const server = opts.newServer({ stopping: stopping.signal, stop: stop.signal });
     let entry: Session | undefined = undefined;
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       maxRequestBodySize: MAX_BODY_BYTES,
       // Fired before the initialize request reaches the server, so the session is known to its next request.
       onsessioninitialized: (id) => {
-        if (entry) sessions.set(id, entry);
-        log.debug(`session ${id} started (${sessions.size} open)`);
+        if (!entry) return;
+        entry.id = id;
+        sessions.set(id, entry);
+        log.debug(`session ${id} started from ${address} at ${entry.version} (${sessions.size} open)`);
       },
       onsessionclosed: (id) => void closeSession(id, "DELETE"),
     });
-    entry = { server, transport, inFlight: 0, lastUsed: Date.now() };
+    entry = { id: "", server, transport, stopping, stop, address, version: negotiatedVersion(init), posts: 0, lastPost: Date.now(), inFlight: new Set() };
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
     };
     starting++;
     try {
       await server.connect(transport);
-      track(entry, res);
-      await transport.handleRequest(req, res);
+      forPost(entry, res, checked.requestIds);
+      watchSend(res);
+      await transport.handleRequest(req, res, read.json);
     } finally {
       starting--;
     }
-    // Not an initialize request (or not valid): the transport has answered with an error; nothing to keep.
+    // Not answered as an initialize (the transport refused it): nothing to keep.
     if (!transport.sessionId || closed) {
       if (transport.sessionId) sessions.delete(transport.sessionId);
       await server.close().catch(() => {});
     }
+  };
+
+  const inSession = async (s: Session, req: IncomingMessage, res: ServerResponse) => {
+    if (req.method === "GET") {
+      // The standalone stream: open as long as the session, but no sign of use (idleness counts POSTs only).
+      watchSend(res);
+      return s.transport.handleRequest(req, res);
+    }
+    if (req.method === "DELETE") {
+      // The SDK closes every stream at once: first let the running calls answer (with what landed).
+      await windDown(s);
+      return s.transport.handleRequest(req, res);
+    }
+    const read = await readJson(req, res);
+    if (!read) return;
+    const checked = checkMessages(read.json, s);
+    if (!checked.ok) return refuse(req, res, checked.refusal);
+    forPost(s, res, checked.requestIds);
+    watchSend(res);
+    return s.transport.handleRequest(req, res, read.json);
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -145,7 +300,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpMcpS
     if (tokenDigest && !bearerMatches(req.headers.authorization, tokenDigest)) {
       const given = req.headers.authorization !== undefined;
       log.info(`refused ${method} ${target} from ${req.socket.remoteAddress}: ${given ? "wrong" : "no"} bearer token`);
-      return sendError(res, 401, -32000, "Unauthorized: send the token set in VECDB_HTTP_TOKEN as Authorization: Bearer <token>", {
+      return sendError(res, 401, -32000, "Unauthorized: send the server's token (VECDB_HTTP_TOKEN) as Authorization: Bearer <token>", {
         "WWW-Authenticate": given ? 'Bearer realm="vecdb-mcp", error="invalid_token"' : 'Bearer realm="vecdb-mcp"',
       });
     }
@@ -154,29 +309,25 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpMcpS
     if (method !== "POST" && method !== "GET" && method !== "DELETE") {
       return sendError(res, 405, -32000, "Method Not Allowed: use POST, GET or DELETE", { Allow: "POST, GET, DELETE" });
     }
-    if (closed) return sendError(res, 503, -32000, "Service Unavailable: the server is shutting down");
+    if (closed) return sendError(res, 503, -32000, "Service Unavailable: the server is shutting down", { Connection: "close" });
 
     const id = req.headers["mcp-session-id"];
     if (typeof id === "string" && id !== "") {
       const s = sessions.get(id);
       if (!s) return sendError(res, 404, -32001, "Session not found: it was closed or has expired; initialize a new session");
-      track(s, res);
-      return s.transport.handleRequest(req, res);
+      return inSession(s, req, res);
     }
     if (method !== "POST") return sendError(res, 400, -32000, "Bad Request: Mcp-Session-Id header is required");
     return newSession(req, res);
   };
 
-  const http = createServer((req, res) => {
+  const http = createServer({ headersTimeout: requestTimeoutMs, requestTimeout: Math.max(300_000, requestTimeoutMs), connectionsCheckingInterval: Math.min(1000, requestTimeoutMs / 2) }, (req, res) => {
     handle(req, res).catch((err: unknown) => {
       log.error(`HTTP ${req.method} ${req.url}: ${err instanceof Error ? err.message : String(err)}`);
       sendError(res, 500, -32603, "Internal error");
     });
   });
-  http.on("clientError", (_err, socket) => {
-    if (socket.writable) socket.end("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
-    else socket.destroy();
-  });
+  limitConnections(http, { maxPerAddress: opts.maxConnectionsPerAddress ?? 128, log });
 
   await new Promise<void>((resolve, reject) => {
     http.once("error", reject);
@@ -191,10 +342,27 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpMcpS
   const sweep = setInterval(() => {
     const now = Date.now();
     for (const [id, s] of sessions) {
-      if (s.inFlight === 0 && now - s.lastUsed > opts.idleTimeoutMs) void closeSession(id, "idle");
+      if (s.posts === 0 && now - s.lastPost > opts.idleTimeoutMs) void closeSession(id, "idle");
     }
   }, Math.max(100, Math.min(opts.idleTimeoutMs / 2, 30_000)));
   sweep.unref();
+
+  // A response with bytes waiting that the client has not taken for sendTimeoutMs is dropped (its memory with it).
+  const sendWatch = setInterval(() => {
+    const now = Date.now();
+    for (const [socket, w] of writing) {
+      const pending = socket.writableLength;
+      if (pending === 0 || socket.bytesWritten !== w.written) {
+        w.written = socket.bytesWritten;
+        w.since = now;
+      } else if (now - w.since > sendTimeoutMs) {
+        log.info(`dropped a response to ${socket.remoteAddress}: ${pending} bytes unread for ${sendTimeoutMs / 1000} s`);
+        writing.delete(socket);
+        socket.destroy();
+      }
+    }
+  }, Math.max(50, Math.min(1000, sendTimeoutMs / 4)));
+  sendWatch.unref();
 
   let closing: Promise<void> | undefined;
   return {
@@ -206,7 +374,14 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpMcpS
         closed = true;
         clearInterval(sweep);
         const stopped = new Promise<void>((resolve) => http.close(() => resolve()));
+        http.closeIdleConnections();
+        const busy = () => [...sessions.values()].filter((s) => s.posts > 0);
+        if (!(await until(() => busy().length === 0, opts.shutdownGraceMs ?? 10_000))) {
+          log.info(`shutting down: stopping ${busy().length} session(s) whose calls are still running after the grace period`);
+          await Promise.all(busy().map(windDown));
+        }
         await Promise.all([...sessions.keys()].map((id) => closeSession(id, "shutdown")));
+        clearInterval(sendWatch);
         http.closeIdleConnections();
         const grace = setTimeout(() => http.closeAllConnections(), CLOSE_GRACE_MS);
         await stopped;

@@ -1,10 +1,11 @@
 // GET /vectors/list?prefix=&limit=&paginationToken=&namespace= → {vectors: [{id}], pagination?: {next}, namespace, usage}
 // Ids come in byte order of their UTF-8 form; the token is the opaque position after the last id returned.
-import { invalid } from "../errors.js";
+import { invalid, UNSUPPORTED } from "../errors.js";
 import type { RouteContext } from "../types.js";
 import { LIMITS, namespaceOf } from "../validate.js";
 
 export function listVectors({ req, index, store }: RouteContext) {
+  if (index.kind === "pod") throw invalid(UNSUPPORTED.listOnPod);
   const namespace = namespaceOf(req.query.get("namespace"));
   const prefix = req.query.get("prefix") ?? undefined;
   const limit = parseLimit(req.query.get("limit"));

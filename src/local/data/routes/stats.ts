@@ -2,10 +2,13 @@
 import { compileFilter } from "../../search/filter.js";
 import type { RouteContext } from "../types.js";
 import { field, parseBody } from "../validate.js";
+import { invalid, UNSUPPORTED } from "../errors.js";
 
 export function describeIndexStats({ req, index, store }: RouteContext) {
   const body = req.method === "GET" ? {} : parseBody(req.body);
-  const predicate = compileFilter(field(body, "filter"));
+  const filter = field(body, "filter");
+  if (filter !== undefined && index.kind === "serverless") throw invalid(UNSUPPORTED.statsFilterOnServerless);
+  const predicate = compileFilter(filter);
   const stats = store.spaceStats(index.space);
   let namespaces = stats.namespaces;
   if (predicate) {

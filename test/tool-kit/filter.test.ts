@@ -1,7 +1,6 @@
-// The pieces the reading tools share: the up-front filter check and the short forms of record data in tables.
+// The up-front filter check the reading tools share.
 import { describe, expect, test } from "vitest";
 import { filterProblem } from "../../src/tool-kit/args/filter.js";
-import { metadataSummary, metadataValue, shorten } from "../../src/tool-kit/format/shorten.js";
 
 describe("filterProblem", () => {
   test.each([
@@ -23,24 +22,4 @@ describe("filterProblem", () => {
     [{ genre: ["a", "b"] }, 'field "genre" is compared with a list; use {"$in": [...]}'],
     [{ genre: {} }, 'the condition on field "genre" is empty'],
   ])("refuses %j: %s", (filter, problem) => expect(filterProblem(filter)).toBe(problem));
-});
-
-describe("shorten", () => {
-  test("leaves 40 characters alone and cuts longer text to 40 with an ellipsis", () => {
-    expect(shorten("a".repeat(40))).toBe("a".repeat(40));
-    expect(shorten("a".repeat(41))).toBe(`${"a".repeat(39)}…`);
-    expect([...shorten("a".repeat(41))]).toHaveLength(40);
-  });
-  test("never splits a character made of two UTF-16 units", () => {
-    expect(shorten("😀".repeat(50))).toBe(`${"😀".repeat(39)}…`);
-  });
-  test("metadata values and whole maps", () => {
-    expect(metadataValue(["x", "y"])).toBe("x, y");
-    expect(metadataValue(1965)).toBe("1965");
-    expect(metadataValue(false)).toBe("false");
-    expect(metadataValue(undefined)).toBe("");
-    expect(metadataValue({ a: 1 })).toBe('{"a":1}');
-    expect(metadataSummary({ genre: "sf", text: "t".repeat(50) })).toBe(`genre: sf; text: ${"t".repeat(39)}…`);
-    expect(metadataSummary(undefined)).toBe("");
-  });
 });

@@ -1,0 +1,130 @@
+// Before the API key goes to a loopback port, the service listening there proves that it is the local service —
+// that it holds the key — without the key being sent. Why: any local user can listen on a port the local service
+// left (it restarted and its index moved); a client that still had the old host cached would hand that user the key
+// in its next request's header.
+//
+// The proof is asked once per connection, on the connection itself, before undici sends anything on it: a request
+// `GET /.well-known/vecdb-identity?challenge=<random>` without the key, answered with HMAC-SHA256(key, challenge).
+// Every key-bearing request then travels on a socket whose other end proved it. A loopback service that is not
+// ours (e.g. Pinecone Local) does not know the proof: when the control plane itself cannot give it at first contact,
+// no proof is asked of that service or its hosts (the key still goes only to hosts its control plane named). Once
+// the control plane has proved itself (or it is the embedded service), every loopback listener must.
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import type { Socket } from "node:net";
+import { buildConnector } from "undici";
+
+export const IDENTITY_PATH = "/.well-known/vecdb-identity";
+const PROOF_TIMEOUT_MS = 5000;
+const MAX_ANSWER_BYTES = 8192;
+
+/** What the local service answers to a challenge: the proof that it holds the key. */
+export function identityProof(apiKey: string, challenge: string): string {
+  return createHmac("sha256", apiKey).update(challenge).digest("hex");
+}
+
+/**
+ * The connection was given up because the listener did not prove it is the local service. `retriable`: it did not
+ * answer (reset, timeout, 429 / 5xx) rather than answer wrongly — worth another try, like a dropped connection.
+ */
+export class IdentityError extends Error {
+  readonly code = "VECDB_IDENTITY";
+  constructor(
+    message: string,
+    readonly retriable: boolean,
+  ) {
+    super(message);
+  }
+}
+
+export function isLoopbackHostname(hostname: string): boolean {
+  const h = hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  return h === "localhost" || h === "::1" || /^127\.\d+\.\d+\.\d+$/.test(h);
+}
+
+export interface IdentityPolicy {
+  /** "ours": every loopback listener must prove; "unknown": decided by the control plane's first answer. */
+  initial: "ours" | "unknown";
+  controllerOrigin: string;
+  apiKey: string;
+}
+
+/** An undici connector that asks each new loopback connection for the proof before handing it to undici. */
+export function identityCheckingConnector(options: buildConnector.BuildOptions, policy: IdentityPolicy): buildConnector.connector {
+  const base = buildConnector(options);
+  const timeoutMs = Math.min(PROOF_TIMEOUT_MS, options.timeout ?? PROOF_TIMEOUT_MS);
+  let mode: "ours" | "unknown" | "foreign" = policy.initial;
+  return (opts, callback) => {
+    base(opts, (err, socket) => {
+      if (err || socket === null) return callback(err ?? new Error("no connection"), null);
+      if (mode === "foreign" || !isLoopbackHostname(opts.hostname)) return callback(null, socket);
+      const host = opts.host ?? `${opts.hostname}:${opts.port}`;
+      const origin = `${opts.protocol}//${host}`;
+      const firstContact = mode === "unknown" && origin === policy.controllerOrigin;
+      const refuse = (why: string, retriable: boolean) => {
+        socket.destroy();
+        if (firstContact) {
+          // The control plane itself knows nothing of the proof: a loopback service that is not ours. No proof is
+          // asked of it or its hosts from now on; this connection is made again, unchecked.
+          mode = "foreign";
+          return base(opts, callback);
+        }
+        callback(new IdentityError(`the service listening at ${origin} ${why}, so the API key was not sent`, retriable), null);
+      };
+      prove(socket as Socket, host, policy.apiKey, timeoutMs).then(
+        (answer) => {
+          if (answer === "busy") return refuse("was too busy to answer the identity check", true);
+          if (answer !== "proved") return refuse("could not prove it is the local service (it does not hold the key)", false);
+          if (origin === policy.controllerOrigin) mode = "ours";
+          callback(null, socket);
+        },
+        (e: unknown) => refuse(`did not answer the identity check (${e instanceof Error ? e.message : String(e)})`, true),
+      );
+    });
+  };
+}
+
+/** One challenge on the raw socket (plain HTTP/1.1, keep-alive), read back without leaving bytes behind. */
+function prove(socket: Socket, host: string, apiKey: string, timeoutMs: number): Promise<"proved" | "wrong" | "busy"> {
+  const challenge = randomBytes(32).toString("hex");
+  return new Promise((resolve, reject) => {
+    let got = Buffer.alloc(0);
+    const timer = setTimeout(() => finish(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+    const onData = (chunk: Buffer) => {
+      got = Buffer.concat([got, chunk]);
+      if (got.length > MAX_ANSWER_BYTES) return finish(new Error("the answer is too long"));
+      const end = got.indexOf("\r\n\r\n");
+      if (end === -1) return;
+      const head = got.subarray(0, end).toString("latin1");
+      const length = Number(/\r\ncontent-length:\s*(\d+)/i.exec(head)?.[1] ?? NaN);
+      if (!Number.isSafeInteger(length)) return finish(new Error("the answer has no Content-Length"));
+      if (got.length < end + 4 + length) return;
+      if (got.length > end + 4 + length) return finish(new Error("the answer is followed by more bytes"));
+      const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(head)?.[1]);
+      const body = got.subarray(end + 4).toString("utf8");
+      if (status === 429 || status >= 500) return finish(undefined, "busy");
+      if (/\r\nconnection:\s*close/i.test(head)) return finish(new Error("the service closes the connection"));
+      let proof: unknown;
+      try {
+        proof = (JSON.parse(body) as { proof?: unknown }).proof;
+      } catch {
+        proof = undefined;
+      }
+      const expected = Buffer.from(identityProof(apiKey, challenge));
+      const given = Buffer.from(typeof proof === "string" ? proof : "");
+      finish(undefined, status === 200 && given.length === expected.length && timingSafeEqual(given, expected) ? "proved" : "wrong");
+    };
+    const onClose = () => finish(new Error("the connection closed"));
+    const finish = (err?: Error, answer?: "proved" | "wrong" | "busy") => {
+      clearTimeout(timer);
+      socket.off("data", onData);
+      socket.off("error", onClose);
+      socket.off("close", onClose);
+      if (err) reject(err);
+      else resolve(answer!);
+    };
+    socket.on("data", onData);
+    socket.on("error", onClose);
+    socket.on("close", onClose);
+    socket.write(`GET ${IDENTITY_PATH}?challenge=${challenge} HTTP/1.1\r\nHost: ${host}\r\nConnection: keep-alive\r\nAccept: application/json\r\n\r\n`);
+  });
+}

@@ -1,0 +1,82 @@
+// The service's side of sharing: it proves who it is (identity), counts the MCP servers attached to it (each holds
+// one long request open for as long as it lives, so a server killed with -9 detaches too), and — when started with
+// a quiet period — stops itself once nothing is attached and no request came for that long.
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { apiKeyMatches, requestUrl } from "../http-util.js";
+import { ATTACH_PATH, IDENTITY_PATH, identityProof } from "./identity.js";
+
+export interface LifecycleOptions {
+  apiKey: string;
+  /** Stop after this long with nothing attached and no request; undefined: never (a service run by hand). */
+  idleStopMs?: number;
+  onIdle?: () => void;
+}
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
+
+export class Lifecycle {
+  private attached = new Set<ServerResponse>();
+  private inFlight = 0;
+  private lastActivity = Date.now();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly opts: LifecycleOptions) {
+    const idle = opts.idleStopMs;
+    if (idle !== undefined) {
+      this.timer = setInterval(() => this.check(), Math.min(5000, Math.max(100, idle / 4)));
+      this.timer.unref();
+    }
+  }
+
+  /** Counts a request of any plane as activity, from its start until its answer is sent. */
+  track(res: ServerResponse): void {
+    this.inFlight++;
+    this.lastActivity = Date.now();
+    res.once("close", () => {
+      this.inFlight--;
+      this.lastActivity = Date.now();
+    });
+  }
+
+  /** The control plane's handler with the sharing routes in front of it. */
+  wrap(handler: Handler): Handler {
+    return (req, res) => {
+      this.track(res);
+      const url = requestUrl(req);
+      if (url?.pathname === IDENTITY_PATH && req.method === "GET") return this.identity(url, res);
+      if (url?.pathname === ATTACH_PATH && req.method === "GET" && apiKeyMatches(req, this.opts.apiKey)) return this.attach(res);
+      return handler(req, res);
+    };
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    for (const res of this.attached) res.destroy();
+  }
+
+  private identity(url: URL, res: ServerResponse): void {
+    const nonce = url.searchParams.get("nonce") ?? "";
+    if (!/^[0-9a-f]{16,128}$/.test(nonce)) {
+      res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ error: "nonce: 16 to 128 hex digits" }));
+      return;
+    }
+    const body = { service: "vecdb-mcp-local", pid: process.pid, proof: identityProof(this.opts.apiKey, nonce) };
+    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
+  }
+
+  private attach(res: ServerResponse): void {
+    this.attached.add(res);
+    res.once("close", () => this.attached.delete(res));
+    res.writeHead(200, { "content-type": "text/plain", "cache-control": "no-store" });
+    res.write("attached\n"); // the headers reach the server now: it knows the attach took
+  }
+
+  private check(): void {
+    const idle = this.opts.idleStopMs;
+    if (idle === undefined || this.attached.size > 0 || this.inFlight > 0) return;
+    if (Date.now() - this.lastActivity < idle) return;
+    this.stop();
+    this.opts.onIdle?.();
+  }
+}

@@ -1,0 +1,90 @@
+// What every request meets before the SDK's own handlers, whichever transport brought it:
+// - params nested deeper than MAX_PARAMS_DEPTH are refused up front with -32602 and the limit (the SDK, zod and our
+//   own walks of the arguments recurse, and 100,000 levels end in "Maximum call stack size exceeded", -32603);
+// - params the SDK's schema refuses (tools/call without name, logging/setLevel with an unknown level) get -32602
+//   Invalid params with one short line, not -32603 with zod's raw dump (the SDK parses them inside the handler and
+//   lets the ZodError through as an internal error);
+// - `capabilities.tools.listChanged` is not promised: the tool list is fixed for a session (the safe modes decide it
+//   at start), but the SDK's McpServer announces listChanged as soon as one tool is registered.
+// The SDK has no public hook in front of its handlers, so this wraps the handler map (a test catches an SDK change).
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
+
+/** How deep params may nest (objects and arrays, params itself is level 1). A metadata filter needs far less. */
+export const MAX_PARAMS_DEPTH = 64;
+
+/** An error the SDK answers with its own code and message as they are (McpError would prefix "MCP error -32602: "). */
+const invalidParams = (message: string) => Object.assign(new Error(message), { code: ErrorCode.InvalidParams });
+
+type Handler = (request: { method: string; params?: unknown }, extra: unknown) => Promise<unknown>;
+
+/** The path of the first value nested deeper than `max` levels, or undefined. Iterative: it must not overflow itself. */
+export function tooDeepAt(value: unknown, max: number, root = "params"): string | undefined {
+  const stack: { v: unknown; depth: number; path: string }[] = [{ v: value, depth: 1, path: root }];
+  while (stack.length > 0) {
+    const { v, depth, path } = stack.pop()!;
+    if (v === null || typeof v !== "object") continue;
+    if (depth > max) return path;
+    if (Array.isArray(v)) {
+      // A long list of numbers (an upsert's values) has nothing nested: skip it without a push per value.
+      if (v.length > 0 && (v[0] === null || typeof v[0] !== "object") && (v.at(-1) === null || typeof v.at(-1) !== "object")) {
+        if (v.every((x) => x === null || typeof x !== "object")) continue;
+      }
+      for (let i = v.length - 1; i >= 0; i--) stack.push({ v: v[i], depth: depth + 1, path: `${path}[${i}]` });
+    } else {
+      for (const [k, x] of Object.entries(v)) stack.push({ v: x, depth: depth + 1, path: `${path}.${k}` });
+    }
+  }
+  return undefined;
+}
+
+interface ZodLikeIssue {
+  code?: string;
+  path?: PropertyKey[];
+  message?: string;
+  values?: unknown[];
+  expected?: string;
+  input?: unknown;
+}
+
+function isZodError(err: unknown): err is { issues: ZodLikeIssue[] } {
+  // zod's classic ZodError and the core $ZodError the SDK's safeParse throws: both carry `issues`.
+  return err instanceof Error && /ZodError$/.test(err.name) && Array.isArray((err as { issues?: unknown }).issues);
+}
+
+/** One short line for the first issue, e.g. `params.level must be one of "debug", "info", …`. */
+export function shortIssue(issue: ZodLikeIssue): string {
+  const where = ["params", ...(issue.path ?? []).filter((p) => p !== "params").map(String)].join(".");
+  if (issue.code === "invalid_value" && Array.isArray(issue.values)) {
+    return `${where} must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
+  }
+  if (issue.code === "invalid_type" && issue.input === undefined) return `${where} is required (${issue.expected ?? "a value"})`;
+  if (issue.code === "invalid_type") return `${where} must be ${issue.expected === "object" ? "an object" : `a ${issue.expected}`}`;
+  return `${where}: ${(issue.message ?? "invalid").split("\n")[0]}`;
+}
+
+export function guardRequests(server: McpServer): void {
+  const handlers = (server.server as unknown as { _requestHandlers?: Map<string, Handler> })._requestHandlers;
+  if (handlers) {
+    for (const [method, handler] of handlers) {
+      handlers.set(method, async (request, extra) => {
+        const deep = tooDeepAt(request.params, MAX_PARAMS_DEPTH);
+        if (deep !== undefined) {
+          throw invalidParams(
+            `Invalid params: nested deeper than ${MAX_PARAMS_DEPTH} levels (at ${deep.slice(0, 120)}${deep.length > 120 ? "…" : ""}); ` +
+              `this server accepts at most ${MAX_PARAMS_DEPTH} levels of objects and arrays`,
+          );
+        }
+        try {
+          return await handler(request, extra);
+        } catch (err) {
+          if (!isZodError(err)) throw err;
+          throw invalidParams(`Invalid params for ${method}: ${shortIssue(err.issues[0] ?? {})}`);
+        }
+      });
+    }
+  }
+  // The tool list never changes during a session: promise no tools/list_changed notification.
+  const caps = (server.server as unknown as { _capabilities?: { tools?: { listChanged?: boolean } } })._capabilities;
+  if (caps?.tools) delete caps.tools.listChanged;
+}

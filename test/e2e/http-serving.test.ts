@@ -1,0 +1,405 @@
+// Serving a team over HTTP (issue 17, issue 16 items 7 and 11), against the built server and the local service:
+// a generated token, idle SDK sessions that really close, slow senders that hold no slot, calls that still answer
+// when their session closes (SIGTERM, DELETE), 431 / 408, batches and ids in flight, the depth limit, the caps.
+import { connect as netConnect } from "node:net";
+import { Agent, fetch as undiciFetch } from "undici";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { startServiceProcess, type RunningService } from "../helpers/local-service.js";
+import {
+  connect,
+  INIT,
+  openPost,
+  raw,
+  rpcError,
+  sseMessages,
+  startHttp as startHttpProcess,
+  type HttpServerProcess,
+} from "../helpers/http-server.js";
+import { createIndex, dataUrl, fetchVectors, indexStats, randomVector, serverless } from "./support.js";
+
+let svc: RunningService;
+const running: HttpServerProcess[] = [];
+
+async function startHttp(args: string[], env: Record<string, string> = {}): Promise<HttpServerProcess> {
+  const p = await startHttpProcess({ env: { PINECONE_API_KEY: svc.apiKey, PINECONE_CONTROLLER_HOST: svc.controlUrl, ...env }, args });
+  running.push(p);
+  return p;
+}
+
+beforeAll(async () => {
+  svc = await startServiceProcess();
+  await createIndex(svc, { name: "big", dimension: 64, metric: "cosine", spec: serverless });
+});
+afterAll(async () => {
+  await Promise.all(running.map((p) => p.stop()));
+  await svc?.stop();
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Initializes a raw session at `version`; returns its id. */
+async function rawSession(url: string, version: string, headers: Record<string, string> = {}): Promise<string> {
+  const r = await raw(url, { headers, body: { ...INIT, params: { ...INIT.params, protocolVersion: version } } });
+  expect(r.status).toBe(200);
+  const id = r.headers["mcp-session-id"] as string;
+  await raw(url, { headers: { ...headers, "Mcp-Session-Id": id, "Mcp-Protocol-Version": version }, body: { jsonrpc: "2.0", method: "notifications/initialized" } });
+  return id;
+}
+
+async function indexHost(name: string): Promise<string> {
+  const res = await fetch(`${svc.controlUrl}/indexes/${name}`, { headers: { "Api-Key": svc.apiKey, "X-Pinecone-API-Version": "2026-04" } });
+  return ((await res.json()) as { host: string }).host;
+}
+
+async function clearIndex(host: string) {
+  await fetch(`${dataUrl(host)}/vectors/delete`, {
+    method: "POST",
+    headers: { "Api-Key": svc.apiKey, "X-Pinecone-API-Version": "2026-04", "Content-Type": "application/json" },
+    body: JSON.stringify({ deleteAll: true, namespace: "" }),
+  });
+}
+
+describe("--http with no token given (issue 16, item 7)", () => {
+  let p: HttpServerProcess;
+  beforeAll(async () => {
+    p = await startHttp([]);
+  });
+
+  test("a token is generated and shown once on stderr with how to use it; never on stdout", () => {
+    const token = p.generatedToken!;
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(p.stderr()).toContain(`listening on ${p.url} (bearer token required)\n`);
+    expect(p.stderr()).toContain(`vecdb-mcp:   Authorization: Bearer ${token}\n`);
+    expect(p.stderr()).toContain(`"headers": { "Authorization": "Bearer ${token}" }`);
+    expect(p.stdout()).toBe("");
+  });
+
+  test("a request without the token is refused with 401; the SDK client with it works", async () => {
+    expect((await raw(p.url, { body: INIT })).status).toBe(401);
+    const { client, transport } = await connect(p.url, { Authorization: `Bearer ${p.generatedToken}` });
+    expect((await client.callTool({ name: "list_indexes", arguments: {} })).isError).toBeFalsy();
+    await transport.terminateSession();
+    await client.close();
+  });
+
+  test("each start generates a new token", async () => {
+    const q = await startHttp([]);
+    expect(q.generatedToken).toBeDefined();
+    expect(q.generatedToken).not.toBe(p.generatedToken);
+    await q.stop();
+  });
+});
+
+describe("sessions of the SDK's own client", () => {
+  test("idle SDK sessions (GET stream open) are closed after the timeout, and their places free up", async () => {
+    const p = await startHttp(["--insecure-http-no-token", "--idle-timeout-s", "1", "--max-sessions", "3"]);
+    const clients = [await connect(p.url), await connect(p.url), await connect(p.url)];
+    await Promise.all(clients.map((c) => c.client.listTools()));
+    await expect(connect(p.url)).rejects.toThrow(/503|Too many sessions/);
+    await sleep(2600);
+    const fresh = await connect(p.url); // a place is free again
+    expect((await fresh.client.listTools()).tools.length).toBeGreaterThan(0);
+    await expect(clients[0].client.listTools()).rejects.toThrow(/404|Session not found/);
+    await fresh.transport.terminateSession();
+    for (const c of [...clients, fresh]) await c.client.close().catch(() => {});
+  });
+
+  test("a session in use is not closed while its calls keep coming", async () => {
+    const p = await startHttp(["--insecure-http-no-token", "--idle-timeout-s", "1"]);
+    const { client, transport } = await connect(p.url);
+    for (let i = 0; i < 6; i++) {
+      await sleep(400);
+      await client.listTools();
+    }
+    await transport.terminateSession();
+    await client.close();
+  });
+
+  test("from one address at most --max-sessions-per-address sessions: 429 with Retry-After", async () => {
+    const p = await startHttp(["--insecure-http-no-token", "--max-sessions-per-address", "2"]);
+    expect((await raw(p.url, { body: INIT })).status).toBe(200);
+    expect((await raw(p.url, { body: INIT })).status).toBe(200);
+    const over = await raw(p.url, { body: INIT });
+    expect(over.status).toBe(429);
+    expect(over.headers["retry-after"]).toBe("5");
+    expect(rpcError(over.body).message).toBe("Too many sessions from your address (2); close one (HTTP DELETE) or retry later");
+    // another address is not affected
+    expect((await raw(p.url, { body: INIT, localAddress: "127.0.0.2" })).status).toBe(200);
+  });
+});
+
+describe("slow and half-sent requests", () => {
+  test("256 trickling initializes hold no session slot and do not keep a real client out", async () => {
+    const p = await startHttp([
+      "--insecure-http-no-token",
+      "--max-sessions", "4",
+      "--request-timeout-s", "2",
+      "--max-connections-per-address", "64",
+    ]);
+    const body = JSON.stringify(INIT);
+    const tricklers = Array.from({ length: 256 }, () => openPost(p.url, { "Content-Length": String(body.length) }));
+    const outcomes = tricklers.map((t) => t.response.then((r) => r.status, () => "reset"));
+    let sent = 1;
+    tricklers.forEach((t) => t.req.write(body.slice(0, 1)));
+    const drip = setInterval(() => {
+      if (sent < body.length - 1) tricklers.forEach((t) => t.req.writable && t.req.write(body.slice(sent, sent + 1)));
+      sent++;
+    }, 500);
+    try {
+      await sleep(300);
+      // A real client from another address gets in at once, though only 4 sessions are allowed.
+      const agent = new Agent({ localAddress: "127.0.0.2" });
+      const viaOther = ((url: string | URL, init?: RequestInit) => undiciFetch(url, { ...(init as object), dispatcher: agent })) as unknown as typeof fetch;
+      const started = Date.now();
+      const real = await connect(p.url, {}, viaOther);
+      expect((await real.client.callTool({ name: "list_indexes", arguments: {} })).isError).toBeFalsy();
+      expect(Date.now() - started).toBeLessThan(1500);
+      await real.transport.terminateSession();
+      await real.client.close();
+      // The senders get 408 at the deadline (those over the per-address connection cap 503 at once).
+      const statuses = await Promise.all(outcomes);
+      expect(statuses.filter((s) => s === 408).length).toBe(64);
+      expect(statuses.every((s) => s === 408 || s === 503 || s === "reset")).toBe(true);
+      // and then a client from their address gets in too
+      const after = await connect(p.url);
+      await after.transport.terminateSession();
+      await after.client.close();
+    } finally {
+      clearInterval(drip);
+      tricklers.forEach((t) => t.req.destroy());
+    }
+    expect(p.stderr()).not.toMatch(/vecdb-mcp error:/);
+  });
+
+  test("headers over the limit get 431; headers that do not arrive in time get 408", async () => {
+    const p = await startHttp(["--insecure-http-no-token", "--request-timeout-s", "1"]);
+    const rawSocket = (text: string, waitMs: number) =>
+      new Promise<string>((resolve) => {
+        const s = netConnect(p.port, "127.0.0.1");
+        let got = "";
+        s.on("data", (c) => (got += c.toString()));
+        s.on("close", () => resolve(got));
+        s.on("error", () => resolve(got));
+        s.write(text);
+        setTimeout(() => s.destroy(), waitMs);
+      });
+    const big = await rawSocket(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${p.port}\r\nX-Big: ${"a".repeat(20 * 1024)}\r\n\r\n`, 5000);
+    expect(big).toMatch(/^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
+    const many = await rawSocket(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${p.port}\r\n${Array.from({ length: 3000 }, (_, i) => `X-H${i}: v\r\n`).join("")}\r\n`, 5000);
+    expect(many).toMatch(/^HTTP\/1\.1 431 /);
+    const slow = await rawSocket(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${p.port}\r\n`, 8000);
+    expect(slow).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
+    expect(p.stderr()).toMatch(/vecdb-mcp info: refused a request from .*431 Request Header Fields Too Large/);
+    expect(p.stderr()).not.toMatch(/vecdb-mcp error:/);
+  });
+
+  test("bodies being received at once are bounded: past the budget 503 with Retry-After, then it frees", async () => {
+    const p = await startHttp(["--insecure-http-no-token", "--max-body-mb-in-flight", "1"]);
+    const first = openPost(p.url, { "Content-Length": String(800_000) });
+    first.req.write(" ".repeat(1000));
+    await sleep(200);
+    const second = await raw(p.url, { headers: { "Content-Length": String(800_000) }, body: " ".repeat(800_000) });
+    expect(second.status).toBe(503);
+    expect(second.headers["retry-after"]).toBe("2");
+    expect(rpcError(second.body).message).toBe("Service Unavailable: 1 MiB of request bodies are being received already; retry shortly");
+    first.req.destroy(); // the client goes away mid-upload: its reservation is given back
+    await sleep(200);
+    expect((await raw(p.url, { body: INIT })).status).toBe(200);
+    expect(p.stderr()).toMatch(/vecdb-mcp info: POST from .* not answered: the client went away after 1000 of 800000 bytes of the body/);
+    expect(p.stderr()).not.toMatch(/Parse error|vecdb-mcp error:/);
+  });
+});
+
+test("a large answer the client stops reading is dropped after --send-timeout-s; the server goes on", async () => {
+  await createIndex(svc, { name: "wide", dimension: 768, metric: "cosine", spec: serverless });
+  const host = await indexHost("wide");
+  for (let b = 0; b < 10; b++) {
+    const vectors = Array.from({ length: 100 }, (_, i) => ({ id: `w${b * 100 + i}`, values: randomVector(768, b * 100 + i + 1) }));
+    const r = await fetch(`${dataUrl(host)}/vectors/upsert`, {
+      method: "POST",
+      headers: { "Api-Key": svc.apiKey, "X-Pinecone-API-Version": "2026-04", "Content-Type": "application/json" },
+      body: JSON.stringify({ vectors, namespace: "" }),
+    });
+    expect(r.status).toBe(200);
+  }
+  const p = await startHttp(["--insecure-http-no-token", "--send-timeout-s", "1"]);
+  const sid = await rawSession(p.url, "2025-03-26");
+  // Two calls in one batch: one answer stream of ~20 MB, more than the kernel's socket buffers hold.
+  const call = JSON.stringify(
+    [2, 3].map((id) => ({
+      jsonrpc: "2.0",
+      id,
+      method: "tools/call",
+      params: { name: "fetch_vectors", arguments: { index: "wide", ids: Array.from({ length: 1000 }, (_, i) => `w${i}`), includeValues: true } },
+    })),
+  );
+  // A client that sends the calls and then reads nothing.
+  const sock = netConnect(p.port, "127.0.0.1", () => {
+    sock.write(
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${p.port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n` +
+        `Mcp-Session-Id: ${sid}\r\nMcp-Protocol-Version: 2025-03-26\r\nContent-Length: ${Buffer.byteLength(call)}\r\n\r\n${call}`,
+    );
+    sock.pause();
+  });
+  sock.on("error", () => {});
+  const closed = new Promise<void>((r) => sock.on("close", () => r()));
+  const started = Date.now();
+  while (!/dropped a response/.test(p.stderr()) && Date.now() - started < 50_000) await sleep(200);
+  expect(p.stderr()).toMatch(/vecdb-mcp info: dropped a response to 127\.0\.0\.1: \d+ bytes unread for 1 s/);
+  // What the kernel held still arrives, then the connection ends: the answer never completes.
+  let received = "";
+  sock.on("data", (c: Buffer) => (received += c.toString("latin1")));
+  sock.resume();
+  await closed;
+  expect(received.includes('"id":2,') && received.includes('"id":3,')).toBe(false);
+  const ping = await raw(p.url, { headers: { "Mcp-Session-Id": sid, "Mcp-Protocol-Version": "2025-03-26" }, body: { jsonrpc: "2.0", id: 5, method: "ping" } });
+  expect(sseMessages(ping.body)[0]).toEqual({ jsonrpc: "2.0", id: 5, result: {} });
+}, 90_000);
+
+describe("JSON-RPC in front of the SDK", () => {
+  let p: HttpServerProcess;
+  beforeAll(async () => {
+    p = await startHttp(["--insecure-http-no-token"]);
+  });
+  const post = (id: string, version: string, body: unknown) =>
+    raw(p.url, { headers: { "Mcp-Session-Id": id, "Mcp-Protocol-Version": version }, body: typeof body === "string" ? body : JSON.stringify(body) });
+
+  test("an empty batch gets -32600 (not 202 with no body)", async () => {
+    const id = await rawSession(p.url, "2025-03-26");
+    const r = await post(id, "2025-03-26", "[]");
+    expect(r.status).toBe(400);
+    expect(rpcError(r.body)).toEqual({ code: -32600, message: "Invalid Request: an empty batch" });
+  });
+
+  test("at 2025-03-26 a batch is answered; at 2025-06-18 it is refused with -32600", async () => {
+    const old = await rawSession(p.url, "2025-03-26");
+    const ok = await post(old, "2025-03-26", [
+      { jsonrpc: "2.0", id: 1, method: "ping" },
+      { jsonrpc: "2.0", id: 2, method: "ping" },
+    ]);
+    expect(ok.status).toBe(200);
+    expect(sseMessages(ok.body).map((m) => m.id).sort()).toEqual([1, 2]);
+
+    const now = await rawSession(p.url, "2025-06-18");
+    const refused = await post(now, "2025-06-18", [{ jsonrpc: "2.0", id: 1, method: "ping" }]);
+    expect(refused.status).toBe(400);
+    expect(rpcError(refused.body)).toEqual({
+      code: -32600,
+      message: "Invalid Request: this session is at protocol version 2025-06-18, which has no JSON-RPC batches; send each message in its own POST",
+    });
+  });
+
+  test("the same id twice in one batch, or while a request with it is in flight: -32600, and the session still idles out", async () => {
+    const old = await rawSession(p.url, "2025-03-26");
+    const twice = await post(old, "2025-03-26", [1, 1, 1].map((id) => ({ jsonrpc: "2.0", id, method: "ping" })));
+    expect(twice.status).toBe(400);
+    expect(rpcError(twice.body)).toEqual({ code: -32600, message: "Invalid Request: id 1 is already used by a request in flight in this session" });
+
+    // A slow call (an upsert at concurrency 1 with progress) holds id 7; a ping with id 7 meanwhile is refused.
+    const host = await indexHost("big");
+    await clearIndex(host);
+    const vectors = Array.from({ length: 3000 }, (_, i) => ({ id: `s${i}`, values: randomVector(64, i + 1) }));
+    const sid = await rawSession(p.url, "2025-06-18");
+    const slow = openPost(p.url, { "Mcp-Session-Id": sid, "Mcp-Protocol-Version": "2025-06-18" });
+    slow.req.end(
+      JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "upsert_vectors", arguments: { index: "big", vectors }, _meta: { progressToken: "p" } } }),
+    );
+    await sleep(300);
+    const dup = await post(sid, "2025-06-18", { jsonrpc: "2.0", id: 7, method: "ping" });
+    expect(dup.status).toBe(400);
+    expect(rpcError(dup.body).message).toBe("Invalid Request: id 7 is already used by a request in flight in this session");
+    const done = sseMessages((await slow.response).body).find((m) => m.id === 7);
+    expect(done.result.structuredContent).toMatchObject({ records: 3000, upserted: 3000 });
+    // once answered, the id may be used again
+    const again = await post(sid, "2025-06-18", { jsonrpc: "2.0", id: 7, method: "ping" });
+    expect(sseMessages(again.body)[0]).toEqual({ jsonrpc: "2.0", id: 7, result: {} });
+  });
+
+  test("arguments nested 100,000 deep: -32602 with the limit; the server stays healthy", async () => {
+    const sid = await rawSession(p.url, "2025-06-18");
+    const deep = '{"$and":['.repeat(100_000) + "1" + "]}".repeat(100_000);
+    const r = await post(sid, "2025-06-18", `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"query_vectors","arguments":{"index":"big","topK":1,"filter":${deep}}}}`);
+    const answer = sseMessages(r.body)[0];
+    expect(answer.error.code).toBe(-32602);
+    expect(answer.error.message).toMatch(/^Invalid params: nested deeper than 64 levels \(at params\.arguments\.filter\.\$and\[0\]/);
+    const ping = await post(sid, "2025-06-18", { jsonrpc: "2.0", id: 4, method: "ping" });
+    expect(sseMessages(ping.body)[0]).toEqual({ jsonrpc: "2.0", id: 4, result: {} });
+    expect(p.stderr()).not.toMatch(/vecdb-mcp error:/);
+  });
+});
+
+describe("calls in flight when their session closes", () => {
+  const N = 6000;
+  const vectors = Array.from({ length: N }, (_, i) => ({ id: `r${i}`, values: randomVector(64, i + 7) }));
+
+  /** Starts a slow upsert through the SDK client; resolves once its first batch has landed (first progress). */
+  async function slowUpsert(url: string) {
+    const c = await connect(url);
+    let progressed!: () => void;
+    const firstProgress = new Promise<void>((r) => (progressed = r));
+    const call = c.client.callTool({ name: "upsert_vectors", arguments: { index: "big", vectors } }, undefined, {
+      timeout: 60_000,
+      onprogress: () => progressed(),
+    });
+    await firstProgress;
+    return { ...c, call };
+  }
+
+  /** The service holds exactly the records the result says landed. */
+  async function expectExactAccount(result: any) {
+    const s = result.structuredContent as { records: number; upserted: number; failed: number; failedIds: string[] };
+    expect(s.records).toBe(N);
+    expect(s.upserted + s.failed).toBe(N);
+    const host = await indexHost("big");
+    expect((await indexStats(svc, host)).totalVectorCount).toBe(s.upserted);
+    const notLanded = new Set(s.failedIds);
+    const sample = [...vectors.slice(0, 50), ...vectors.slice(-50)].map((v) => v.id);
+    const found = await fetchVectors(svc, host, sample);
+    for (const id of sample) expect(id in found, id).toBe(!notLanded.has(id));
+  }
+
+  test("SIGTERM during a large upsert: past the grace period the client gets the exact landed / not-landed account", async () => {
+    const host = await indexHost("big");
+    await clearIndex(host);
+    const p = await startHttp(["--insecure-http-no-token", "--shutdown-grace-s", "0", "--concurrency", "1"]);
+    const { call, client } = await slowUpsert(p.url);
+    p.child.kill("SIGTERM");
+    const result = await call;
+    expect(result.isError).toBe(true);
+    const text = (result.content as { text: string }[])[0].text;
+    expect(text).toMatch(/^\d+ of 6000 records were NOT written \(\d+ were\)\./);
+    expect(text).toContain("the server stopped the call (it is shutting down, or the session was closed)");
+    await expectExactAccount(result);
+    expect(await p.exited).toBe(0);
+    await client.close().catch(() => {});
+  });
+
+  test("SIGTERM within the grace period: the running call finishes whole, new requests are refused meanwhile", async () => {
+    const host = await indexHost("big");
+    await clearIndex(host);
+    const p = await startHttp(["--insecure-http-no-token", "--shutdown-grace-s", "60"]);
+    const { call, client } = await slowUpsert(p.url);
+    p.child.kill("SIGTERM");
+    await sleep(100);
+    await expect(raw(p.url, { body: INIT })).rejects.toThrow(); // the listener is closed
+    const result = await call;
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({ records: N, upserted: N, failed: 0 });
+    expect(await p.exited).toBe(0);
+    await client.close().catch(() => {});
+  });
+
+  test("DELETE of the session during a large upsert: the call answers with its account before the session goes", async () => {
+    const host = await indexHost("big");
+    await clearIndex(host);
+    const p = await startHttp(["--insecure-http-no-token", "--concurrency", "1"]);
+    const { call, client, transport } = await slowUpsert(p.url);
+    const deleted = transport.terminateSession();
+    const result = await call;
+    await deleted;
+    expect(result.isError).toBe(true);
+    expect((result.content as { text: string }[])[0].text).toContain("the server stopped the call");
+    await expectExactAccount(result);
+    await client.close().catch(() => {});
+  });
+});

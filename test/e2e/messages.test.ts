@@ -1,0 +1,74 @@
+// The messages of issue 18's point 6, pinned exactly: each names the real cause. The built server over stdio.
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { startServiceProcess, type RunningService } from "../helpers/local-service.js";
+import { startMcp, type McpSession } from "../helpers/mcp-client.js";
+import { createIndex, indexStats, serverless } from "./support.js";
+
+let svc: RunningService;
+let mcp: McpSession;
+let host = "";
+
+beforeAll(async () => {
+  svc = await startServiceProcess();
+  mcp = await startMcp({ env: { PINECONE_API_KEY: svc.apiKey, PINECONE_CONTROLLER_HOST: svc.controlUrl }, args: ["--allow-destructive"] });
+  host = (await createIndex(svc, { name: "docs", dimension: 4, spec: serverless })).host;
+});
+afterAll(async () => {
+  await mcp?.close();
+  await svc?.stop();
+});
+
+test("numbers sent as strings: the item named, not the list's length rule", async () => {
+  const r = await mcp.call("upsert_vectors", { index: "docs", vectors: [{ id: "a", values: [0.1, 0.2, 0.3, 0.4] }, { id: "b", values: [0.1, 0.2, 0.3, "0.1"] }] });
+  expect(r.isError).toBe(true);
+  expect(r.text).toContain('record at position 1, values[3] is a string "0.1", not a number. Nothing was written.');
+  const q = await mcp.call("query_vectors", { index: "docs", vector: "0.1,0.2", topK: 1 });
+  expect(q.text).toContain('vector is a string "0.1,0.2", not a list of numbers. Nothing was queried.');
+  expect((await indexStats(svc, host)).totalVectorCount).toBe(0);
+});
+
+test("`records` instead of `vectors`: the unknown key named, with the names there are", async () => {
+  const r = await mcp.call("upsert_vectors", { index: "docs", records: [{ id: "a", values: [1, 2, 3, 4] }] });
+  expect(r.text).toBe('Unknown argument "records" — upsert_vectors takes "index", "namespace", "vectors". Nothing was written.');
+});
+
+test("a service error without the stray gRPC code", async () => {
+  const r = await mcp.call("query_vectors", { index: "docs", vector: [1, 0, 0, 0], topK: 3, filter: { genre: { $in: "sf" } } });
+  expect(r.text.split("\n")[0]).toBe(
+    "query_vectors failed — the service answered HTTP 400: Invalid filter: operator $in on field 'genre' needs a list of strings, numbers or booleans, got the string 'sf'",
+  );
+});
+
+test("a delete in a namespace that holds nothing says so and names the namespaces that do", async () => {
+  expect((await mcp.call("upsert_vectors", { index: "docs", namespace: "books", vectors: [{ id: "a", values: [1, 2, 3, 4] }] })).isError).toBe(false);
+  const r = await mcp.call("delete_vectors", { index: "docs", namespace: "book", deleteAll: true });
+  expect(r.isError).toBe(false);
+  expect(r.text).toBe(
+    'Namespace "book" of index "docs" holds no records: nothing was deleted.\n\nThe namespaces that hold records: "books" (1).\n' +
+      "Next step: call delete_vectors again with the right namespace.",
+  );
+  expect(r.structured).toMatchObject({ by: "deleteAll", before: 0, after: 0, removed: 0 });
+  expect((await indexStats(svc, host)).totalVectorCount).toBe(1);
+});
+
+test("an upsert to a missing index suggests create_index", async () => {
+  const r = await mcp.call("upsert_vectors", { index: "nope", vectors: [{ id: "a", values: [1, 2, 3, 4] }] });
+  expect(r.text).toBe(
+    "upsert_vectors failed — the service answered HTTP 404 NOT_FOUND: Index nope not found.\n" +
+      "Next step: Call list_indexes to see the indexes there are and call again with one of those names, or create the index with create_index first.",
+  );
+});
+
+test("under --indexes, an empty list says the allow-list hides the rest; the instructions name the reading tools", async () => {
+  const limited = await startMcp({ env: { PINECONE_API_KEY: svc.apiKey, PINECONE_CONTROLLER_HOST: svc.controlUrl }, args: ["--indexes", "later,other"] });
+  try {
+    const r = await limited.call("list_indexes");
+    expect(r.structured).toEqual({ indexes: [] });
+    expect(r.text).toBe('None of the indexes this server is limited to ("later", "other") exists yet; any other index is hidden by --indexes.');
+    expect(limited.client.getInstructions()).toContain(
+      "Read with query_vectors (similarity search, optionally with a metadata filter), fetch_vectors (records by id) and list_vector_ids (the ids in a namespace).",
+    );
+  } finally {
+    await limited.close();
+  }
+});
