@@ -68,7 +68,7 @@ test("a service that fails part-way: exactly the ids not written are listed, the
     expect(r.structured).toMatchObject({ records: 300, batches: 3, upserted: 192, failed: 108, failedIds: notWritten });
     expect(r.structured).toMatchObject({
       failures: [
-        { records: 96, message: expect.stringMatching(/^HTTP 503 14: Service unavailable \(POST http:\/\/.*\/records\/namespaces\/part\/upsert\)$/) },
+        { records: 96, message: expect.stringMatching(/^HTTP 503: Service unavailable \(POST http:\/\/.*\/records\/namespaces\/part\/upsert\)$/) },
         { records: 12, message: "not sent: stopped after a failed batch" },
       ],
     });

@@ -203,8 +203,8 @@ describe("bad inputs, with the exact text a model receives", () => {
   test("a hosted model's name on the local service: refused, naming what is available", async () => {
     const r = await mcp.call("create_index_for_model", { name: "e5", cloud: "aws", region: "us-east-1", embed: { model: "multilingual-e5-large", fieldMap: { text: "text" } } });
     expect(r.text).toBe(
-      "create_index_for_model failed — the service answered HTTP 400 INVALID_ARGUMENT: Model multilingual-e5-large is not available on the local service. " +
-        `Available on the local service: local-bm25 (sparse embedding), local-bm25-rerank (rerank), ${TEST_MODEL} (dense embedding, from ${embedder.url}), chat-model-not-embeddings (dense embedding, from ${embedder.url}).\n` +
+      "create_index_for_model failed — the service answered HTTP 400 INVALID_ARGUMENT: \"Model multilingual-e5-large is not available on the local service. " +
+        `Available on the local service: local-bm25 (sparse embedding), local-bm25-rerank (rerank), ${TEST_MODEL} (dense embedding, from ${embedder.url}), chat-model-not-embeddings (dense embedding, from ${embedder.url}).\"\n` +
         "Next step: Correct the request as the message says and call again.",
     );
     expect((await api(svc, "GET", "/indexes/e5")).status).toBe(404);
@@ -240,14 +240,14 @@ describe("a dense model of the user's OpenAI-compatible server", () => {
     embedder.delayMs = 0;
     expect(late.isError).toBe(true);
     expect(late.structured).toMatchObject({ upserted: 0, failed: 3, failedIds: ["note-000", "note-001", "note-002"] });
-    expect(late.text).toContain(`HTTP 503 14: The embeddings server at ${embedder.url} did not answer within 700 ms.`);
+    expect(late.text).toContain(`HTTP 503: The embeddings server at ${embedder.url} did not answer within 700 ms.`);
   });
 
   test("a server that is down: search is a 503 naming it; the lexical models still work", async () => {
     await embedder.close();
     const r = await mcp.call("search_records", { index: "dense", query: { text: "x", topK: 1 } });
     expect(r.isError).toBe(true);
-    expect(r.text).toMatch(new RegExp(`^search_records failed — the service answered HTTP 503 14: The embeddings server at ${embedder.url.replace(/[./]/g, "\\$&")} refused the connection \\(is it running\\?\\)\\. \\(after 2 attempts\\)\\n`));
+    expect(r.text).toMatch(new RegExp(`^search_records failed — the service answered HTTP 503: "The embeddings server at ${embedder.url.replace(/[./]/g, "\\$&")} refused the connection \\(is it running\\?\\)\\." \\(after 2 attempts\\)\\n`));
     const m = await mcp.call("list_models");
     expect((m.structured as { models: { model: string }[] }).models.map((x) => x.model)).toEqual(["local-bm25", "local-bm25-rerank"]);
   });
