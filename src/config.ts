@@ -47,6 +47,7 @@ export const SETTINGS = {
   allowDestructive: "--allow-destructive / VECDB_ALLOW_DESTRUCTIVE",
   indexes: "--indexes / VECDB_INDEXES",
   embedUrl: "--embed-url / VECDB_EMBED_URL",
+  embedKey: "VECDB_EMBED_KEY",
   embedTimeoutMs: "VECDB_EMBED_TIMEOUT_MS",
   httpPort: "--port / VECDB_HTTP_PORT",
   httpHost: "--host / VECDB_HTTP_HOST",

@@ -81,3 +81,24 @@ test("a service that fails part-way: exactly the ids not written are listed, the
     await run.close();
   }
 });
+
+test("cancelling upsert_records aborts the text upserts in flight; nothing lands", async () => {
+  const run = await throughFaults(() => "stall");
+  try {
+    const controller = new AbortController();
+    const call = run.mcp.client.callTool({ name: "upsert_records", arguments: { index: "flaky-text", namespace: "cancel", records: notes(250, "c-") } }, undefined, {
+      signal: controller.signal,
+    });
+    const rejected = expect(call).rejects.toThrow();
+    for (let i = 0; i < 100 && run.data.requests.filter((q) => q.status === "stalled").length < 3; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(run.data.requests.filter((q) => q.status === "stalled").length).toBe(3); // 250 records: 96 + 96 + 58
+    controller.abort("the user changed their mind");
+    await rejected;
+    for (let i = 0; i < 100 && run.data.requests.some((q) => q.status === "stalled"); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(run.data.requests.map((q) => q.status)).toEqual(["closed by client", "closed by client", "closed by client"]);
+    expect((await indexStats(svc, realHost)).namespaces.cancel).toBeUndefined();
+    expect((await run.mcp.call("list_models")).isError).toBe(false);
+  } finally {
+    await run.close();
+  }
+});

@@ -99,13 +99,18 @@ describe("integrated embedding with local-bm25, through the official client", ()
       headers: { "content-type": "application/x-ndjson" },
     });
     expect(upsert).toMatchObject({ status: 201, body: undefined });
+    const created = await api("POST", "/indexes/create-for-model", { name: "spec-check", cloud: "gcp", region: "us-central1", embed: { model: TEST_MODEL, field_map: { text: "body" }, metric: "dotproduct" } });
+    expect(created.status).toBe(201);
+    expect(validateResponse("db_control_2026-04.oas.yaml", "/indexes/create-for-model", "POST", 201, created.body)).toEqual([]);
+    expect(created.body).toMatchObject({ dimension: TEST_DIM, metric: "dotproduct", embed: { model: TEST_MODEL, dimension: TEST_DIM, field_map: { text: "body" }, write_parameters: { input_type: "passage", truncate: "END" } } });
     for (const [path, method, body] of [
+      ["/embed", "POST", { model: TEST_MODEL, inputs: [{ text: "a b" }], parameters: { input_type: "query" } }],
       ["/embed", "POST", { model: "local-bm25", inputs: [{ text: "a b" }], parameters: { input_type: "passage" } }],
       ["/rerank", "POST", { model: "local-bm25-rerank", query: "a", documents: [{ text: "a b" }, { text: "c" }] }],
       ["/models", "GET", undefined],
       ["/models/{model_name}", "GET", undefined],
     ] as const) {
-      const answer = await api(method, path.replace("{model_name}", "local-bm25"), body);
+      const answer = await api(method, path.replace("{model_name}", TEST_MODEL), body);
       expect(answer.status).toBe(200);
       expect(validateResponse("inference_2026-04.oas.yaml", path, method, 200, answer.body)).toEqual([]);
     }

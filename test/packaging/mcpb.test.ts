@@ -44,12 +44,14 @@ describe("manifest.json", () => {
     expect(manifest.user_config.data_dir).toMatchObject({ type: "directory", required: false, default: "" });
     expect(manifest.user_config.allowed_directories).toMatchObject({ type: "directory", required: false, default: "" });
     expect(manifest.user_config.read_only).toMatchObject({ type: "boolean", required: false, default: false });
+    expect(manifest.user_config.embed_url).toMatchObject({ type: "string", required: false, default: "" });
     expect(manifest.server.mcp_config.env).toEqual({
       PINECONE_API_KEY: "${user_config.api_key}",
       PINECONE_CONTROLLER_HOST: "${user_config.controller_url}",
       VECDB_DATA_DIR: "${user_config.data_dir}",
       VECDB_ALLOW_DIRS: "${user_config.allowed_directories}",
       VECDB_READ_ONLY: "${user_config.read_only}",
+      VECDB_EMBED_URL: "${user_config.embed_url}",
     });
   });
 
@@ -68,6 +70,8 @@ describe("manifest.json", () => {
     };
     const dir = resolve(tmpdir(), "vecdb-imports");
     expect(await configOf({ allowed_directories: dir, read_only: true })).toMatchObject({ allowDirs: [dir], readOnly: true });
+    expect(await configOf({ embed_url: "http://127.0.0.1:11434/v1" })).toMatchObject({ embedUrl: "http://127.0.0.1:11434/v1" });
+    expect((await configOf({})).embedUrl).toBeUndefined();
     expect(await configOf({})).toMatchObject({ allowDirs: [], readOnly: false, allowDestructive: false });
   });
 
@@ -127,6 +131,7 @@ describe.skipIf(problems.length > 0)(title, () => {
       VECDB_DATA_DIR: dataDir,
       VECDB_ALLOW_DIRS: "",
       VECDB_READ_ONLY: "false",
+      VECDB_EMBED_URL: "",
     });
 
     const server = await connectStdio({

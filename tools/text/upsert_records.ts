@@ -2,29 +2,16 @@
 // The whole call is checked against the index's field_map first (nothing is written if one record is bad); then
 // NDJSON batches of ≤ 96 records and ≤ 2 MB go out concurrently, with retries and exact not-landed accounting.
 import { z } from "zod";
-import type { RecordProblem } from "../../src/ingest/check.js";
 import { checkTextUpsert, runTextUpsert } from "../../src/ingest/text-upsert.js";
 import { markdownTable } from "../../src/tool-kit/format/table.js";
 import { ToolError } from "../../src/tool-kit/tool-error.js";
 import { indexArg, namespaceArg, ruleError } from "../../src/tool-kit/args/schema.js";
 import { defineTool } from "../../src/tool-kit/tool.js";
-import { distinctFailures, failuresField, writableIndex, writtenTo } from "../../src/tool-kit/results/writes.js";
+import { distinctFailures, failuresField, notWrittenText, problemsText, writableIndex, writtenTo } from "../../src/tool-kit/results/writes.js";
 
 const MAX_RECORDS = 10_000;
 const RULES = { list: "records", after: "Nothing was written." };
 const rule = (text: string) => ruleError(text, RULES);
-const MAX_PROBLEMS_SHOWN = 50;
-
-function problemsText(problems: RecordProblem[], index: string): string {
-  const lines = problems.slice(0, MAX_PROBLEMS_SHOWN).map((p) => `- position ${p.position} (id ${JSON.stringify(p.id)}): ${p.field} ${p.rule}`);
-  if (problems.length > MAX_PROBLEMS_SHOWN) lines.push(`- … and ${problems.length - MAX_PROBLEMS_SHOWN} more`);
-  const n = problems.length;
-  return (
-    `Nothing was written: ${n} ${n === 1 ? "problem" : "problems"} with the records for index ${JSON.stringify(index)}.\n` +
-    `${lines.join("\n")}\nNext step: fix ${n === 1 ? "that record" : "those records"} and call upsert_records again with the whole list.`
-  );
-}
-
 export default defineTool({
   name: "upsert_records",
   title: "Upsert text records",
@@ -66,7 +53,7 @@ export default defineTool({
           "Next step: write vectors to it with upsert_vectors (embed_texts makes them from text), or create an index for a model with create_index_for_model.",
       );
     }
-    if (checked.problems.length > 0) throw new ToolError(problemsText(checked.problems, index));
+    if (checked.problems.length > 0) throw new ToolError(problemsText("upsert_records", checked.problems, index));
 
     const outcome = await runTextUpsert({
       service,
@@ -93,15 +80,6 @@ export default defineTool({
       [[index, namespace || "(default)", outcome.records, outcome.batches, outcome.upserted, structured.failed, structured.seconds.toFixed(2)]],
     );
     if (structured.failed === 0) return { structured, table };
-    const reasons = structured.failures.map((f) => `- ${f.records} records: ${f.message}`);
-    if (outcome.aborted) reasons.push("- the call was cancelled");
-    return {
-      structured,
-      isError: true,
-      table:
-        `${structured.failed} of ${outcome.records} records were NOT written (${outcome.upserted} were).\n\n${table}\n\n` +
-        `Why:\n${reasons.join("\n")}\n\nIds not written: ${outcome.failedIds.join(", ")}\n\n` +
-        "Next step: call upsert_records again with just those records (upserts are idempotent).",
-    };
+    return { structured, isError: true, ...notWrittenText("upsert_records", table, outcome, structured.failures) };
   },
 });

@@ -161,11 +161,15 @@ export class Models {
 
   /** "Available here: …. To add dense models …" — the sentence every refusal ends with. */
   async available(): Promise<string> {
-    const remote = await this.remoteNames().catch(() => undefined);
+    let failure = "";
+    const remote = await this.remoteNames().catch((e: unknown) => {
+      failure = e instanceof Error ? e.message : String(e);
+      return undefined;
+    });
     const names = [`${LOCAL_BM25} (sparse embedding)`, `${LOCAL_BM25_RERANK} (rerank)`, ...(remote ?? []).map((n) => `${n} (dense embedding, from ${this.server!.base})`)];
     const how = this.server
       ? remote === undefined
-        ? ` The embeddings server at ${this.server.base} did not answer, so its models are not listed.`
+        ? ` The embeddings server's models are not listed: ${failure}`
         : ""
       : " Dense models come from an OpenAI-compatible embeddings server you run (Ollama, LM Studio, llama.cpp, vLLM, TEI): start the local service with --embed-url http://127.0.0.1:11434/v1 (or set VECDB_EMBED_URL).";
     return `Available on the local service: ${names.join(", ")}.${how}`;

@@ -52,6 +52,12 @@ export class EmbeddingsServer {
     return { vectors, tokens: typeof t === "number" ? t : 0 };
   }
 
+  /** The key never appears in a message, even when the server echoes it. */
+  private redact(text: string): string {
+    const key = this.opts.key;
+    return key && key.length >= 4 ? text.split(key).join("[redacted]") : text;
+  }
+
   private badAnswer(call: string, detail: string): ModelError {
     return new ModelError(502, "UNAVAILABLE", `The embeddings server at ${this.base} gave an unexpected answer to ${call}: ${detail}.`);
   }
@@ -85,7 +91,7 @@ export class EmbeddingsServer {
           throw this.badAnswer(`${method} ${path}`, "the body is not JSON");
         }
       }
-      const message = serverMessage(text) ?? res.statusText;
+      const message = this.redact(serverMessage(text) ?? res.statusText);
       const error = new ModelError(
         res.status === 404 || res.status === 400 ? 400 : res.status === 429 ? 429 : 502,
         res.status === 429 ? "RESOURCE_EXHAUSTED" : res.status === 404 || res.status === 400 ? "INVALID_ARGUMENT" : "UNAVAILABLE",
