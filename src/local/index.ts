@@ -66,6 +66,8 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
     });
     registry = new Registry(catalog, store, servers, hostForUrls(host), log);
     await registry.start();
+    // Every index's records into memory for search, in the background; a namespace needed sooner loads at once.
+    void store.warm([...catalog.indexes.values()].map((i) => i.space), log);
 
     const control = createServer(SERVER_TIMEOUTS, controlPlaneHandler(registry, apiKey, log));
     control.keepAliveTimeout = 5000;
@@ -90,6 +92,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
           await closed;
           await servers.closeAll();
           await reg.drain();
+          store.mirror.stop();
           await openRoot.close();
           release();
         })();
