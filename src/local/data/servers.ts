@@ -37,6 +37,7 @@ export function dataPlaneIndex(index: StoredIndex): DataPlaneIndex {
   return {
     name: index.name, space: index.space, dimension: index.dimension ?? 0, metric: index.metric, vectorType: index.vectorType,
     ...(filterable ? { filterable } : {}),
+    ...("serverless" in spec && spec.serverless.read_capacity?.mode === "Dedicated" ? { dedicatedReads: true } : {}),
   };
 }
 
