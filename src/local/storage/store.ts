@@ -180,15 +180,6 @@ export class VectorStore {
     }
   }
 
-  /** Metadata JSON of every record, without decoding vectors: for filters on stats and deletes. */
-  *scanMetadata(space: string, namespace: string): Generator<{ id: string; metadataJson: string | undefined }> {
-    const scope = this.catalog.scopeOf(space, namespace);
-    if (!scope) return;
-    for (const { key, value } of this.records.getRange({ start: scopePrefix(scope.spaceNo, scope.nsNo), end: scopeEnd(scope.spaceNo, scope.nsNo) })) {
-      yield { id: idFromKey(key) ?? decodeLongId(value) ?? "", metadataJson: decodeMetadataJson(value) };
-    }
-  }
-
   /** Removes the ids that exist; returns how many did. */
   async deleteIds(space: string, namespace: string, ids: string[]): Promise<number> {
     let removed = 0;
@@ -298,29 +289,6 @@ export class VectorStore {
         changes.push({ kind: "remove", space, namespace, id });
         removed++;
       }
-      this.catalog.saveNamespace(scope.spaceNo, ns);
-    });
-    return removed;
-  }
-
-  /** In one transaction, removes every record whose metadata `select` accepts, scanning them all; returns how many. */
-  async deleteWhere(space: string, namespace: string, select: (metadataJson: string | undefined) => boolean): Promise<number> {
-    let removed = 0;
-    await this.commit((changes) => {
-      const scope = this.catalog.scopeOf(space, namespace);
-      if (!scope) return;
-      const ns = this.catalog.holder(scope);
-      const doomed: Buffer[] = [];
-      for (const { key, value } of this.records.getRange({ start: scopePrefix(scope.spaceNo, scope.nsNo), end: scopeEnd(scope.spaceNo, scope.nsNo) })) {
-        if (select(decodeMetadataJson(value))) {
-          doomed.push(Buffer.from(key));
-          changes.push({ kind: "remove", space, namespace, id: idFromKey(key) ?? decodeLongId(value) ?? "" });
-          ns.entry.bytes -= key.length + value.length;
-        }
-      }
-      for (const key of doomed) this.records.removeSync(key);
-      ns.entry.count -= doomed.length;
-      removed = doomed.length;
       this.catalog.saveNamespace(scope.spaceNo, ns);
     });
     return removed;
