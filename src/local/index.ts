@@ -105,6 +105,8 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
     });
     registry = new Registry(catalog, store, servers, hostForUrls(host), log);
     await registry.start();
+    // Every index's records into memory for search, in the background; a namespace needed sooner loads at once.
+    void store.warm([...catalog.indexes.values()].map((i) => i.space), log);
 
     const control = createServer(SERVER_TIMEOUTS, lifecycle.wrap(controlPlaneHandler(registry, apiKey, log, models)));
     control.keepAliveTimeout = 5000;
@@ -134,6 +136,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
           await closed;
           await servers.closeAll();
           await reg.drain();
+          store.mirror.stop();
           await openRoot.close();
           release();
         })();

@@ -106,5 +106,19 @@ describe("deviations found by a client's suite", () => {
     });
     expect(query.status).toBe(400);
     expect(((await query.json()) as { message: string }).message).toContain("includeValue is not a field of /query");
+
+    // query tuning for dedicated read nodes: honoured there (search is exact), refused elsewhere
+    const dedicated = pc.index({ name: "dedicated", host: `http://${(await pc.describeIndex("dedicated")).host}` });
+    expect((await dedicated.query({ vector: [1, 0], topK: 1, scanFactor: 0.5, maxCandidates: 10 } as never)).matches.map((m) => m.id)).toEqual(["a"]);
+    const floats = pc.index({ name: "floats", host: `http://${(await pc.describeIndex("floats")).host}` });
+    await expect(floats.query({ vector: [1, 0], topK: 1, scanFactor: 2 } as never)).rejects.toThrow(
+      /scanFactor is supported only by indexes with dedicated read capacity/,
+    );
+    const outOfRange = await fetch(`http://${(await pc.describeIndex("dedicated")).host}/query`, {
+      method: "POST",
+      headers: { "Api-Key": svc.apiKey, "content-type": "application/json" },
+      body: JSON.stringify({ vector: [1, 0], topK: 1, maxCandidates: 0 }),
+    });
+    expect(((await outOfRange.json()) as { message: string }).message).toBe("maxCandidates must be an integer from 1 to 100000, got 0");
   });
 });

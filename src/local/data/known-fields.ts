@@ -42,6 +42,26 @@ export function checkBodyFields(path: string, body: JsonObject): void {
   if (known) checkKeys(Object.keys(body), known, path);
 }
 
+/**
+ * scanFactor and maxCandidates tune the approximate search of dedicated read nodes. Search here is exact, which is
+ * what their most thorough settings approach, so on such an index they are checked and honoured as given; on any
+ * other index the hosted service does not support them, and neither does this one.
+ */
+export function checkQueryTuning(body: JsonObject, index: DataPlaneIndex): void {
+  const rules = [
+    ["scanFactor", (v: Json) => typeof v === "number" && v >= 0.5 && v <= 4, "a number from 0.5 to 4"],
+    ["maxCandidates", (v: Json) => typeof v === "number" && Number.isInteger(v) && v >= 1 && v <= 100000, "an integer from 1 to 100000"],
+  ] as const;
+  for (const [name, ok, want] of rules) {
+    const v = body[name] ?? body[snake(name)];
+    if (v === undefined || v === null) continue;
+    if (!index.dedicatedReads) {
+      throw invalid(`${name} is supported only by indexes with dedicated read capacity (spec.serverless.read_capacity mode Dedicated)`);
+    }
+    if (!ok(v)) throw invalid(`${name} must be ${want}, got ${JSON.stringify(v)}`);
+  }
+}
+
 /** Refuses a filter naming a metadata field outside the index's filterable list (schema or pod metadata_config). */
 export function checkFilterable(filter: Json | undefined, index: DataPlaneIndex): void {
   const allowed = index.filterable;

@@ -1,6 +1,6 @@
 // Before a route runs: unknown fields refused, filters checked against the index's filterable fields.
 // An upsert's body is checked by the route itself (its usual form is read without JSON.parse).
-import { checkBodyFields, checkFilterable, checkQueryFields, hasBodyFields } from "./known-fields.js";
+import { checkBodyFields, checkFilterable, checkQueryFields, checkQueryTuning, hasBodyFields } from "./known-fields.js";
 import type { DataPlaneIndex, DataPlaneRequest } from "./types.js";
 import { field, parseBody } from "./validate.js";
 
@@ -10,4 +10,5 @@ export function checkRequestFields(path: string, req: DataPlaneRequest, index: D
   const body = parseBody(req.body);
   checkBodyFields(path, body);
   checkFilterable(field(body, "filter"), index);
+  if (path === "/query") checkQueryTuning(body, index);
 }

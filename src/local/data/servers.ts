@@ -43,6 +43,7 @@ export function dataPlaneIndex(index: StoredIndex): DataPlaneIndex {
     name: index.name, space: index.space, dimension: index.dimension ?? 0, metric: index.metric, vectorType: index.vectorType, kind,
     ...(index.embed ? { embed: index.embed } : {}),
     ...(filterable ? { filterable } : {}),
+    ...("serverless" in spec && spec.serverless.read_capacity?.mode === "Dedicated" ? { dedicatedReads: true } : {}),
   };
 }
 

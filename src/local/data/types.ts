@@ -7,7 +7,9 @@ export interface DataPlaneIndex { name: string; space: string; dimension: number
   /** The metadata fields filters may name (serverless schema, pod metadata_config.indexed); undefined: all. */
   filterable?: string[];
   /** How the index is deployed; the hosted service refuses some requests on one kind (routes/stats.ts, list.ts). */
-  kind?: "serverless" | "pod" }
+  kind?: "serverless" | "pod";
+  /** read_capacity mode Dedicated (dedicated read nodes): the query tuning fields scanFactor, maxCandidates apply. */
+  dedicatedReads?: boolean }
 export interface DataPlaneRequest { method: string; pathname: string; query: URLSearchParams; body: Buffer }
 export interface DataPlaneResponse { status: number; body: unknown }   // body is JSON-serialised by L1
 

@@ -13,12 +13,19 @@ export type MirrorChange =
 
 /** Fills a fresh NamespaceVectors from lmdb. */
 export type NamespaceLoader = (space: string, namespace: string, into: NamespaceVectors) => void;
+/** Fills it a slice at a time: each call loads up to `max` more records and says whether it is done. */
+export type SliceLoader = (space: string, namespace: string, into: NamespaceVectors) => (max: number) => boolean;
+
+const WARM_SLICE = 2000;
 
 export class Mirror implements MemoryBudget {
   private readonly spaces = new Map<string, Map<string, NamespaceVectors>>();
+  /** Namespaces being loaded in the background, with the step that loads their next slice. */
+  private readonly loading = new Map<NamespaceVectors, { space: string; namespace: string; step: (max: number) => boolean }>();
   private inUse = 0;
+  private stopped = false;
 
-  constructor(private readonly load: NamespaceLoader, readonly limitBytes: number) {}
+  constructor(private readonly load: NamespaceLoader, readonly limitBytes: number, private readonly slices?: SliceLoader) {}
 
   get bytesInUse(): number {
     return this.inUse;
@@ -43,7 +50,10 @@ export class Mirror implements MemoryBudget {
   namespace(space: string, namespace: string, dimension: number): NamespaceVectors {
     let byName = this.spaces.get(space);
     const found = byName?.get(namespace);
-    if (found) return found;
+    if (found) {
+      this.finishLoading(found);
+      return found;
+    }
     const nv = new NamespaceVectors(dimension, this, `namespace ${JSON.stringify(namespace)}`);
     try {
       this.load(space, namespace, nv);
@@ -56,6 +66,56 @@ export class Mirror implements MemoryBudget {
     return nv;
   }
 
+  /**
+   * Loads namespaces in the background, a slice per turn of the event loop, so the service answers meanwhile. A
+   * namespace needed before its turn is finished at once by namespace(). Writes landing during a load are applied
+   * to what is loaded so far and read again from lmdb by the slices after them (a put or remove applied twice is
+   * the same as once), so the result equals a load done at once.
+   */
+  async warm(targets: { space: string; namespace: string; dimension: number }[], log: (line: string) => void): Promise<void> {
+    for (const { space, namespace, dimension } of targets) {
+      if (this.stopped) return;
+      if (this.spaces.get(space)?.has(namespace) || !this.slices) continue;
+      const nv = new NamespaceVectors(dimension, this, `namespace ${JSON.stringify(namespace)}`);
+      const step = this.slices(space, namespace, nv);
+      let byName = this.spaces.get(space);
+      if (!byName) this.spaces.set(space, (byName = new Map()));
+      byName.set(namespace, nv);
+      this.loading.set(nv, { space, namespace, step });
+      try {
+        while (this.loading.has(nv) && !this.stopped && !step(WARM_SLICE)) await new Promise((r) => setImmediate(r));
+      } catch (e) {
+        log(`vecdb-mcp local service: namespace ${JSON.stringify(namespace)} not loaded in advance (${(e as Error).message}); it loads on first use`);
+        this.forget(space, namespace, nv);
+      }
+      this.loading.delete(nv);
+    }
+  }
+
+  /** Stops background loading (the store is closing). */
+  stop(): void {
+    this.stopped = true;
+  }
+
+  private finishLoading(nv: NamespaceVectors): void {
+    const loading = this.loading.get(nv);
+    if (!loading) return;
+    this.loading.delete(nv);
+    try {
+      loading.step(Infinity);
+    } catch (e) {
+      this.forget(loading.space, loading.namespace, nv); // never leave a half-loaded namespace to search
+      throw e;
+    }
+  }
+
+  private forget(space: string, namespace: string, nv: NamespaceVectors): void {
+    this.loading.delete(nv);
+    nv.release();
+    const byName = this.spaces.get(space);
+    if (byName?.get(namespace) === nv) byName.delete(namespace);
+  }
+
   /** Applies committed changes to the namespaces in memory (those not loaded load later from lmdb). */
   apply(changes: MirrorChange[]): void {
     for (const c of changes) {
@@ -64,8 +124,7 @@ export class Mirror implements MemoryBudget {
       if (c.kind === "reload") {
         for (const [name, nv] of byName) {
           if (c.namespace !== undefined && name !== c.namespace) continue;
-          nv.release();
-          byName.delete(name);
+          this.forget(c.space, name, nv);
         }
         continue;
       }
@@ -76,8 +135,7 @@ export class Mirror implements MemoryBudget {
         else nv.remove(c.id);
       } catch {
         // out of memory for a change that lmdb already holds: forget the namespace; its next use loads it again
-        nv.release();
-        byName.delete(c.namespace);
+        this.forget(c.space, c.namespace, nv);
       }
     }
   }

@@ -50,7 +50,11 @@ export class VectorStore {
     this.root = root;
     this.catalog = new SpaceCatalog(root);
     this.records = root.openDB<Buffer, Buffer>({ name: "vectors.records", encoding: "binary", keyEncoding: "binary" });
-    this.mirror = new Mirror((space, namespace, into) => this.loadNamespace(space, namespace, into), options.memoryLimitBytes ?? Math.floor(totalmem() * DEFAULT_MEMORY_SHARE));
+    this.mirror = new Mirror(
+      (space, namespace, into) => this.loadNamespace(space, namespace, into)(Infinity),
+      options.memoryLimitBytes ?? Math.floor(totalmem() * DEFAULT_MEMORY_SHARE),
+      (space, namespace, into) => this.loadNamespace(space, namespace, into),
+    );
   }
 
   // ---- the contract with L1 -------------------------------------------------------------------------------
@@ -176,15 +180,6 @@ export class VectorStore {
     }
   }
 
-  /** Metadata JSON of every record, without decoding vectors: for filters on stats and deletes. */
-  *scanMetadata(space: string, namespace: string): Generator<{ id: string; metadataJson: string | undefined }> {
-    const scope = this.catalog.scopeOf(space, namespace);
-    if (!scope) return;
-    for (const { key, value } of this.records.getRange({ start: scopePrefix(scope.spaceNo, scope.nsNo), end: scopeEnd(scope.spaceNo, scope.nsNo) })) {
-      yield { id: idFromKey(key) ?? decodeLongId(value) ?? "", metadataJson: decodeMetadataJson(value) };
-    }
-  }
-
   /** Removes the ids that exist; returns how many did. */
   async deleteIds(space: string, namespace: string, ids: string[]): Promise<number> {
     let removed = 0;
@@ -299,29 +294,6 @@ export class VectorStore {
     return removed;
   }
 
-  /** In one transaction, removes every record whose metadata `select` accepts, scanning them all; returns how many. */
-  async deleteWhere(space: string, namespace: string, select: (metadataJson: string | undefined) => boolean): Promise<number> {
-    let removed = 0;
-    await this.commit((changes) => {
-      const scope = this.catalog.scopeOf(space, namespace);
-      if (!scope) return;
-      const ns = this.catalog.holder(scope);
-      const doomed: Buffer[] = [];
-      for (const { key, value } of this.records.getRange({ start: scopePrefix(scope.spaceNo, scope.nsNo), end: scopeEnd(scope.spaceNo, scope.nsNo) })) {
-        if (select(decodeMetadataJson(value))) {
-          doomed.push(Buffer.from(key));
-          changes.push({ kind: "remove", space, namespace, id: idFromKey(key) ?? decodeLongId(value) ?? "" });
-          ns.entry.bytes -= key.length + value.length;
-        }
-      }
-      for (const key of doomed) this.records.removeSync(key);
-      ns.entry.count -= doomed.length;
-      removed = doomed.length;
-      this.catalog.saveNamespace(scope.spaceNo, ns);
-    });
-    return removed;
-  }
-
   /** Ids in a namespace, in byte order, starting with `prefix`, after the key position `after`. */
   listIds(space: string, namespace: string, opts: { prefix?: string; after?: Buffer; limit: number }): { ids: string[]; next?: Buffer } {
     const scope = this.catalog.scopeOf(space, namespace);
@@ -419,15 +391,34 @@ export class VectorStore {
     return this.mirror.namespace(space, namespace, this.catalog.space(space)?.dimension ?? dimension ?? 0);
   }
 
-  private loadNamespace(space: string, namespace: string, into: NamespaceVectors): void {
+  /** Loads the records into memory from the current lmdb state, `max` at a time; the step says when all are in. */
+  private loadNamespace(space: string, namespace: string, into: NamespaceVectors): (max: number) => boolean {
     const scope = this.catalog.scopeOf(space, namespace);
-    if (!scope) return;
-    const count = this.catalog.holder(scope).entry.count;
-    into.reserve(count);
-    for (const { key, value } of this.records.getRange({ start: scopePrefix(scope.spaceNo, scope.nsNo), end: scopeEnd(scope.spaceNo, scope.nsNo) })) {
-      const parts = decodeRecordParts(value);
-      into.put(idFromKey(key) ?? parts.longId ?? "", parts.dense, parts.sparse, parts.metadataJson);
-    }
+    if (!scope) return () => true;
+    into.reserve(this.catalog.holder(scope).entry.count);
+    const end = scopeEnd(scope.spaceNo, scope.nsNo);
+    let after: Buffer | undefined;
+    return (max) => {
+      let n = 0;
+      const range = this.records.getRange({ start: after ?? scopePrefix(scope.spaceNo, scope.nsNo), exclusiveStart: after !== undefined, end });
+      for (const { key, value } of range) {
+        const parts = decodeRecordParts(value);
+        into.put(idFromKey(key) ?? parts.longId ?? "", parts.dense, parts.sparse, parts.metadataJson);
+        after = Buffer.from(key);
+        if (++n >= max) return false;
+      }
+      return true;
+    };
+  }
+
+  /** Starts loading every namespace of these spaces into memory in the background (the service's indexes at start). */
+  warm(spaces: string[], log: (line: string) => void): Promise<void> {
+    const targets = spaces.flatMap((space) => {
+      const entry = this.catalog.space(space);
+      if (!entry) return [];
+      return this.catalog.namespaces(entry.no).map(({ entry: ns }) => ({ space, namespace: ns.name, dimension: entry.dimension ?? 0 }));
+    });
+    return this.mirror.warm(targets, log);
   }
 
   // ---- internals ------------------------------------------------------------------------------------------

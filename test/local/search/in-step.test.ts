@@ -49,6 +49,30 @@ describe("memory in step with lmdb", () => {
     expect(ids(await again.post("/query", { vector: [0, 1], topK: 2, filter: { k: "x" } }))).toEqual(["a"]);
   });
 
+  it("loads in the background at open; writes during the load and queries before its end see the right records", async () => {
+    env = openEnv();
+    const index = makeIndex({ dimension: 2, metric: "euclidean" });
+    const api = client(env.store, index);
+    const all = Array.from({ length: 5000 }, (_, i) => ({ id: `r${String(i).padStart(4, "0")}`, values: [i, 0], metadata: { even: i % 2 === 0 } }));
+    for (let i = 0; i < all.length; i += 1000) await api.post("/vectors/upsert", { vectors: all.slice(i, i + 1000) });
+
+    const store = new VectorStore(env.root);
+    const again = client(store, index);
+    const warming = store.warm([index.space], () => {});
+    // while the first slice is in: delete one at the start (applied to the slice), rewrite one near the end and add one
+    // (an upsert needs room first, which finishes the load)
+    await again.post("/vectors/delete", { ids: ["r0000"] });
+    await again.post("/vectors/upsert", { vectors: [{ id: "r4990", values: [-1, 0], metadata: { even: false } }, { id: "new", values: [-2, 0] }] });
+    await warming;
+    expect(ids(await again.post("/query", { vector: [0, 0], topK: 4 }))).toEqual(["r0001", "r4990", "new", "r0002"]);
+    expect((await again.post("/describe_index_stats", { filter: { even: true } })).body.namespaces[""].vectorCount).toBe(2498);
+
+    const third = new VectorStore(env.root);
+    void third.warm([index.space], () => {});
+    // asked before the background load is done: the namespace is finished at once
+    expect(ids(await client(third, index).post("/query", { vector: [5000, 0], topK: 2 }))).toEqual(["r4999", "r4998"]);
+  });
+
   it("refuses a write past the memory limit, naming it, and writes nothing", async () => {
     env = openEnv();
     const store = new VectorStore(env.root, { memoryLimitBytes: 1048576 });
