@@ -6,12 +6,18 @@ import { benchImport } from "./import.js";
 import { benchImportRss } from "./import-rss.js";
 import { benchUpsertTool } from "./upsert-tool.js";
 import { benchBulkImport } from "./bulk-import.js";
+import { benchText } from "./text.js";
+import { benchDocuments } from "./documents.js";
+import { benchLocalSearch } from "./local-search.js";
 
 const BENCHMARKS: Record<string, () => Promise<unknown>> = {
   "upsert-tool": benchUpsertTool,
   import: benchImport,
   "import-rss": benchImportRss,
   "cold-start": benchColdStart,
+  text: benchText,
+  documents: benchDocuments,
+  "local-search": benchLocalSearch,
   "http-load": benchHttpLoad,
   "cold-start-shared": benchColdStartShared,
   "bulk-import": benchBulkImport,

@@ -30,7 +30,11 @@ const LAZY_ONLY = [
   // import_vectors' file reading (src/ingest/import-file.ts) and the JSON byte readers
   /^src\/ingest\/(file-check|parallel-check|jsonl-encode|upload-input)\.ts$/,
   /^src\/ingest\/sources\/(record-line|jsonl|lines)\.ts$/,
-  /^src\/shared\//,
+  // the JSON byte readers; float32.ts (shortest float32 decimals) was on the startup path as src/ingest/float32.ts
+  /^src\/shared\/(?!float32\.ts$)/,
+  // index_documents' file reading, chunking and HTML parsing
+  /^src\/ingest\/documents\//,
+  /node_modules\/(htmlparser2|picomatch)\//,
 ];
 
 // CommonJS dependencies bundled into ESM (undici, parts of the SDK's deps) call require() for Node built-ins;

@@ -46,6 +46,9 @@ export const SETTINGS = {
   readOnly: "--read-only / VECDB_READ_ONLY",
   allowDestructive: "--allow-destructive / VECDB_ALLOW_DESTRUCTIVE",
   indexes: "--indexes / VECDB_INDEXES",
+  embedUrl: "--embed-url / VECDB_EMBED_URL",
+  embedKey: "VECDB_EMBED_KEY",
+  embedTimeoutMs: "VECDB_EMBED_TIMEOUT_MS",
   httpPort: "--port / VECDB_HTTP_PORT",
   httpHost: "--host / VECDB_HTTP_HOST",
   httpToken: "VECDB_HTTP_TOKEN",
@@ -103,6 +106,14 @@ export const configSchema = z.object({
 
   // ── Embedded local service (used when mode is "local") ───────────────────────────────────────
   dataDir: z.string().min(1, { error: () => `${SETTINGS.dataDir} must not be empty` }),
+  /** An OpenAI-compatible embeddings server whose models the embedded service offers, e.g. http://127.0.0.1:11434/v1. */
+  embedUrl: z
+    .string()
+    .refine((s) => /^https?:\/\//.test(s) && URL.canParse(s), { error: () => `${SETTINGS.embedUrl} must be an http:// or https:// URL, e.g. http://127.0.0.1:11434/v1` })
+    .optional(),
+  /** Sent to that server as a bearer token (VECDB_EMBED_KEY). Never logged. */
+  embedKey: z.string().optional(),
+  embedTimeoutMs: int(SETTINGS.embedTimeoutMs, 100, 600_000, 30_000),
   /**
    * "shared": one service per data dir, found or started detached, used by every MCP server on it (issue 15);
    * "embedded": in this process, owning the data dir for its lifetime (--local with --data-dir on the command line).
@@ -170,7 +181,7 @@ export const configSchema = z.object({
 export type Config = z.output<typeof configSchema>;
 
 export const USAGE = `Usage: vecdb-mcp [options]          MCP server on stdio
-       vecdb-mcp serve --data-dir DIR [--port N] [--host H] [--api-key-file FILE]   the local service alone
+       vecdb-mcp serve --data-dir DIR [--port N] [--host H] [--api-key-file FILE] [--embed-url URL]   the local service alone
                           (its key: --api-key-file, VECDB_LOCAL_API_KEY, or --api-key KEY, which ps shows; ≥ 16 characters)
 
 Options (environment variable in brackets):
@@ -190,6 +201,8 @@ Options (environment variable in brackets):
   --read-only             offer and allow only the tools that read [VECDB_READ_ONLY=1]
   --allow-destructive     add delete_index, delete_collection and delete_vectors [VECDB_ALLOW_DESTRUCTIVE=1]
   --indexes A,B           limit every tool to these indexes; others are invisible [VECDB_INDEXES]
+  --embed-url URL         the embedded service offers the dense models of this OpenAI-compatible embeddings server,
+                          e.g. Ollama's http://127.0.0.1:11434/v1 [VECDB_EMBED_URL; its key: VECDB_EMBED_KEY]
   --http                  serve MCP over Streamable HTTP at http://HOST:PORT/mcp instead of stdio
   --port N                HTTP port, 0 picks a free one (default 3333) [VECDB_HTTP_PORT]
   --host H                HTTP address (default 127.0.0.1); not loopback → VECDB_HTTP_TOKEN required [VECDB_HTTP_HOST]
@@ -214,6 +227,16 @@ Environment:
 `;
 
 type Env = Record<string, string | undefined>;
+
+/** The embeddings-server settings `vecdb-mcp serve` takes from the environment (its --embed-url wins). */
+export function localModelEnv(env: Env = process.env): { embedUrl?: string; embedKey?: string; embedTimeoutMs?: number } {
+  const t = Number(env.VECDB_EMBED_TIMEOUT_MS);
+  return {
+    ...(env.VECDB_EMBED_URL ? { embedUrl: env.VECDB_EMBED_URL } : {}),
+    ...(env.VECDB_EMBED_KEY ? { embedKey: env.VECDB_EMBED_KEY } : {}),
+    ...(Number.isInteger(t) && t >= 100 && t <= 600_000 ? { embedTimeoutMs: t } : {}),
+  };
+}
 
 /** What `vecdb-mcp serve` reads from the environment (this file is the only reader of process.env). */
 export function serveEnvironment(env: Env = process.env): { apiKey?: string } {
@@ -248,6 +271,7 @@ export function loadConfig(argv: string[], env: Env = process.env): { help: true
         "read-only": { type: "boolean" },
         "allow-destructive": { type: "boolean" },
         indexes: { type: "string" },
+        "embed-url": { type: "string" },
         http: { type: "boolean" },
         port: { type: "string" },
         host: { type: "string" },
@@ -292,6 +316,9 @@ export function loadConfig(argv: string[], env: Env = process.env): { help: true
     allowDestructive: values["allow-destructive"] ?? blank(env.VECDB_ALLOW_DESTRUCTIVE),
     indexes: values.indexes ?? blank(env.VECDB_INDEXES),
     dataDir: values["data-dir"] ?? blank(env.VECDB_DATA_DIR) ?? defaultDataDir(env),
+    embedUrl: values["embed-url"] ?? blank(env.VECDB_EMBED_URL),
+    embedKey: blank(env.VECDB_EMBED_KEY),
+    embedTimeoutMs: blank(env.VECDB_EMBED_TIMEOUT_MS),
     http: values.http === true,
     httpPort: values.port ?? blank(env.VECDB_HTTP_PORT),
     httpHost: values.host ?? blank(env.VECDB_HTTP_HOST),
@@ -315,7 +342,7 @@ export function loadConfig(argv: string[], env: Env = process.env): { help: true
     const key = issue.path[0] as keyof typeof raw;
     const given = raw[key];
     // Never echo a key back, nor credentials in a URL.
-    const secret = key === "apiKey" || key === "httpToken" || (typeof given === "string" && given.includes("@"));
+    const secret = key === "apiKey" || key === "httpToken" || key === "embedKey" || (typeof given === "string" && given.includes("@"));
     const got = secret || typeof given !== "string" ? "" : ` (got ${JSON.stringify(given)})`;
     throw new ConfigError(`${issue.message}${got}`);
   }

@@ -28,7 +28,7 @@ export async function runMcpCommand(argv: string[]): Promise<void> {
   const tokenGenerated = config.http && !config.httpToken && !config.httpNoToken;
   if (tokenGenerated) config = { ...config, httpToken: newHttpToken() };
   const localKeys: string[] = [];
-  const log = createLogger({ secrets: () => [config.apiKey, config.httpToken, ...localKeys], stderrLevel: config.logLevel });
+  const log = createLogger({ secrets: () => [config.apiKey, config.httpToken, config.embedKey, ...localKeys], stderrLevel: config.logLevel });
   let local: { controlUrl: string; apiKey: string; close(): Promise<void> } | undefined;
   let shared: (ServiceSupply & { close(): Promise<void> }) | undefined;
   const why = argv.includes("--local") ? "--local given" : "PINECONE_API_KEY is not set";
@@ -39,7 +39,7 @@ export async function runMcpCommand(argv: string[]): Promise<void> {
       dataDir: config.dataDir,
       bin: process.argv[1],
       idleStopS: config.localIdleS,
-      serveArgs: config.allowDirs.flatMap((dir) => ["--allow-dir", dir]),
+      serveArgs: [...config.allowDirs.flatMap((dir) => ["--allow-dir", dir]), ...(config.embedUrl ? ["--embed-url", config.embedUrl] : [])],
       http: { apiVersion: config.apiVersion, timeoutMs: config.timeoutMs, retries: config.retries },
       log,
       why,
@@ -53,7 +53,14 @@ export async function runMcpCommand(argv: string[]): Promise<void> {
     const { startLocalService } = await import("./local/index.js");
     try {
       local = await startLocalService({
-        dataDir: config.dataDir, port: 0, host: "127.0.0.1", log: (line) => log.debug(line), allowDirs: config.allowDirs,
+        dataDir: config.dataDir,
+        port: 0,
+        host: "127.0.0.1",
+        log: (line) => log.debug(line),
+        embedUrl: config.embedUrl,
+        embedKey: config.embedKey,
+        embedTimeoutMs: config.embedTimeoutMs,
+        allowDirs: config.allowDirs,
       });
     } catch (err) {
       const reason = err instanceof Error ? err.message.split("\n")[0] : String(err);
@@ -63,6 +70,8 @@ export async function runMcpCommand(argv: string[]): Promise<void> {
     }
     config = { ...config, apiKey: local.apiKey, controllerUrl: local.controlUrl };
     log.info(`${why}: using the embedded local service at ${local.controlUrl} (data dir ${config.dataDir})`);
+  } else if (config.embedUrl) {
+    log.warning("--embed-url / VECDB_EMBED_URL is ignored: it serves the embedded local service, and this server uses the hosted service's own models");
   }
 
   const service: Service | ServiceSupply = shared ?? createService({

@@ -15,6 +15,14 @@ import queryVectors from "./vectors/query_vectors.js";
 import fetchVectors from "./vectors/fetch_vectors.js";
 import listVectorIds from "./vectors/list_vector_ids.js";
 import describeCollection from "./collections/describe_collection.js";
+import createIndexForModel from "./indexes/create_index_for_model.js";
+import upsertRecords from "./text/upsert_records.js";
+import searchRecords from "./text/search_records.js";
+import searchIndexes from "./text/search_indexes.js";
+import indexDocuments from "./text/index_documents.js";
+import embedTexts from "./inference/embed_texts.js";
+import rerankDocuments from "./inference/rerank_documents.js";
+import listModels from "./inference/list_models.js";
 import configureIndex from "./indexes/configure_index.js";
 import listNamespaces from "./namespaces/list_namespaces.js";
 import describeNamespace from "./namespaces/describe_namespace.js";
@@ -47,6 +55,15 @@ export const tools: readonly AnyTool[] = [
   fetchVectors,
   listVectorIds,
   describeCollection,
+  // The text path (integrated embedding) and the models.
+  createIndexForModel,
+  upsertRecords,
+  searchRecords,
+  searchIndexes,
+  indexDocuments,
+  embedTexts,
+  rerankDocuments,
+  listModels,
   // Administration (issue 14)
   configureIndex,
   listNamespaces,

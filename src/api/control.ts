@@ -27,6 +27,23 @@ export interface CreateIndexRequest {
   tags?: Record<string, string>;
 }
 
+/** The body of POST /indexes/create-for-model. */
+export interface CreateIndexForModelRequest {
+  name: string;
+  cloud: string;
+  region: string;
+  embed: {
+    model: string;
+    field_map: { text: string };
+    metric?: string;
+    dimension?: number;
+    read_parameters?: Record<string, unknown>;
+    write_parameters?: Record<string, unknown>;
+  };
+  deletion_protection?: "enabled" | "disabled";
+  tags?: Record<string, string>;
+}
+
 export class ControlPlane {
   private readonly base: string;
 
@@ -70,6 +87,14 @@ export class ControlPlane {
   /** POST /indexes (201). Not retried, like createCollection. */
   async createIndex(body: CreateIndexRequest, signal?: AbortSignal): Promise<IndexModel> {
     const url = `${this.base}/indexes`;
+    const index = parse(url, IndexModelSchema, await this.http.request<unknown>({ url, method: "POST", body, signal, retry: false }));
+    this.trustHost(index);
+    return index;
+  }
+
+  /** POST /indexes/create-for-model (201). Not retried, like createIndex. */
+  async createIndexForModel(body: CreateIndexForModelRequest, signal?: AbortSignal): Promise<IndexModel> {
+    const url = `${this.base}/indexes/create-for-model`;
     const index = parse(url, IndexModelSchema, await this.http.request<unknown>({ url, method: "POST", body, signal, retry: false }));
     this.trustHost(index);
     return index;

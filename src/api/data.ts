@@ -6,7 +6,9 @@ import {
   IndexStatsSchema,
   ListResponseSchema,
   QueryResponseSchema,
+  SearchRecordsResponseSchema,
   UpsertResponseSchema,
+  type SearchRecordsResponse,
   type FetchedRecord,
   type IndexStats,
   type QueryMatch,
@@ -22,6 +24,19 @@ export interface QueryRequest {
   filter?: Record<string, unknown>;
   includeValues?: boolean;
   includeMetadata?: boolean;
+}
+
+/** The body of a records search (the API's snake_case names). */
+export interface SearchRecordsRequest {
+  query: {
+    top_k: number;
+    inputs?: { text: string };
+    vector?: { values?: number[]; sparse_values?: number[]; sparse_indices?: number[] };
+    id?: string;
+    filter?: Record<string, unknown>;
+  };
+  fields?: string[];
+  rerank?: { model: string; rank_fields: string[]; top_n?: number; query?: string };
 }
 
 /**
@@ -74,6 +89,28 @@ export class DataPlane {
     const parsed = UpsertResponseSchema.safeParse(answer ?? {});
     if (!parsed.success) throw new ResponseShapeError(url, "upsertedCount is not a non-negative integer");
     return { upsertedCount: parsed.data.upsertedCount ?? 0 };
+  }
+
+  /**
+   * POST {host}/records/namespaces/{namespace}/upsert: text records as NDJSON (one JSON object a line). The service
+   * answers 201 with no body; upserts are idempotent, so retried like vector upserts.
+   */
+  async upsertRecords(host: string, namespace: string, ndjson: Buffer, signal?: AbortSignal): Promise<void> {
+    const url = `${this.dataUrl(host)}/records/namespaces/${encodeURIComponent(namespace)}/upsert`;
+    await this.http.request<unknown>({ url, method: "POST", body: ndjson, contentType: "application/x-ndjson", signal });
+  }
+
+  /** POST {host}/records/namespaces/{namespace}/search: by text (integrated embedding), vector or id; optionally reranked. */
+  async searchRecords(host: string, namespace: string, body: SearchRecordsRequest, signal?: AbortSignal): Promise<SearchRecordsResponse> {
+    const url = `${this.dataUrl(host)}/records/namespaces/${encodeURIComponent(namespace)}/search`;
+    const parsed = SearchRecordsResponseSchema.safeParse(await this.http.request<unknown>({ url, method: "POST", body, signal }));
+    if (!parsed.success) throw new ResponseShapeError(url, "not a records search answer");
+    return parsed.data;
+  }
+
+  /** POST {host}/vectors/update: sets these metadata fields of one record, keeping its others. Idempotent, so retried. */
+  async setMetadata(host: string, body: { id: string; namespace?: string; setMetadata: Record<string, unknown> }, signal?: AbortSignal): Promise<void> {
+    await this.http.request<unknown>({ url: `${this.dataUrl(host)}/vectors/update`, method: "POST", body, signal });
   }
 
   /** POST {host}/vectors/delete: exactly one of ids, filter or deleteAll, in one namespace. Idempotent, so retried. */

@@ -35,6 +35,8 @@ export interface HttpRequest {
   body?: unknown | Buffer;
   signal?: AbortSignal;
   retry?: boolean;
+  /** Content-Type of the body; default application/json (text upserts send application/x-ndjson). */
+  contentType?: string;
 }
 
 /** Connection refused means nothing listens: a few quick retries cover a restart, more only delay the error. */
@@ -117,7 +119,7 @@ export class HttpClient {
       "User-Agent": USER_AGENT,
       Accept: "application/json",
     };
-    if (body !== undefined) headers["Content-Type"] = "application/json";
+    if (body !== undefined) headers["Content-Type"] = req.contentType ?? "application/json";
 
     const maxRetries = req.retry === false ? 0 : Math.max(0, this.settings.retries);
     let refused = 0;

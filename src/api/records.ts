@@ -27,6 +27,18 @@ export const IndexModelSchema = z.looseObject({
   vector_type: z.string().optional(),
   deletion_protection: z.string().optional(),
   tags: z.record(z.string(), z.string()).nullish(),
+  /** Present on an index with integrated embedding (made by create-for-model). */
+  embed: z
+    .looseObject({
+      model: z.string(),
+      field_map: z.record(z.string(), z.unknown()).nullish(),
+      dimension: z.number().nullish(),
+      metric: z.string().nullish(),
+      vector_type: z.string().nullish(),
+      read_parameters: z.record(z.string(), z.unknown()).nullish(),
+      write_parameters: z.record(z.string(), z.unknown()).nullish(),
+    })
+    .nullish(),
 });
 export type IndexModel = z.infer<typeof IndexModelSchema>;
 
@@ -84,3 +96,11 @@ export const ListResponseSchema = z.looseObject({
   pagination: z.looseObject({ next: z.string().nullish() }).nullish(),
   namespace: z.string().optional(),
 });
+
+export const SearchRecordsResponseSchema = z.looseObject({
+  result: z.looseObject({
+    hits: z.array(z.looseObject({ _id: z.string(), _score: z.number(), fields: z.record(z.string(), z.unknown()).nullish() })),
+  }),
+  usage: z.looseObject({ read_units: z.number().optional(), embed_total_tokens: z.number().optional(), rerank_units: z.number().optional() }).optional(),
+});
+export type SearchRecordsResponse = z.infer<typeof SearchRecordsResponseSchema>;

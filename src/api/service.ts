@@ -5,6 +5,7 @@ import { AdminData } from "./admin-data.js";
 import { DataPlane } from "./data.js";
 import { HostResolver } from "./hosts.js";
 import { HttpClient, type HttpSettings } from "./http.js";
+import { Inference } from "./inference.js";
 import { isLoopbackHostname } from "./loopback-identity.js";
 
 export interface Service {
@@ -16,6 +17,8 @@ export interface Service {
   admin: AdminControl;
   /** Namespaces, update, fetch by metadata, bulk imports (on an index's host). */
   adminData: AdminData;
+  /** /embed, /rerank, /models on the control-plane origin. */
+  inference: Inference;
   close(): Promise<void>;
 }
 
@@ -36,5 +39,6 @@ export function createService(settings: HttpSettings & { controllerUrl: string; 
   const hosts = new HostResolver(control, (model) => control.untrustHost(model));
   const admin = new AdminControl(http, controllerUrl);
   const adminData = new AdminData(http, controllerUrl);
-  return { http, control, data, hosts, admin, adminData, close: () => http.close() };
+  const inference = new Inference(http, controllerUrl);
+  return { http, control, data, hosts, admin, adminData, inference, close: () => http.close() };
 }

@@ -167,7 +167,13 @@ function checkOne(
   }
 
   // metadata
-  const md = r.metadata;
+  for (const p of metadataProblems(r.metadata)) add(p.field, p.rule);
+}
+
+/** The service's rules for one record's metadata (flat, no nulls, ≤ 40 KB); also used for text records' fields. */
+export function metadataProblems(md: unknown): { field: string; rule: string }[] {
+  const problems: { field: string; rule: string }[] = [];
+  const add = (field: string, rule: string) => problems.push({ field, rule });
   if (md !== undefined && md !== null) {
     if (typeof md !== "object" || Array.isArray(md)) add("metadata", "must be an object of field names to values");
     else {
@@ -190,6 +196,7 @@ function checkOne(
       }
     }
   }
+  return problems;
 }
 
 function checkNumbers(list: unknown[], field: string, add: (field: string, rule: string) => void): void {

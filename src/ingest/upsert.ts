@@ -60,6 +60,10 @@ export interface UpsertArgs {
   onBatch?: (report: BatchReport) => void;
   /** The caller already ran checkRecords on this array; skip the second pass. */
   checked?: boolean;
+  /** Sends one planned body to the host and returns how many records it wrote (default: POST /vectors/upsert). */
+  send?: (host: string, batch: PlannedBatch, signal: AbortSignal | undefined) => Promise<number>;
+  /** For PlannedBodies of a known input: its ids in order, so that records never sent are listed as not landed. */
+  ids?: string[];
 }
 
 /**
@@ -87,7 +91,7 @@ export async function runUpsert(args: UpsertArgs): Promise<UpsertOutcome> {
     if (problems.length > 0) throw new RecordCheckError(problems);
   }
   let host = model.host;
-  const total = Array.isArray(args.records) ? args.records.length : undefined;
+  const total = Array.isArray(args.records) ? args.records.length : args.ids?.length;
 
   // Shared state of the workers.
   const batches = args.records instanceof PlannedBodies ? args.records.batches : planBatches(args.records, { namespace: args.namespace });
@@ -114,11 +118,12 @@ export async function runUpsert(args: UpsertArgs): Promise<UpsertOutcome> {
     }
   };
 
-  const sendOnce = (batch: PlannedBatch, to: string) => service.data.upsert(to, batch.body, signal);
+  const sendOnce = async (batch: PlannedBatch, to: string): Promise<number> =>
+    args.send ? args.send(to, batch, signal) : (await service.data.upsert(to, batch.body, signal)).upsertedCount;
 
   const send = async (batch: PlannedBatch): Promise<number> => {
     try {
-      return (await sendOnce(batch, host)).upsertedCount;
+      return await sendOnce(batch, host);
     } catch (err) {
       if (signal?.aborted || !hostGone(err)) throw err;
       // The host moved or vanished: drop it, ask the control plane once per run, and try the new host.
@@ -138,7 +143,7 @@ export async function runUpsert(args: UpsertArgs): Promise<UpsertOutcome> {
         if (resolveError instanceof IndexNotReadyError) throw resolveError;
         throw err;
       }
-      return (await sendOnce(batch, fresh)).upsertedCount;
+      return await sendOnce(batch, fresh);
     }
   };
 
@@ -234,11 +239,12 @@ function account(a: {
   }
   // Records of an array that were never sent (stopped after a failure, or cancelled) did not land either.
   const input = a.args.records;
+  const allIds = Array.isArray(input) ? input.map((r) => r.id) : a.args.ids;
   let records = read;
-  if (Array.isArray(input)) {
-    records = input.length;
-    if (read < input.length) {
-      const unsent = input.slice(read).map((r) => r.id);
+  if (allIds) {
+    records = allIds.length;
+    if (read < allIds.length) {
+      const unsent = allIds.slice(read);
       for (const id of unsent) failedIds.push(id);
       const why = a.aborted
         ? "not sent: the call was cancelled"

@@ -16,6 +16,7 @@ import { preparePrivateDir, tightenDataFile } from "./storage/private-dir.js";
 import { Registry } from "./control/registry.js";
 import { Backups } from "./control/backups.js";
 import { VectorStore } from "./storage/store.js";
+import { Models } from "./models/catalog.js";
 import { writeDescriptor } from "./sharing/descriptor.js";
 import { Lifecycle } from "./sharing/lifecycle.js";
 import { DeclaredNamespaces } from "./storage/declared-namespaces.js";
@@ -26,6 +27,12 @@ export interface LocalServiceOptions {
   host?: string; // default "127.0.0.1"
   apiKey?: string; // default: read <dataDir>/api-key, or generate a random one there (mode 0600)
   log?: (line: string) => void; // default: write to stderr
+  /** An OpenAI-compatible embeddings server whose models the service offers (e.g. http://127.0.0.1:11434/v1). */
+  embedUrl?: string;
+  embedKey?: string;
+  embedTimeoutMs?: number;
+  /** The most memory the records kept in memory for search may take (default: 60% of the machine's). */
+  memoryLimitBytes?: number;
   /** Stop after this long with no MCP server attached and no request (a service an MCP server started); default never. */
   idleStopMs?: number;
   /** Called once the quiet period has passed; the caller closes the service. */
@@ -85,8 +92,9 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
     // (and where the umask cannot be set, a worker thread, they are tightened right after)
     for (const name of [DATABASE_FILE, `${DATABASE_FILE}-lock`]) tightenDataFile(dataDir, name);
     const catalog = new Catalog(root);
-    const store = new VectorStore(root);
+    const store = new VectorStore(root, { memoryLimitBytes: options.memoryLimitBytes });
     const declared = new DeclaredNamespaces(root);
+    const models = new Models({ embedUrl: options.embedUrl, embedKey: options.embedKey, embedTimeoutMs: options.embedTimeoutMs });
     // Before anything writes: records a crash left behind mid-copy or mid-drop belong to no space any more.
     // Must precede registry.start(), which resumes copies whose target space is not live until they finish.
     const swept = await store.sweepOrphans();
@@ -100,6 +108,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
       host,
       apiKey,
       store,
+      models,
       lookup: (name, id) => registry?.lookup(name, id),
       log,
       onRequest: (res) => lifecycle.track(res),
@@ -110,8 +119,10 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
     const backups = new Backups(catalog, store, registry, log, declared);
     backups.start();
     imports.resume();
+    // Every index's records into memory for search, in the background; a namespace needed sooner loads at once.
+    void store.warm([...catalog.indexes.values()].map((i) => i.space), log);
 
-    const control = createServer(SERVER_TIMEOUTS, lifecycle.wrap(controlPlaneHandler(registry, apiKey, log, backups)));
+    const control = createServer(SERVER_TIMEOUTS, lifecycle.wrap(controlPlaneHandler(registry, apiKey, log, models, backups)));
     control.keepAliveTimeout = 5000;
     answerClientErrors(control, (status, kind, message) =>
       new ControlError(status, kind === "timeout" ? "DEADLINE_EXCEEDED" : "INVALID_ARGUMENT", message).toBody(),
@@ -140,6 +151,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
           await servers.closeAll();
           await imports.close();
           await reg.drain();
+          store.mirror.stop();
           await openRoot.close();
           release();
         })();

@@ -4,7 +4,7 @@ import { resolve } from "node:path";
 import { acquireDataDirLock, DataDirInUseError } from "./storage/lock.js";
 import { preparePrivateDir, UntrustedDataDirError } from "./storage/private-dir.js";
 
-const USAGE = "usage: vecdb-mcp serve --data-dir DIR [--port N] [--api-key-file FILE | --api-key KEY] [--host 127.0.0.1] [--idle-stop-s N] [--allow-dir DIR]…";
+const USAGE = "usage: vecdb-mcp serve --data-dir DIR [--port N] [--api-key-file FILE | --api-key KEY] [--host 127.0.0.1] [--idle-stop-s N] [--allow-dir DIR]… [--embed-url URL] [--memory-limit-mb N]";
 /** 127.0.0.0/8, ::1 and localhost: only this machine can connect. */
 function isLoopbackAddress(host: string): boolean {
   return host === "localhost" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
@@ -18,6 +18,8 @@ export interface ServeArgs {
   port: number;
   host: string;
   apiKey?: string;
+  embedUrl?: string;
+  memoryLimitBytes?: number;
   /** Stop after this many seconds with no MCP server attached and no request (MCP servers start it so). */
   idleStopS?: number;
   /** Directories bulk imports may read; --allow-dir is repeatable. */
@@ -35,7 +37,7 @@ export function parseServeArgs(argv: string[], envKey?: string): ServeArgs {
     const arg = argv[i];
     const eq = arg.indexOf("=");
     const flag = eq > 0 ? arg.slice(0, eq) : arg;
-    if (!["--port", "--data-dir", "--api-key", "--api-key-file", "--host", "--idle-stop-s", "--allow-dir"].includes(flag)) throw new Error(`unknown argument ${arg}`);
+    if (!["--port", "--data-dir", "--api-key", "--api-key-file", "--host", "--idle-stop-s", "--allow-dir", "--embed-url", "--memory-limit-mb"].includes(flag)) throw new Error(`unknown argument ${arg}`);
     const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
     if (value === undefined) throw new Error(`${flag} needs a value`);
     if (flag === "--allow-dir") allowDirs.push(value);
@@ -51,11 +53,21 @@ export function parseServeArgs(argv: string[], envKey?: string): ServeArgs {
   if (idleText !== undefined && (!/^\d+$/.test(idleText) || Number(idleText) < 1 || Number(idleText) > 86400)) {
     throw new Error(`--idle-stop-s must be an integer from 1 to 86400 (got ${idleText})`);
   }
+  const embedUrl = values.get("--embed-url");
+  if (embedUrl !== undefined && !(/^https?:\/\//.test(embedUrl) && URL.canParse(embedUrl))) {
+    throw new Error(`--embed-url must be an http:// or https:// URL, e.g. http://127.0.0.1:11434/v1 (got ${embedUrl})`);
+  }
+  const limitText = values.get("--memory-limit-mb");
+  if (limitText !== undefined && (!/^\d+$/.test(limitText) || Number(limitText) < 1)) {
+    throw new Error(`--memory-limit-mb must be a whole number of megabytes, at least 1 (got ${limitText})`);
+  }
   return {
     dataDir,
     port,
     host: values.get("--host") ?? "127.0.0.1",
     ...(apiKey !== undefined ? { apiKey } : {}),
+    ...(embedUrl !== undefined ? { embedUrl } : {}),
+    ...(limitText !== undefined ? { memoryLimitBytes: Number(limitText) * 1048576 } : {}),
     ...(idleText !== undefined ? { idleStopS: Number(idleText) } : {}),
     allowDirs,
   };
@@ -85,7 +97,12 @@ function givenKey(values: Map<string, string>, envKey: string | undefined): stri
   return key;
 }
 
-export async function runServeCommand(argv: string[], env: { apiKey?: string } = {}): Promise<void> {
+/** `env`: what the bin read from the environment — the key (VECDB_LOCAL_API_KEY) and the embeddings-server settings
+ * (VECDB_EMBED_URL / _KEY / _TIMEOUT_MS; --embed-url wins). */
+export async function runServeCommand(
+  argv: string[],
+  env: { apiKey?: string; embedUrl?: string; embedKey?: string; embedTimeoutMs?: number } = {},
+): Promise<void> {
   let args: ServeArgs;
   try {
     args = parseServeArgs(argv, env.apiKey);
@@ -103,7 +120,9 @@ export async function runServeCommand(argv: string[], env: { apiKey?: string } =
     preparePrivateDir(resolve(args.dataDir));
     const heldLock = await acquireDataDirLock(resolve(args.dataDir));
     const { startLocalService } = await import("./index.js");
+    const { apiKey: _fromEnv, ...models } = env;
     service = await startLocalService({
+      ...models,
       ...rest,
       heldLock,
       ...(idleStopS !== undefined && { idleStopMs: idleStopS * 1000, onIdle: () => onIdle() }),

@@ -6,7 +6,7 @@
 // Collections name no index (the API does not say which index a collection was copied from), so under --indexes
 // they are listed and described as usual, but nothing may be restored from one (create_index with
 // pod.sourceCollection) or delete one: either could reach records of an index outside the list.
-import type { ControlPlane, CreateIndexRequest } from "../api/control.js";
+import type { ControlPlane, CreateIndexForModelRequest, CreateIndexRequest } from "../api/control.js";
 import type { HostResolver } from "../api/hosts.js";
 import type { AdminControl, ConfigureIndexRequest } from "../api/admin-control.js";
 import type { Service } from "../api/service.js";
@@ -83,6 +83,9 @@ export function scopedService(service: Service, indexes: readonly string[] | und
       }
       return inner.createIndex(body, signal);
     },
+    createIndexForModel: async (body: CreateIndexForModelRequest, signal?: AbortSignal) => (
+      allow(body.name), inner.createIndexForModel(body, signal)
+    ),
     deleteIndex: async (name: string, signal?: AbortSignal) => (allow(name), inner.deleteIndex(name, signal)),
     createCollection: async (body: { name: string; source: string }, signal?: AbortSignal) => (
       allow(body.source), inner.createCollection(body, signal)

@@ -127,6 +127,7 @@ describe("defaults", () => {
         retries: 4,
         logLevel: "info",
         dataDir: expect.stringMatching(/vecdb-mcp$/),
+        embedTimeoutMs: 30000,
         readOnly: false,
         allowDestructive: false,
         allowDirs: [],
@@ -151,6 +152,10 @@ describe("defaults", () => {
     // A line break pasted along with the key is not part of it.
     expect(loadConfig([], { PINECONE_API_KEY: " k\r\n" })).toMatchObject({ config: { mode: "remote", apiKey: "k" } });
     expect(flags).toMatchObject({ config: { mode: "local", localService: "embedded", apiKey: undefined, dataDir: "/d", timeoutMs: 500, concurrency: 2, retries: 0, controllerUrl: "http://127.0.0.1:5" } });
+    expect(loadConfig(["--embed-url", "http://127.0.0.1:11434/v1"], { VECDB_EMBED_KEY: "sk" })).toMatchObject({ config: { embedUrl: "http://127.0.0.1:11434/v1", embedKey: "sk" } });
+    expect(() => loadConfig([], { VECDB_EMBED_URL: "localhost:11434" })).toThrow(
+      '--embed-url / VECDB_EMBED_URL must be an http:// or https:// URL, e.g. http://127.0.0.1:11434/v1 (got "localhost:11434")',
+    );
   });
 });
 

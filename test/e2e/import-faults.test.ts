@@ -1,6 +1,7 @@
 // import_vectors through faults: the seeded fault proxy in front of the local service (control and data plane), the
 // built server over stdio. 20,000 records through a storm land exactly once with the right values; a service that
 // goes away mid-import and a cancelled import give exact accounting, and the startAt they give completes the import.
+import { float32Double } from "../../src/shared/float32.js";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -74,7 +75,7 @@ it("20,000 records through 429 ± Retry-After, 500, 503, resets, stalls and tric
   expect(await count("storm")).toBe(20_000);
   const got = await fetchVectors(svc, host, recs.map((x) => x.id), "storm");
   expect(Object.keys(got)).toHaveLength(20_000);
-  for (const x of recs) expect(got[x.id].values).toEqual(x.values.map(Math.fround));
+  for (const x of recs) expect(got[x.id].values).toEqual(x.values.map(float32Double));
 });
 
 it("a service that goes away mid-import: exact landed / not-landed accounting, and the startAt it gives completes the import", async () => {
@@ -124,7 +125,7 @@ it("a service that goes away mid-import: exact landed / not-landed accounting, a
   expect(resumed.structured).toMatchObject({ startAt: s.resumeStartAt, records: 5001 - s.resumeStartAt, failed: 0 });
   expect(await count("away")).toBe(5000);
   const all = await fetchVectors(svc, host, recs.map((x) => x.id), "away");
-  for (const x of recs) expect(all[x.id].values).toEqual(x.values.map(Math.fround));
+  for (const x of recs) expect(all[x.id].values).toEqual(x.values.map(float32Double));
 });
 
 it("cancelling stops at once; the log gives the landed lines and the startAt that completes the import", async () => {

@@ -1,6 +1,7 @@
 // import_vectors end to end: the built server over stdio, the local service over HTTP, files written here.
 // Happy paths (JSONL, Parquet, startAt), every refused path with its own message, MCP roots from the client,
 // bad records reported by line and id with nothing written, dry runs.
+import { float32Double } from "../../src/shared/float32.js";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -72,7 +73,7 @@ describe("import_vectors writes a file's records", () => {
     expect(await namespaceCount("jsonl")).toBe(250);
     const got = await fetchVectors(svc, host, records.map((x) => x.id), "jsonl");
     for (const x of records) {
-      expect(got[x.id].values).toEqual(x.values.map(Math.fround));
+      expect(got[x.id].values).toEqual(x.values.map(float32Double));
       expect(got[x.id].metadata).toEqual(x.metadata);
     }
   });
@@ -92,7 +93,7 @@ describe("import_vectors writes a file's records", () => {
     expect(Object.keys(got)).toHaveLength(150);
     // the Parquet column holds 32-bit floats already; the service gives back the same numbers
     for (const x of rows) {
-      expect(got[x.id].values).toEqual(x.values.map(Math.fround));
+      expect(got[x.id].values).toEqual(x.values.map(float32Double));
       expect(got[x.id].metadata).toEqual(x.metadata);
     }
   });
@@ -110,8 +111,8 @@ describe("import_vectors writes a file's records", () => {
     expect(r.structured).toMatchObject({ records: 30, upserted: 30, failed: 0, landed: [{ first: 1, last: 30 }] });
     const got = await fetchVectors(svc, hyb, rows.map((x) => x.id));
     for (const x of rows) {
-      expect(got[x.id].values).toEqual(x.values.map(Math.fround));
-      expect(got[x.id].sparseValues).toEqual({ indices: x.sparse_values.indices, values: x.sparse_values.values.map(Math.fround) });
+      expect(got[x.id].values).toEqual(x.values.map(float32Double));
+      expect(got[x.id].sparseValues).toEqual({ indices: x.sparse_values.indices, values: x.sparse_values.values.map(float32Double) });
     }
   });
 

@@ -1,4 +1,5 @@
 // The four tools end to end: the built server over stdio against the local service, checked on the service itself.
+import { float32Double } from "../../src/shared/float32.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startServiceProcess, type RunningService } from "../helpers/local-service.js";
 import { startMcp, type McpSession } from "../helpers/mcp-client.js";
@@ -84,7 +85,7 @@ describe("with indexes", () => {
       ].join("\n"),
     );
     const got = await fetchVectors(svc, docsHost, ["a", "b"], "books");
-    expect(got.a.values).toEqual([0.1, 0.2, 0.3, 0.4].map(Math.fround));
+    expect(got.a.values).toEqual([0.1, 0.2, 0.3, 0.4].map(float32Double));
     expect(got.a.metadata).toEqual({ genre: "sf", year: 1965, tags: ["x", "y"], ok: true });
     expect(got.b.values).toEqual([1, 2, 3, 4]);
   });

@@ -1,5 +1,6 @@
 // 1,000 records of dimension 1536 through the tool: several requests of ≤ 2 MB, every value on the service, and the
 // index's host resolved once for many calls. Both planes go through counting proxies.
+import { float32Double } from "../../src/shared/float32.js";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { startServiceProcess, type RunningService } from "../helpers/local-service.js";
 import { startMcp, type McpSession } from "../helpers/mcp-client.js";
@@ -53,7 +54,7 @@ test("1,000 records of dimension 1536 land in several requests of at most 2 MB",
   const sample = [0, 1, 99, 100, 101, 500, 998, 999];
   const got = await fetchVectors(svc, realHost, sample.map((i) => `doc-${i}`), "scale");
   for (const i of sample) {
-    expect(got[`doc-${i}`].values).toEqual(randomVector(1536, i + 1).map(Math.fround));
+    expect(got[`doc-${i}`].values).toEqual(randomVector(1536, i + 1).map(float32Double));
     expect(got[`doc-${i}`].metadata).toEqual({ n: i });
   }
 });

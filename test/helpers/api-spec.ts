@@ -8,7 +8,8 @@ import addFormatsModule from "ajv-formats";
 import { parse } from "yaml";
 import { repoRoot } from "./local-service.js";
 
-export const specDir = resolve(repoRoot, "../shared/api-spec");
+// VECDB_SPEC_DIR: where the specs are when the checkout is not beside them (e.g. a git worktree elsewhere).
+export const specDir = process.env.VECDB_SPEC_DIR ?? resolve(repoRoot, "../shared/api-spec");
 export const specsAvailable = existsSync(join(specDir, "db_control_2026-04.oas.yaml"));
 export const specsMissingReason = `the API specs are not at ${specDir} (they live outside the project; spec validation is skipped)`;
 
@@ -16,7 +17,8 @@ export type SpecFile =
   | "control_2024-07.oas.yaml"
   | "data_2024-07.oas.yaml"
   | "db_control_2026-04.oas.yaml"
-  | "db_data_2026-04.oas.yaml";
+  | "db_data_2026-04.oas.yaml"
+  | "inference_2026-04.oas.yaml";
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);

@@ -1,3 +1,4 @@
+import { float32Double } from "../../src/shared/float32.js";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
@@ -230,7 +231,7 @@ describe("fault proxy with the client's ingest path", () => {
     for (let start = 0; start < N; start += 500) {
       const ids = Array.from({ length: Math.min(500, N - start) }, (_, k) => `ids=r${start + k}`).join("&");
       const got = JSON.parse((await call(`http://${directHost}/vectors/fetch?${ids}`, { headers })).body!).vectors;
-      for (let i = start; i < Math.min(N, start + 500); i++) expect(got[`r${i}`]?.values, `r${i}`).toEqual(values(i).map(Math.fround));
+      for (let i = start; i < Math.min(N, start + 500); i++) expect(got[`r${i}`]?.values, `r${i}`).toEqual(values(i).map(float32Double));
     }
     const stats = JSON.parse((await call(`http://${directHost}/describe_index_stats`, { method: "POST", headers, body: "{}" })).body!);
     expect(stats.totalVectorCount).toBe(N);

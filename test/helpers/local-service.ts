@@ -30,7 +30,7 @@ function exited(child: ChildProcess): Promise<void> {
 }
 
 export function startServiceProcess(
-  opts: { dataDir?: string; apiKey?: string; timeoutMs?: number; allowDirs?: string[] } = {},
+  opts: { dataDir?: string; apiKey?: string; timeoutMs?: number; allowDirs?: string[]; args?: string[]; env?: Record<string, string> } = {},
 ): Promise<RunningService> {
   if (!existsSync(BUNDLE)) {
     return Promise.reject(new Error(`${BUNDLE} is missing: build first with \`npm run build\``));
@@ -38,8 +38,9 @@ export function startServiceProcess(
   const dataDir = opts.dataDir ?? newDataDir();
   const apiKey = opts.apiKey ?? `test-${randomBytes(12).toString("hex")}`;
   const allow = (opts.allowDirs ?? []).flatMap((d) => ["--allow-dir", d]);
-  const child = spawn(process.execPath, [BUNDLE, "serve", "--port", "0", "--data-dir", dataDir, "--api-key", apiKey, ...allow], {
+  const child = spawn(process.execPath, [BUNDLE, "serve", "--port", "0", "--data-dir", dataDir, "--api-key", apiKey, ...allow, ...(opts.args ?? [])], {
     stdio: ["ignore", "ignore", "pipe"],
+    ...(opts.env ? { env: { ...process.env, ...opts.env } } : {}),
   });
   let err = "";
   child.stderr!.setEncoding("utf8");

@@ -1,5 +1,6 @@
 // runUpsert through the seeded fault proxy (429 with and without Retry-After, 500, 503, resets, stalls, trickles)
 // in front of the local service: every record lands exactly once with the right values.
+import { float32Double } from "../../src/shared/float32.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createService, type Service } from "../../src/api/service.js";
 import type { UpsertRecord } from "../../src/ingest/check.js";
@@ -72,7 +73,7 @@ describe("runUpsert through faults", () => {
     for (let start = 0; start < records.length; start += 500) {
       const slice = records.slice(start, start + 500);
       const got = await direct.data.fetch(model.host, slice.map((r) => r.id), "storm");
-      for (const r of slice) expect(got[r.id]?.values).toEqual(r.values!.map((x) => Math.fround(x)));
+      for (const r of slice) expect(got[r.id]?.values).toEqual(r.values!.map((x) => float32Double(x)));
     }
   });
 

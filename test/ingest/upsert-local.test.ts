@@ -1,4 +1,5 @@
 // runUpsert against the project's own local service (a real child process on a free port).
+import { float32Double } from "../../src/shared/float32.js";
 import { createServer, request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -59,7 +60,7 @@ describe("runUpsert on the local service", () => {
       const got = await service.data.fetch(out.host, slice.map((r) => r.id), "ns");
       for (const r of slice) {
         const v = got[r.id];
-        expect(v.values).toEqual(r.values!.map((x) => Math.fround(x)));
+        expect(v.values).toEqual(r.values!.map((x) => float32Double(x)));
         expect(v.metadata).toEqual(r.metadata);
       }
     }

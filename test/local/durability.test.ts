@@ -108,6 +108,16 @@ describe("crash and restart", () => {
         expect(vectors[r.id], r.id).toMatchObject({ id: r.id, values: r.values, metadata: r.metadata });
       }
     }
+
+    // …and by query: search runs on the records loaded into memory at restart, and filters on their metadata index.
+    const query = (body: Record<string, unknown>) => call(`http://${host}/query`, { method: "POST", apiKey, body: { namespace: "ns", vector: [1, 0, 0, 1], ...body } });
+    const everything = await query({ topK: 10000 });
+    const found = new Set((everything.body as { matches: { id: string }[] }).matches.map((m) => m.id));
+    for (const r of acknowledged) expect(found.has(r.id), r.id).toBe(true);
+    const sample = acknowledged.filter((_, i) => i % 97 === 0);
+    const filtered = await query({ topK: 100, filter: { n: { $in: sample.map((r) => r.metadata.n) } } });
+    const ids = (filtered.body as { matches: { id: string }[] }).matches.map((m) => m.id);
+    expect(ids.sort()).toEqual(sample.map((r) => r.id).sort());
   });
 
   it("moves an index to a new port when its old one is taken at restart, and keeps the new one", async () => {

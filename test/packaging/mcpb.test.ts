@@ -13,6 +13,7 @@ const mcpb = join(root, "node_modules", ".bin", "mcpb");
 const EXPECTED_TOOLS = [
   "list_indexes", "list_collections", "create_collection", "upsert_vectors", "import_vectors", "describe_index",
   "describe_index_stats", "query_vectors", "fetch_vectors", "list_vector_ids", "create_index", "describe_collection",
+  "create_index_for_model", "upsert_records", "search_records", "search_indexes", "index_documents", "embed_texts", "rerank_documents", "list_models",
   "configure_index", "list_namespaces", "describe_namespace", "create_namespace", "update_vectors", "fetch_by_metadata",
   "create_backup", "list_backups", "describe_backup", "create_index_from_backup", "list_restore_jobs", "describe_restore_job",
   "start_bulk_import", "list_bulk_imports", "describe_bulk_import", "cancel_bulk_import",
@@ -46,12 +47,14 @@ describe("manifest.json", () => {
     expect(manifest.user_config.data_dir).toMatchObject({ type: "directory", required: false, default: "" });
     expect(manifest.user_config.allowed_directories).toMatchObject({ type: "directory", required: false, default: "" });
     expect(manifest.user_config.read_only).toMatchObject({ type: "boolean", required: false, default: false });
+    expect(manifest.user_config.embed_url).toMatchObject({ type: "string", required: false, default: "" });
     expect(manifest.server.mcp_config.env).toEqual({
       PINECONE_API_KEY: "${user_config.api_key}",
       PINECONE_CONTROLLER_HOST: "${user_config.controller_url}",
       VECDB_DATA_DIR: "${user_config.data_dir}",
       VECDB_ALLOW_DIRS: "${user_config.allowed_directories}",
       VECDB_READ_ONLY: "${user_config.read_only}",
+      VECDB_EMBED_URL: "${user_config.embed_url}",
     });
   });
 
@@ -70,6 +73,8 @@ describe("manifest.json", () => {
     };
     const dir = resolve(tmpdir(), "vecdb-imports");
     expect(await configOf({ allowed_directories: dir, read_only: true })).toMatchObject({ allowDirs: [dir], readOnly: true });
+    expect(await configOf({ embed_url: "http://127.0.0.1:11434/v1" })).toMatchObject({ embedUrl: "http://127.0.0.1:11434/v1" });
+    expect((await configOf({})).embedUrl).toBeUndefined();
     expect(await configOf({})).toMatchObject({ allowDirs: [], readOnly: false, allowDestructive: false });
   });
 
@@ -129,6 +134,7 @@ describe.skipIf(problems.length > 0)(title, () => {
       VECDB_DATA_DIR: dataDir,
       VECDB_ALLOW_DIRS: "",
       VECDB_READ_ONLY: "false",
+      VECDB_EMBED_URL: "",
     });
 
     const server = await connectStdio({

@@ -38,7 +38,8 @@ describe("server.json", () => {
       .filter((name) => !name.startsWith("VECDB_HTTP_"));
     expect(Object.keys(vars).sort()).toEqual(read.sort());
     expect(vars.PINECONE_API_KEY).toMatchObject({ isSecret: true, isRequired: false });
-    for (const name of read.filter((n) => n !== "PINECONE_API_KEY")) {
+    expect(vars.VECDB_EMBED_KEY).toMatchObject({ isSecret: true, isRequired: false });
+    for (const name of read.filter((n) => n !== "PINECONE_API_KEY" && n !== "VECDB_EMBED_KEY")) {
       expect(vars[name], name).toMatchObject({ isSecret: false, isRequired: false });
     }
     // The defaults advertised are the server's own, and each is a value the server accepts.

@@ -11,7 +11,8 @@ import { markdownTable } from "../../src/tool-kit/format/table.js";
 import { IndexSummary, stateCell, summarizeIndex, where } from "../../src/tool-kit/results/index-summary.js";
 import { newNameSchema } from "../../src/tool-kit/args/names.js";
 import { ruleError, wholeNumberArg } from "../../src/tool-kit/args/schema.js";
-import { defineTool, type ToolContext } from "../../src/tool-kit/tool.js";
+import { waitUntilReady } from "../../src/tool-kit/index-wait.js";
+import { defineTool } from "../../src/tool-kit/tool.js";
 
 const NOTHING = "Nothing was created.";
 const rule = (text: string) => ruleError(text, { after: NOTHING });
@@ -128,38 +129,6 @@ async function existing(service: Service, name: string, signal: AbortSignal): Pr
     if (err instanceof ServiceError && err.status === 404) return undefined;
     throw err;
   }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const done = () => (signal.removeEventListener("abort", stop), resolve());
-    const stop = () => (clearTimeout(timer), reject(signal.reason));
-    const timer = setTimeout(done, ms);
-    signal.addEventListener("abort", stop, { once: true });
-  });
-}
-
-/** Polls describe until the index is ready, failed, or `limitS` seconds passed; a progress notification per poll. */
-async function waitUntilReady(index: IndexModel, limitS: number, ctx: ToolContext): Promise<{ index: IndexModel; seconds: number }> {
-  const started = Date.now();
-  const seconds = () => Math.round((Date.now() - started) / 100) / 10;
-  let current = index;
-  let pause = 200;
-  ctx.progress(0, limitS, `index ${index.name}: ${current.status.state}, waiting until it is ready`);
-  while (!current.status.ready && seconds() < limitS) {
-    if (/fail/i.test(current.status.state) || current.status.state === "Terminating") {
-      throw new ToolError(
-        `Index ${JSON.stringify(index.name)} was created but did not become ready: its state is ${current.status.state}.\n` +
-          "Next step: look at it with list_indexes; delete it and create it again if it stays in that state.",
-      );
-    }
-    await sleep(Math.min(pause, Math.max(0, limitS * 1000 - (Date.now() - started))), ctx.signal);
-    pause = Math.min(pause * 1.5, 2000);
-    current = await ctx.service.control.describeIndex(index.name, ctx.signal);
-    ctx.progress(Math.min(seconds(), limitS), limitS, `index ${index.name}: ${current.status.state} after ${seconds()} s`);
-  }
-  if (current.status.ready) ctx.progress(limitS, limitS, `index ${index.name} is ready`);
-  return { index: current, seconds: seconds() };
 }
 
 function tableOf(s: IndexSummary): string {

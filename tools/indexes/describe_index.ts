@@ -17,6 +17,15 @@ const IndexRecord = z.object({
       pod: z.looseObject({}).optional().describe("Pod spec as the service gives it: environment, podType, pods, replicas, shards, …"),
     })
     .describe("Where and how the index runs, with every field the service gives."),
+  embed: z
+    .object({
+      model: z.string().describe("The embedding model."),
+      textField: z.string().describe("The record field whose text it embeds."),
+      readParameters: z.record(z.string(), z.unknown()).optional().describe("How queries are embedded."),
+      writeParameters: z.record(z.string(), z.unknown()).optional().describe("How records are embedded."),
+    })
+    .optional()
+    .describe("Integrated embedding (write with upsert_records, search with search_records); absent otherwise."),
 });
 type IndexRecord = z.infer<typeof IndexRecord>;
 
@@ -56,6 +65,14 @@ export default defineTool({
       deletionProtection: model.deletion_protection,
       tags: model.tags ?? undefined,
       spec: present({ serverless: serverless && camelKeys(present(serverless)), pod: pod && camelKeys(present(pod)) }),
+      embed: model.embed
+        ? present({
+            model: model.embed.model,
+            textField: String(model.embed.field_map?.text ?? ""),
+            readParameters: model.embed.read_parameters ?? undefined,
+            writeParameters: model.embed.write_parameters ?? undefined,
+          })
+        : undefined,
     }) as IndexRecord;
 
     const rows: [string, unknown][] = [
@@ -69,6 +86,9 @@ export default defineTool({
     ];
     for (const [kind, spec] of Object.entries(record.spec)) {
       for (const [k, v] of Object.entries(spec ?? {})) rows.push([`${kind}.${k}`, v]);
+    }
+    if (record.embed) {
+      rows.push(["embed model", record.embed.model], ["embed text field", record.embed.textField]);
     }
     rows.push(["deletion protection", record.deletionProtection]);
     const tags = Object.entries(record.tags ?? {});

@@ -3,14 +3,14 @@
 import { z } from "zod";
 import { markdownTable } from "../../src/tool-kit/format/table.js";
 import { ToolError } from "../../src/tool-kit/tool-error.js";
-import { checkRecords, type RecordProblem } from "../../src/ingest/check.js";
+import { checkRecords } from "../../src/ingest/check.js";
 import { runUpsert } from "../../src/ingest/upsert.js";
 import { decodeCompactRecords } from "../../src/ingest/compact-records.js";
 import { base64ValuesArg, compactSparseVectorArg } from "../../src/tool-kit/args/compact-values.js";
 import { indexArg, namespaceArg, numberList, numberListProblem, recordIdArg, ruleError } from "../../src/tool-kit/args/schema.js";
 import { defineTool } from "../../src/tool-kit/tool.js";
 import { FRESHNESS_NOTE, isHosted } from "../../src/tool-kit/hosted.js";
-import { distinctFailures, failuresField, upsertedField, writableIndex, writtenTo } from "../../src/tool-kit/results/writes.js";
+import { distinctFailures, failuresField, notWrittenText, problemsText, upsertedField, writableIndex, writtenTo } from "../../src/tool-kit/results/writes.js";
 
 const MAX_RECORDS = 10_000;
 
@@ -48,20 +48,6 @@ const Outcome = {
   failures: failuresField("One entry per distinct failure."),
 };
 
-const MAX_PROBLEMS_SHOWN = 50;
-
-function problemsText(problems: RecordProblem[], index: string): string {
-  const lines = problems
-    .slice(0, MAX_PROBLEMS_SHOWN)
-    .map((p) => `- position ${p.position} (id ${JSON.stringify(p.id)}): ${p.field} ${p.rule}`);
-  if (problems.length > MAX_PROBLEMS_SHOWN) lines.push(`- … and ${problems.length - MAX_PROBLEMS_SHOWN} more`);
-  const n = problems.length;
-  return (
-    `Nothing was written: ${n} ${n === 1 ? "problem" : "problems"} with the records for index ${JSON.stringify(index)}.\n` +
-    `${lines.join("\n")}\nNext step: fix ${n === 1 ? "that record" : "those records"} and call upsert_vectors again with the whole list.`
-  );
-}
-
 export default defineTool({
   name: "upsert_vectors",
   title: "Upsert vectors",
@@ -82,6 +68,13 @@ export default defineTool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   async run({ index, namespace = "", vectors: given }, { service, config, signal, stopping, progress }) {
     let model = await writableIndex(service, index, signal);
+    if (model.embed) {
+      throw new ToolError(
+        `Index ${JSON.stringify(index)} has integrated embedding (model ${model.embed.model}): it embeds text itself; nothing was written.
+` +
+          `Next step: write the text with upsert_records (each record with _id and a "${String(model.embed.field_map?.text ?? "text")}" field).`,
+      );
+    }
     const vectors = decodeCompactRecords(given);
     let problems = checkRecords(vectors, model);
     if (problems.length > 0) {
@@ -91,7 +84,7 @@ export default defineTool({
       model = await writableIndex(service, index, signal);
       problems = checkRecords(vectors, model);
     }
-    if (problems.length > 0) throw new ToolError(problemsText(problems, index));
+    if (problems.length > 0) throw new ToolError(problemsText("upsert_vectors", problems, index));
 
     const outcome = await runUpsert({
       service,
@@ -121,17 +114,6 @@ export default defineTool({
     );
     if (structured.failed === 0 && !outcome.inputError) return { structured, table, ...(isHosted(config) && { note: FRESHNESS_NOTE }) };
 
-    const reasons = structured.failures.map((f) => `- ${f.records} records: ${f.message}`);
-    if (outcome.inputError) reasons.push(`- reading the records: ${outcome.inputError}`);
-    if (outcome.aborted) reasons.push("- the call was cancelled");
-    if (outcome.stopped) reasons.push("- the server stopped the call (it is shutting down, or the session was closed)");
-    return {
-      structured,
-      isError: true,
-      table:
-        `${structured.failed} of ${outcome.records} records were NOT written (${outcome.upserted} were).\n\n${table}\n\n` +
-        `Why:\n${reasons.join("\n")}\n\nIds not written: ${outcome.failedIds.join(", ")}`,
-      note: "Next step: call upsert_vectors again with just those records (upserts are idempotent).",
-    };
+    return { structured, isError: true, ...notWrittenText("upsert_vectors", table, outcome, structured.failures) };
   },
 });

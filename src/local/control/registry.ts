@@ -69,7 +69,8 @@ export class Registry {
       let copyFrom: string | undefined;
       if (input.sourceCollection !== undefined) {
         const collection = this.catalog.collections.get(input.sourceCollection);
-        if (!collection) throw notFound(`Collection ${input.sourceCollection} not found.`);
+        // The hosted service answers 400 INVALID_ARGUMENT here (not 404), and clients' suites assert this text.
+        if (!collection) throw invalid(`Resource ${input.sourceCollection} not found`);
         if (collection.status !== "Ready") {
           throw invalid(`Collection ${collection.name} is not ready yet (status ${collection.status}); wait until it is Ready.`);
         }

@@ -5,6 +5,9 @@ import { answerIdentity, apiKeyMatches, readBody, requestUrl, sendJson, sendTooL
 import type { Registry } from "./registry.js";
 import type { Backups } from "./backups.js";
 import { parseConfigure, parseCreateCollection, parseCreateIndex, parseJsonObject } from "./validate.js";
+import { parseCreateForModel } from "./create-for-model.js";
+import { inferenceRoutes } from "../inference/routes.js";
+import type { Models } from "../models/catalog.js";
 
 export const CONTROL_BODY_LIMIT = 1024 * 1024;
 
@@ -42,8 +45,12 @@ function backupRoutes(backups: Backups): Route[] {
   ];
 }
 
-function routes(registry: Registry): Route[] {
+function routes(registry: Registry, models: Models): Route[] {
   return [
+    {
+      pattern: /^\/indexes\/create-for-model\/?$/,
+      methods: { POST: async ({ body }) => [201, await registry.createIndex(await parseCreateForModel(await body(), models))] },
+    },
     {
       pattern: /^\/indexes\/?$/,
       methods: {
@@ -76,6 +83,7 @@ function routes(registry: Registry): Route[] {
         DELETE: async ({ name }) => [202, await registry.deleteCollection(name)],
       },
     },
+    ...inferenceRoutes(models),
   ];
 }
 
@@ -83,8 +91,8 @@ class TooLarge extends Error {}
 /** The client went away before its body arrived: there is no one left to answer, and nothing to log. */
 class Aborted extends Error {}
 
-export function controlPlaneHandler(registry: Registry, apiKey: string, log: (line: string) => void, backups?: Backups) {
-  const table = [...routes(registry), ...(backups ? backupRoutes(backups) : [])];
+export function controlPlaneHandler(registry: Registry, apiKey: string, log: (line: string) => void, models: Models, backups?: Backups) {
+  const table = [...routes(registry, models), ...(backups ? backupRoutes(backups) : [])];
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const method = req.method ?? "GET";
     try {

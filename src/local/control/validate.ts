@@ -1,7 +1,7 @@
 // Validation of control-plane request bodies. Wrong JSON types and missing required fields are 422
 // (the real service fails to deserialize them); values that break a rule are 400 naming the field and the rule.
 import { invalid, unprocessable, ControlError } from "./errors.js";
-import type { Metric, PodSpecRecord, SpecRecord, StoredIndex, VectorType } from "../storage/catalog.js";
+import type { MetadataSchemaRecord, Metric, PodSpecRecord, ReadCapacityRecord, ServerlessSpecRecord, SpecRecord, StoredIndex, VectorType } from "../storage/catalog.js";
 
 export const MAX_DIMENSION = 20000;
 const METRICS: Metric[] = ["cosine", "euclidean", "dotproduct"];
@@ -60,6 +60,59 @@ function obj(parent: Record<string, unknown>, key: string, field: string, requir
   return v;
 }
 
+/** Refuses any key of `o` not in `known`: a setting this service does not know is never dropped in silence. */
+export function onlyKnown(o: Record<string, unknown>, known: readonly string[], where: string): void {
+  for (const key of Object.keys(o)) {
+    if (known.includes(key) || o[key] === undefined) continue;
+    const at = where === "" ? key : `${where}.${key}`;
+    throw invalid(`${at} is not a setting the local service knows, so it is refused rather than ignored; known${where === "" ? "" : ` in ${where}`}: ${known.join(", ")}.`);
+  }
+}
+
+/** spec.serverless.read_capacity: OnDemand, or Dedicated with its node type and manual scaling (stored and described as given). */
+function parseReadCapacity(rc: Record<string, unknown>): ReadCapacityRecord {
+  const where = "spec.serverless.read_capacity";
+  onlyKnown(rc, ["mode", "dedicated"], where);
+  const mode = str(rc, "mode", `${where}.mode`, true)!;
+  if (mode === "OnDemand") {
+    if (rc.dedicated !== undefined && rc.dedicated !== null) throw invalid(`${where}.dedicated must not be set when mode is OnDemand.`);
+    return { mode };
+  }
+  if (mode !== "Dedicated") throw invalid(`${where}.mode must be "OnDemand" or "Dedicated" (got ${JSON.stringify(mode)}).`);
+  const dedicated = obj(rc, "dedicated", `${where}.dedicated`, true)!;
+  onlyKnown(dedicated, ["node_type", "scaling", "manual"], `${where}.dedicated`);
+  const nodeType = str(dedicated, "node_type", `${where}.dedicated.node_type`, true)!;
+  if (nodeType !== "b1" && nodeType !== "t1") throw invalid(`${where}.dedicated.node_type must be "b1" or "t1" (got ${JSON.stringify(nodeType)}).`);
+  const scaling = str(dedicated, "scaling", `${where}.dedicated.scaling`, true)!;
+  if (scaling !== "Manual") throw invalid(`${where}.dedicated.scaling must be "Manual" (got ${JSON.stringify(scaling)}).`);
+  const manual = obj(dedicated, "manual", `${where}.dedicated.manual`, true)!;
+  onlyKnown(manual, ["replicas", "shards"], `${where}.dedicated.manual`);
+  const replicas = int(manual, "replicas", `${where}.dedicated.manual.replicas`);
+  const shards = int(manual, "shards", `${where}.dedicated.manual.shards`);
+  if (replicas === undefined || replicas < 0) throw invalid(`${where}.dedicated.manual.replicas must be an integer of at least 0 (got ${replicas ?? "none"}).`);
+  if (shards === undefined || shards < 1) throw invalid(`${where}.dedicated.manual.shards must be an integer of at least 1 (got ${shards ?? "none"}).`);
+  return { mode, dedicated: { node_type: nodeType, scaling, manual: { replicas, shards } } };
+}
+
+/** spec.serverless.schema: the metadata fields that can be filtered on (only `filterable: true` exists). */
+function parseSchema(schema: Record<string, unknown>): MetadataSchemaRecord {
+  const where = "spec.serverless.schema";
+  onlyKnown(schema, ["fields"], where);
+  const fields = obj(schema, "fields", `${where}.fields`, true)!;
+  const out: MetadataSchemaRecord = { fields: {} };
+  for (const [name, conf] of Object.entries(fields)) {
+    const at = `${where}.fields.${name}`;
+    if (name === "" || name.startsWith("$")) throw invalid(`${at}: a metadata field name must not be empty or start with '$'.`);
+    if (!isObject(conf)) throw typeError(at, conf, "an object");
+    onlyKnown(conf, ["filterable"], at);
+    if (conf.filterable !== true) {
+      throw invalid(`${at}.filterable must be true: only filterable fields can be listed (filterable: false is not supported).`);
+    }
+    out.fields[name] = { filterable: true };
+  }
+  return out;
+}
+
 /** Resource names: 1–45 characters, lower-case alphanumeric or '-', alphanumeric first and last. */
 export function checkResourceName(kind: "Index" | "Collection", name: string): void {
   const shown = JSON.stringify(name);
@@ -108,6 +161,7 @@ export type CreateIndexInput = Pick<StoredIndex, "name" | "vectorType" | "dimens
 };
 
 function parsePod(pod: Record<string, unknown>): PodSpecRecord {
+  onlyKnown(pod, ["environment", "pod_type", "replicas", "shards", "pods", "metadata_config", "source_collection"], "spec.pod");
   const environment = str(pod, "environment", "spec.pod.environment", true)!;
   if (environment.trim() === "") throw invalid("spec.pod.environment must not be empty.");
   const podType = str(pod, "pod_type", "spec.pod.pod_type", false) ?? "p1.x1";
@@ -125,6 +179,7 @@ function parsePod(pod: Record<string, unknown>): PodSpecRecord {
   const record: PodSpecRecord = { environment, pod_type: podType, pods, replicas, shards };
   const meta = obj(pod, "metadata_config", "spec.pod.metadata_config", false);
   if (meta) {
+    onlyKnown(meta, ["indexed"], "spec.pod.metadata_config");
     const indexed = meta.indexed;
     if (indexed !== undefined && (!Array.isArray(indexed) || indexed.some((f) => typeof f !== "string"))) {
       throw typeError("spec.pod.metadata_config.indexed", indexed, "an array of strings");
@@ -137,6 +192,7 @@ function parsePod(pod: Record<string, unknown>): PodSpecRecord {
 }
 
 export function parseCreateIndex(body: Record<string, unknown>): CreateIndexInput {
+  onlyKnown(body, ["name", "dimension", "metric", "deletion_protection", "tags", "spec", "vector_type"], "");
   const name = str(body, "name", "name", true)!;
   checkResourceName("Index", name);
   const vectorTypeRaw = str(body, "vector_type", "vector_type", false) ?? "dense";
@@ -163,6 +219,7 @@ export function parseCreateIndex(body: Record<string, unknown>): CreateIndexInpu
   }
 
   const spec = obj(body, "spec", "spec", true)!;
+  if (isObject(spec.byoc)) throw invalid("spec.byoc is not supported by the local service: use spec.serverless or spec.pod.");
   const kinds = Object.keys(spec).filter((k) => spec[k] !== undefined && spec[k] !== null);
   if (kinds.length !== 1 || (kinds[0] !== "serverless" && kinds[0] !== "pod")) {
     throw invalid(
@@ -179,8 +236,15 @@ export function parseCreateIndex(body: Record<string, unknown>): CreateIndexInpu
     }
     const region = str(sl, "region", "spec.serverless.region", true)!;
     if (region.trim() === "") throw invalid("spec.serverless.region must not be empty.");
+    onlyKnown(sl, ["cloud", "region", "source_collection", "read_capacity", "schema"], "spec.serverless");
     sourceCollection = str(sl, "source_collection", "spec.serverless.source_collection", false);
-    parsedSpec = { serverless: { cloud, region, ...(sourceCollection !== undefined ? { source_collection: sourceCollection } : {}) } };
+    const serverless: ServerlessSpecRecord = { cloud, region };
+    if (sourceCollection !== undefined) serverless.source_collection = sourceCollection;
+    const readCapacity = obj(sl, "read_capacity", "spec.serverless.read_capacity", false);
+    if (readCapacity) serverless.read_capacity = parseReadCapacity(readCapacity);
+    const schema = obj(sl, "schema", "spec.serverless.schema", false);
+    if (schema) serverless.schema = parseSchema(schema);
+    parsedSpec = { serverless };
   } else {
     if (vectorType === "sparse") throw invalid("vector_type sparse is only supported for serverless indexes, not pod-based ones.");
     const pod = parsePod(obj(spec, "pod", "spec.pod", true)!);
@@ -201,6 +265,7 @@ export function parseCreateIndex(body: Record<string, unknown>): CreateIndexInpu
 }
 
 export function parseCreateCollection(body: Record<string, unknown>): { name: string; source: string } {
+  onlyKnown(body, ["name", "source"], "");
   const name = str(body, "name", "name", true)!;
   checkResourceName("Collection", name);
   const source = str(body, "source", "source", true)!;

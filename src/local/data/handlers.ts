@@ -20,7 +20,11 @@ import { updateVector } from "./routes/update.js";
 import { fetchVectors } from "./routes/fetch.js";
 import { query } from "./routes/query.js";
 import { upsert } from "./routes/upsert.js";
+import { checkRequestFields } from "./request-fields.js";
 import type { VectorStore } from "../storage/store.js";
+import type { Models } from "../models/catalog.js";
+import { recordsRoute } from "./routes/records.js";
+import { MemoryLimitError } from "../search/vectors.js";
 import type { DataPlaneExtras, DataPlaneIndex, DataPlaneRequest, DataPlaneResponse, Route, RouteContext } from "./types.js";
 import { bulkImportRoute } from "./routes/bulk-imports.js";
 
@@ -39,7 +43,6 @@ const ROUTES: Record<string, Partial<Record<string, Route>>> = {
 };
 
 /** Routes of the published API this local service does not implement: 501 UNIMPLEMENTED, not 404. */
-const UNSUPPORTED = [/^\/records\/namespaces\//];
 
 async function namespaceRoute(ctx: RouteContext, encoded: string): Promise<unknown> {
   let name: string;
@@ -59,12 +62,12 @@ export async function handleDataPlane(
   index: DataPlaneIndex,
   store: VectorStore,
   extras?: DataPlaneExtras,
+  models?: Models,
 ): Promise<DataPlaneResponse> {
   try {
     const path = req.pathname.length > 1 ? req.pathname.replace(/\/+$/, "") : req.pathname;
-    if (UNSUPPORTED.some((re) => re.test(path))) {
-      throw new DataPlaneError(501, GRPC.UNIMPLEMENTED, `${req.method} ${path} is not supported by the local service`);
-    }
+    const records = await recordsRoute({ req, index, store, extras, models }, path);
+    if (records) return records;
     const ns = /^\/namespaces\/([^/]+)$/.exec(path);
     if (ns) return { status: 200, body: await namespaceRoute({ req, index, store, extras }, ns[1]) };
     const bulk = /^\/bulk\/imports(?:\/([^/]+))?$/.exec(path);
@@ -78,10 +81,15 @@ export async function handleDataPlane(
       const allowed = Object.keys(methods).join(" or ");
       throw new DataPlaneError(405, GRPC.UNIMPLEMENTED, `Method ${req.method} is not allowed on ${path}; use ${allowed}`);
     }
+    checkRequestFields(path, req, index);
     const body = await route({ req, index, store, extras });
     return { status: 200, body };
   } catch (e) {
     if (e instanceof DataPlaneError) return { status: e.status, body: errorBody(e) };
+    if (e instanceof MemoryLimitError) {
+      const message = `Nothing was done: ${e.message}.`;
+      return { status: 400, body: errorBody(new DataPlaneError(400, GRPC.FAILED_PRECONDITION, message)) };
+    }
     const message = e instanceof Error ? e.message : String(e);
     return { status: 500, body: errorBody(new DataPlaneError(500, GRPC.INTERNAL, `Internal error: ${message}`)) };
   }

@@ -13,6 +13,8 @@ export interface RawRecord {
   sparse_values?: Json;
 }
 
+const RECORD_FIELDS = ["id", "values", "sparseValues", "sparse_values", "metadata"];
+
 export function parseRecord(raw: Json | RawRecord, position: number, index: DataPlaneIndex): WriteRecord {
   const at = `Vector at position ${position}`;
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
@@ -20,6 +22,9 @@ export function parseRecord(raw: Json | RawRecord, position: number, index: Data
   }
   const id = checkId(raw.id, at);
   const where = `${at} (id ${quote(id)})`;
+  for (const key of Object.keys(raw)) {
+    if (!RECORD_FIELDS.includes(key)) throw invalid(`${where}: ${key} is not a field of a record, so it is refused rather than ignored; known: id, values, sparseValues, metadata`);
+  }
   const rawValues = raw.values;
   const rawSparse = raw.sparseValues ?? raw.sparse_values;
   let values: Float32Array;

@@ -7,6 +7,7 @@ import { answerClientErrors, answerIdentity, apiKeyMatches, readBody, requestUrl
 import { handleDataPlane, type DataPlaneIndex } from "./handlers.js";
 import type { VectorStore } from "../storage/store.js";
 import type { DataPlaneExtras } from "./types.js";
+import type { Models } from "../models/catalog.js";
 
 export const DATA_PLANE_BODY_LIMIT = 10 * 1024 * 1024;
 // A fetch names its ids in the URL (?ids=a&ids=b…): 1000 ids of up to 512 characters need far more than
@@ -26,6 +27,7 @@ export interface DataServersOptions {
   host: string;
   apiKey: string;
   store: VectorStore;
+  models?: Models;
   /** The current record of the index with this id, or undefined once it is gone. */
   lookup: (name: string, id: string) => StoredIndex | undefined;
   log: (line: string) => void;
@@ -36,9 +38,14 @@ export interface DataServersOptions {
 
 export function dataPlaneIndex(index: StoredIndex): DataPlaneIndex {
   // A sparse index has no dimension; the data plane gets 0 for it.
+  const spec = index.spec;
+  const filterable = "serverless" in spec ? (spec.serverless.schema ? Object.keys(spec.serverless.schema.fields) : undefined) : spec.pod.metadata_config?.indexed;
+  const kind = "pod" in spec ? "pod" : "serverless";
   return {
-    name: index.name, space: index.space, dimension: index.dimension ?? 0, metric: index.metric, vectorType: index.vectorType,
-    kind: "pod" in index.spec ? "pod" : "serverless", id: index.id,
+    name: index.name, space: index.space, dimension: index.dimension ?? 0, metric: index.metric, vectorType: index.vectorType, kind, id: index.id,
+    ...(index.embed ? { embed: index.embed } : {}),
+    ...(filterable ? { filterable } : {}),
+    ...("serverless" in spec && spec.serverless.read_capacity?.mode === "Dedicated" ? { dedicatedReads: true } : {}),
   };
 }
 
@@ -123,6 +130,7 @@ export class DataServers {
         dataPlaneIndex(index),
         this.opts.store,
         this.opts.extras,
+        this.opts.models,
       );
       sendJson(res, answer.status, answer.body);
     } catch (e) {

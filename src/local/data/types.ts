@@ -1,10 +1,16 @@
 import type { VectorStore } from "../storage/store.js";
 import type { DeclaredNamespaces } from "../storage/declared-namespaces.js";
+import type { StoredEmbed } from "../storage/catalog.js";
+import type { Models } from "../models/catalog.js";
 
 export interface DataPlaneIndex { name: string; space: string; dimension: number;
-  metric: "cosine" | "euclidean" | "dotproduct"; vectorType: "dense" | "sparse";
+  metric: "cosine" | "euclidean" | "dotproduct"; vectorType: "dense" | "sparse"; embed?: StoredEmbed;
+  /** The metadata fields filters may name (serverless schema, pod metadata_config.indexed); undefined: all. */
+  filterable?: string[];
   /** How the index is deployed; the hosted service refuses some requests on one kind (routes/stats.ts, list.ts). */
-  kind?: "serverless" | "pod"; id?: string }
+  kind?: "serverless" | "pod"; id?: string;
+  /** read_capacity mode Dedicated (dedicated read nodes): the query tuning fields scanFactor, maxCandidates apply. */
+  dedicatedReads?: boolean }
 export interface DataPlaneRequest { method: string; pathname: string; query: URLSearchParams; body: Buffer }
 export interface DataPlaneResponse { status: number; body: unknown }   // body is JSON-serialised by L1
 
@@ -17,5 +23,5 @@ export interface BulkImportsApi {
   describe(index: DataPlaneIndex, id: string): Record<string, unknown>;
   cancel(index: DataPlaneIndex, id: string): Promise<Record<string, never>>;
 }
-export interface RouteContext { req: DataPlaneRequest; index: DataPlaneIndex; store: VectorStore; extras?: DataPlaneExtras }
+export interface RouteContext { req: DataPlaneRequest; index: DataPlaneIndex; store: VectorStore; extras?: DataPlaneExtras; models?: Models }
 export type Route = (ctx: RouteContext) => Promise<unknown> | unknown;

@@ -15,12 +15,27 @@ export interface PodSpecRecord {
   metadata_config?: { indexed?: string[] };
   source_collection?: string;
 }
+export interface ReadCapacityRecord {
+  mode: "OnDemand" | "Dedicated";
+  dedicated?: { node_type: string; scaling: string; manual: { replicas: number; shards: number } };
+}
+export interface MetadataSchemaRecord { fields: Record<string, { filterable: true }> }
 export interface ServerlessSpecRecord {
   cloud: string;
   region: string;
   source_collection?: string;
+  read_capacity?: ReadCapacityRecord;
+  schema?: MetadataSchemaRecord;
 }
 export type SpecRecord = { serverless: ServerlessSpecRecord } | { pod: PodSpecRecord };
+
+/** An index with integrated embedding: the model that turns its records' text into vectors, and how. */
+export interface StoredEmbed {
+  model: string;
+  fieldMap: { text: string };
+  readParameters: Record<string, unknown>;
+  writeParameters: Record<string, unknown>;
+}
 
 export interface StoredIndex {
   name: string;
@@ -40,8 +55,8 @@ export interface StoredIndex {
   copyFrom?: string;
   /** Set while Initializing from a backup: the restore job that follows the copy. */
   restoreJobId?: string;
-  /** Integrated embedding settings (indexes created for a model), as the API names them. */
-  embed?: Record<string, unknown>;
+  /** Set for an index made by create-for-model. */
+  embed?: StoredEmbed;
   createdAt: string;
 }
 

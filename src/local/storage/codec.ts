@@ -108,6 +108,33 @@ export function decodeRecord(buf: Uint8Array, wantMetadata = true): DecodedRecor
   return out;
 }
 
+/** A record's parts without copying its dense values: `dense` is a view of their little-endian float32 bytes. */
+export function decodeRecordParts(b: Buffer): { dense: Buffer; sparse?: SparseVector; metadataJson?: string; longId?: string } {
+  const flags = b[0];
+  const n = b.readUInt32LE(4);
+  let off = HEADER + 4 * n;
+  const out: { dense: Buffer; sparse?: SparseVector; metadataJson?: string; longId?: string } = { dense: b.subarray(HEADER, off) };
+  if (flags & HAS_SPARSE) {
+    const k = b.readUInt32LE(off);
+    off += 4;
+    const indices = new Uint32Array(k);
+    copyOut(b, off, indices);
+    off += 4 * k;
+    const values = new Float32Array(k);
+    copyOut(b, off, values);
+    off += 4 * k;
+    out.sparse = { indices, values };
+  }
+  if (flags & HAS_LONG_ID) {
+    const len = b.readUInt32LE(off);
+    off += 4;
+    out.longId = b.toString("utf8", off, off + len);
+    off += len;
+  }
+  if (flags & HAS_METADATA) out.metadataJson = b.toString("utf8", off);
+  return out;
+}
+
 /** Reads only the metadata JSON (skips decoding the vectors). */
 export function decodeMetadataJson(b: Buffer): string | undefined {
   const flags = b[0];

@@ -6,8 +6,14 @@
 // Every write is one lmdb transaction; nothing in a transaction callback throws (lmdb-js commits what was
 // written even if the callback throws), so callers validate first. A write resolves after the commit is
 // flushed to disk.
+import { totalmem } from "node:os";
 import type { Database, RootDatabase } from "lmdb";
-import { decodeLongId, decodeMetadataJson, decodeRecord, encodeRecord, type SparseVector } from "./codec.js";
+import { searchNamespace, type Hit } from "../search/exact.js";
+import { Mirror, type MirrorChange } from "../search/mirror.js";
+import type { Metric, Query } from "../search/score.js";
+import type { NamespaceVectors } from "../search/vectors.js";
+import type { Json } from "../data/validate.js";
+import { decodeLongId, decodeMetadataJson, decodeRecord, decodeRecordParts, encodeRecord, type SparseVector } from "./codec.js";
 import { idFromKey, KEY_HEADER, recordKey, scopeEnd, scopePrefix } from "./keys.js";
 import { SpaceCatalog, type NsHolder } from "./spaces.js";
 
@@ -23,16 +29,32 @@ export interface StoredRecord extends WriteRecord { norm: number }
 const COPY_CHUNK_RECORDS = 1000;
 const COPY_CHUNK_BYTES = 8 * 1024 * 1024;
 const DELETE_CHUNK = 5000;
+/** By default the records held in memory may take this share of the machine's memory. */
+const DEFAULT_MEMORY_SHARE = 0.6;
+
+export interface VectorStoreOptions {
+  /** The most bytes the in-memory copy of the records may take (default: 60% of the machine's memory). */
+  memoryLimitBytes?: number;
+}
 
 export class VectorStore {
   private readonly root: RootDatabase;
   private readonly catalog: SpaceCatalog;
   private readonly records: Database<Buffer, Buffer>;
+  /** Every record in memory for search; lmdb stays the truth (see commit). */
+  readonly mirror: Mirror;
+  /** Resolves once every commit so far is applied to the mirror. */
+  private applied: Promise<void> = Promise.resolve();
 
-  constructor(root: RootDatabase) {
+  constructor(root: RootDatabase, options: VectorStoreOptions = {}) {
     this.root = root;
     this.catalog = new SpaceCatalog(root);
     this.records = root.openDB<Buffer, Buffer>({ name: "vectors.records", encoding: "binary", keyEncoding: "binary" });
+    this.mirror = new Mirror(
+      (space, namespace, into) => this.loadNamespace(space, namespace, into)(Infinity),
+      options.memoryLimitBytes ?? Math.floor(totalmem() * DEFAULT_MEMORY_SHARE),
+      (space, namespace, into) => this.loadNamespace(space, namespace, into),
+    );
   }
 
   // ---- the contract with L1 -------------------------------------------------------------------------------
@@ -82,7 +104,10 @@ export class VectorStore {
         copied += chunk.length;
         onChunk?.(copied);
       }
-      await this.commit(() => this.catalog.registerCopy(to, source, targetNo, namespaces));
+      await this.commit((changes) => {
+        this.catalog.registerCopy(to, source, targetNo, namespaces);
+        changes.push({ kind: "reload", space: to });
+      });
     } finally {
       snapshot.done();
     }
@@ -92,7 +117,10 @@ export class VectorStore {
   async dropSpace(space: string): Promise<void> {
     const entry = this.catalog.space(space);
     if (!entry) return;
-    await this.commit(() => this.catalog.removeSpace(space, entry.no));
+    await this.commit((changes) => {
+      this.catalog.removeSpace(space, entry.no);
+      changes.push({ kind: "reload", space });
+    });
     await this.removeRange(scopePrefix(entry.no), scopeEnd(entry.no));
   }
 
@@ -113,10 +141,15 @@ export class VectorStore {
 
   /** Writes all records in one transaction (later duplicates of an id win). */
   async upsert(space: string, namespace: string, records: WriteRecord[], dimension?: number): Promise<void> {
-    await this.commit(() => {
+    // Room in memory first: a write that could not be searched is refused before anything is written.
+    this.vectors(space, namespace, dimension ?? records[0]?.values.length ?? 0).reserve(records.length);
+    await this.commit((changes) => {
       const sp = this.catalog.ensureSpace(space, dimension);
       const ns = this.catalog.ensureNamespace(space, sp, namespace);
-      for (const r of records) this.putRecord(sp.no, ns, r);
+      for (const r of records) {
+        this.putRecord(sp.no, ns, r);
+        changes.push(putChange(space, namespace, r));
+      }
       this.catalog.saveNamespace(sp.no, ns);
     });
   }
@@ -153,19 +186,10 @@ export class VectorStore {
     }
   }
 
-  /** Metadata JSON of every record, without decoding vectors: for filters on stats and deletes. */
-  *scanMetadata(space: string, namespace: string): Generator<{ id: string; metadataJson: string | undefined }> {
-    const scope = this.catalog.scopeOf(space, namespace);
-    if (!scope) return;
-    for (const { key, value } of this.records.getRange({ start: scopePrefix(scope.spaceNo, scope.nsNo), end: scopeEnd(scope.spaceNo, scope.nsNo) })) {
-      yield { id: idFromKey(key) ?? decodeLongId(value) ?? "", metadataJson: decodeMetadataJson(value) };
-    }
-  }
-
   /** Removes the ids that exist; returns how many did. */
   async deleteIds(space: string, namespace: string, ids: string[]): Promise<number> {
     let removed = 0;
-    await this.commit(() => {
+    await this.commit((changes) => {
       const scope = this.catalog.scopeOf(space, namespace);
       if (!scope) return;
       const ns = this.catalog.holder(scope);
@@ -176,6 +200,7 @@ export class VectorStore {
         ns.entry.bytes -= old.length + key.length;
         ns.entry.count--;
         this.records.removeSync(key);
+        changes.push({ kind: "remove", space, namespace, id });
         removed++;
       }
       this.catalog.saveNamespace(scope.spaceNo, ns);
@@ -187,7 +212,10 @@ export class VectorStore {
     const scope = this.catalog.scopeOf(space, namespace);
     if (!scope) return;
     // The namespace goes first (a new write to the same name gets a new number), then its records in chunks.
-    await this.commit(() => this.catalog.removeNamespace(scope));
+    await this.commit((changes) => {
+      this.catalog.removeNamespace(scope);
+      changes.push({ kind: "reload", space, namespace });
+    });
     await this.removeRange(scopePrefix(scope.spaceNo, scope.nsNo), scopeEnd(scope.spaceNo, scope.nsNo));
   }
 
@@ -197,7 +225,7 @@ export class VectorStore {
    */
   async update(space: string, namespace: string, id: string, change: (r: StoredRecord) => WriteRecord | undefined): Promise<boolean> {
     let found = false;
-    await this.commit(() => {
+    await this.commit((changes) => {
       const scope = this.catalog.scopeOf(space, namespace);
       if (!scope) return;
       const value = this.records.getBinary(recordKey(scope.spaceNo, scope.nsNo, id).key);
@@ -207,6 +235,7 @@ export class VectorStore {
       if (!next) return;
       const ns = this.catalog.holder(scope);
       this.putRecord(scope.spaceNo, ns, next);
+      changes.push(putChange(space, namespace, next));
       this.catalog.saveNamespace(scope.spaceNo, ns);
     });
     return found;
@@ -223,7 +252,7 @@ export class VectorStore {
     write: (selected: WriteRecord[]) => boolean = () => true,
   ): Promise<number> {
     let matched = 0;
-    await this.commit(() => {
+    await this.commit((changes) => {
       const scope = this.catalog.scopeOf(space, namespace);
       if (!scope) return;
       const next: WriteRecord[] = [];
@@ -234,29 +263,38 @@ export class VectorStore {
       matched = next.length;
       if (next.length === 0 || !write(next)) return;
       const ns = this.catalog.holder(scope);
-      for (const w of next) this.putRecord(scope.spaceNo, ns, w);
+      for (const w of next) {
+        this.putRecord(scope.spaceNo, ns, w);
+        changes.push(putChange(space, namespace, w));
+      }
       this.catalog.saveNamespace(scope.spaceNo, ns);
     });
     return matched;
   }
 
-  /** In one transaction, removes every record whose metadata `select` accepts; returns how many. */
-  async deleteWhere(space: string, namespace: string, select: (metadataJson: string | undefined) => boolean): Promise<number> {
+  /**
+   * Removes every record a filter keeps, found by the metadata index; `select` (the same filter as a predicate)
+   * checks each again inside the transaction, so a record changed meanwhile is left alone. Returns how many.
+   */
+  async deleteMatching(space: string, namespace: string, filter: Json, select: (metadataJson: string | undefined) => boolean): Promise<number> {
+    await this.applied;
+    const ids = this.idsMatching(space, namespace, filter);
+    if (ids.length === 0) return 0;
     let removed = 0;
-    await this.commit(() => {
+    await this.commit((changes) => {
       const scope = this.catalog.scopeOf(space, namespace);
       if (!scope) return;
       const ns = this.catalog.holder(scope);
-      const doomed: Buffer[] = [];
-      for (const { key, value } of this.records.getRange({ start: scopePrefix(scope.spaceNo, scope.nsNo), end: scopeEnd(scope.spaceNo, scope.nsNo) })) {
-        if (select(decodeMetadataJson(value))) {
-          doomed.push(Buffer.from(key));
-          ns.entry.bytes -= key.length + value.length;
-        }
+      for (const id of ids) {
+        const { key } = recordKey(scope.spaceNo, scope.nsNo, id);
+        const old = this.records.getBinaryFast(key);
+        if (!old || !select(decodeMetadataJson(old))) continue;
+        ns.entry.bytes -= old.length + key.length;
+        ns.entry.count--;
+        this.records.removeSync(key);
+        changes.push({ kind: "remove", space, namespace, id });
+        removed++;
       }
-      for (const key of doomed) this.records.removeSync(key);
-      ns.entry.count -= doomed.length;
-      removed = doomed.length;
       this.catalog.saveNamespace(scope.spaceNo, ns);
     });
     return removed;
@@ -315,11 +353,103 @@ export class VectorStore {
     return swept;
   }
 
+  // ---- search, from memory ------------------------------------------------------------------------------
+
+  /** The best `topK` records for the query (exactly as scoring every record would rank them), optionally filtered. */
+  search(space: string, namespace: string, metric: Metric, q: Query, topK: number, filter?: Json): { hits: Hit[]; considered: number } {
+    if (!this.catalog.scopeOf(space, namespace)) return { hits: [], considered: 0 };
+    const nv = this.vectors(space, namespace);
+    const allowed = filter === undefined ? undefined : this.select(nv, filter);
+    return { hits: searchNamespace(nv, metric, q, topK, allowed), considered: allowed ? allowed.length : nv.count };
+  }
+
+  /** How many records of the namespace a filter keeps (from the metadata index). */
+  countMatching(space: string, namespace: string, filter: Json): number {
+    if (!this.catalog.scopeOf(space, namespace)) return 0;
+    return this.select(this.vectors(space, namespace), filter).length;
+  }
+
+  /** The records a filter keeps, in id (key) order, after the opaque `after` position: like scanFrom, without a scan. */
+  *scanMatching(space: string, namespace: string, filter: Json, opts: { after?: Buffer } = {}): Generator<{ position: Buffer; record: StoredRecord }> {
+    const scope = this.catalog.scopeOf(space, namespace);
+    if (!scope) return;
+    const keyed = this.idsMatching(space, namespace, filter)
+      .map((id) => ({ id, key: recordKey(scope.spaceNo, scope.nsNo, id).key }))
+      .filter(({ key }) => !opts.after || Buffer.compare(key.subarray(KEY_HEADER), opts.after) > 0)
+      .sort((a, b) => Buffer.compare(a.key, b.key));
+    for (const { id, key } of keyed) {
+      const value = this.records.getBinary(key);
+      if (value) yield { position: Buffer.from(key.subarray(KEY_HEADER)), record: toStored(id, value) };
+    }
+  }
+
+  private idsMatching(space: string, namespace: string, filter: Json): string[] {
+    if (!this.catalog.scopeOf(space, namespace)) return [];
+    const nv = this.vectors(space, namespace);
+    return this.select(nv, filter).map((slot) => nv.ids[slot]!);
+  }
+
+  private select(nv: NamespaceVectors, filter: Json): number[] {
+    return nv.metadata.select(filter, () => nv.liveSlots());
+  }
+
+  private vectors(space: string, namespace: string, dimension?: number): NamespaceVectors {
+    return this.mirror.namespace(space, namespace, this.catalog.space(space)?.dimension ?? dimension ?? 0);
+  }
+
+  /** Loads the records into memory from the current lmdb state, `max` at a time; the step says when all are in. */
+  private loadNamespace(space: string, namespace: string, into: NamespaceVectors): (max: number) => boolean {
+    const scope = this.catalog.scopeOf(space, namespace);
+    if (!scope) return () => true;
+    into.reserve(this.catalog.holder(scope).entry.count);
+    const end = scopeEnd(scope.spaceNo, scope.nsNo);
+    let after: Buffer | undefined;
+    return (max) => {
+      let n = 0;
+      const range = this.records.getRange({ start: after ?? scopePrefix(scope.spaceNo, scope.nsNo), exclusiveStart: after !== undefined, end });
+      for (const { key, value } of range) {
+        const parts = decodeRecordParts(value);
+        into.put(idFromKey(key) ?? parts.longId ?? "", parts.dense, parts.sparse, parts.metadataJson);
+        after = Buffer.from(key);
+        if (++n >= max) return false;
+      }
+      return true;
+    };
+  }
+
+  /** Starts loading every namespace of these spaces into memory in the background (the service's indexes at start). */
+  warm(spaces: string[], log: (line: string) => void): Promise<void> {
+    const targets = spaces.flatMap((space) => {
+      const entry = this.catalog.space(space);
+      if (!entry) return [];
+      return this.catalog.namespaces(entry.no).map(({ entry: ns }) => ({ space, namespace: ns.name, dimension: entry.dimension ?? 0 }));
+    });
+    return this.mirror.warm(targets, log);
+  }
+
   // ---- internals ------------------------------------------------------------------------------------------
 
-  private async commit(action: () => void): Promise<void> {
-    await this.root.transaction(action);
+  /**
+   * Runs `action` in one lmdb transaction, waits until it is on disk, then applies the changes it listed to the
+   * records in memory — in commit order (lmdb runs transactions in the order they are asked for, and the chain of
+   * `applied` keeps that order) — and only then resolves, so what a write acknowledges is what search sees.
+   */
+  private async commit(action: (changes: MirrorChange[]) => void): Promise<void> {
+    const changes: MirrorChange[] = [];
+    const committed = this.root.transaction(() => action(changes));
+    const applied = this.applied.then(async () => {
+      try {
+        await committed;
+        await this.root.flushed;
+      } catch {
+        return; // nothing committed, nothing to apply; the caller sees the error below
+      }
+      this.mirror.apply(changes);
+    });
+    this.applied = applied;
+    await committed;
     await this.root.flushed;
+    await applied;
   }
 
   /** Removes the records in [start, end) in chunks, so a big space does not hold one huge transaction. */
@@ -345,6 +475,10 @@ export class VectorStore {
   }
 }
 
+
+function putChange(space: string, namespace: string, r: WriteRecord): MirrorChange {
+  return { kind: "put", space, namespace, id: r.id, values: r.values, sparse: r.sparse, metadataJson: r.metadataJson };
+}
 
 function toStored(id: string, value: Buffer): StoredRecord {
   const d = decodeRecord(value);

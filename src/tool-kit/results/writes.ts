@@ -4,6 +4,8 @@ import { z } from "zod";
 import type { IndexModel } from "../../api/records.js";
 import type { Service } from "../../api/service.js";
 import { readyIndex } from "../index-host.js";
+import type { RecordProblem } from "../../ingest/check.js";
+import type { UpsertOutcome } from "../../ingest/upsert.js";
 
 /** The index to write to, resolved to its host; a tool error when it is not ready yet. */
 export function writableIndex(service: Service, index: string, signal: AbortSignal): Promise<IndexModel> {
@@ -30,4 +32,36 @@ export function distinctFailures(failures: { ids: string[]; message: string }[])
   const byMessage = new Map<string, number>();
   for (const f of failures) byMessage.set(f.message, (byMessage.get(f.message) ?? 0) + f.ids.length);
   return [...byMessage].map(([message, records]) => ({ records, message }));
+}
+
+const MAX_PROBLEMS_SHOWN = 50;
+
+/** The refusal of a call whose records fail the checks: every problem (the first 50) by position, id, field and rule. */
+export function problemsText(tool: string, problems: RecordProblem[], index: string): string {
+  const lines = problems.slice(0, MAX_PROBLEMS_SHOWN).map((p) => `- position ${p.position} (id ${JSON.stringify(p.id)}): ${p.field} ${p.rule}`);
+  if (problems.length > MAX_PROBLEMS_SHOWN) lines.push(`- … and ${problems.length - MAX_PROBLEMS_SHOWN} more`);
+  const n = problems.length;
+  return (
+    `Nothing was written: ${n} ${n === 1 ? "problem" : "problems"} with the records for index ${JSON.stringify(index)}.\n` +
+    `${lines.join("\n")}\nNext step: fix ${n === 1 ? "that record" : "those records"} and call ${tool} again with the whole list.`
+  );
+}
+
+/** The isError text of a write where some records did not land: how many, why, exactly which ids, the next step. */
+export function notWrittenText(
+  tool: string,
+  table: string,
+  outcome: UpsertOutcome,
+  failures: { records: number; message: string }[],
+): { table: string; note: string } {
+  const reasons = failures.map((f) => `- ${f.records} records: ${f.message}`);
+  if (outcome.inputError) reasons.push(`- reading the records: ${outcome.inputError}`);
+  if (outcome.aborted) reasons.push("- the call was cancelled");
+  if (outcome.stopped) reasons.push("- the server stopped the call (it is shutting down, or the session was closed)");
+  return {
+    table:
+      `${outcome.failedIds.length} of ${outcome.records} records were NOT written (${outcome.upserted} were).\n\n${table}\n\n` +
+      `Why:\n${reasons.join("\n")}\n\nIds not written: ${outcome.failedIds.join(", ")}`,
+    note: `Next step: call ${tool} again with just those records (upserts are idempotent).`,
+  };
 }

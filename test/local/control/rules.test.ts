@@ -81,7 +81,7 @@ describe("POST /indexes rules", () => {
     [{ name: "d", dimension: 2 }, 422, "UNPROCESSABLE_ENTITY", "Failed to deserialize the JSON body into the target type: missing field `spec`"],
     [{ name: "d", dimension: 2, spec: {} }, 400, "INVALID_ARGUMENT", "spec must contain exactly one of serverless or pod (got none)."],
     [{ name: "d", dimension: 2, spec: { ...podSpec, ...slSpec } }, 400, "INVALID_ARGUMENT", "spec must contain exactly one of serverless or pod (got pod, serverless)."],
-    [{ name: "d", dimension: 2, spec: { byoc: { environment: "x" } } }, 400, "INVALID_ARGUMENT", "spec must contain exactly one of serverless or pod (got byoc)."],
+    [{ name: "d", dimension: 2, spec: { byoc: { environment: "x" } } }, 400, "INVALID_ARGUMENT", "spec.byoc is not supported by the local service: use spec.serverless or spec.pod."],
     [{ name: "d", dimension: 2, spec: { serverless: { cloud: "ibm", region: "x" } } }, 400, "INVALID_ARGUMENT", `spec.serverless.cloud must be one of aws, gcp or azure (got "ibm").`],
     [{ name: "d", dimension: 2, spec: { serverless: { cloud: "aws" } } }, 422, "UNPROCESSABLE_ENTITY", "Failed to deserialize the JSON body into the target type: missing field `spec.serverless.region`"],
     [{ name: "d", dimension: 2, spec: { pod: { pod_type: "p1.x1" } } }, 422, "UNPROCESSABLE_ENTITY", "Failed to deserialize the JSON body into the target type: missing field `spec.pod.environment`"],
@@ -90,7 +90,8 @@ describe("POST /indexes rules", () => {
     [{ name: "d", dimension: 2, spec: podSpec, deletion_protection: "maybe" }, 400, "INVALID_ARGUMENT", `deletion_protection must be "enabled" or "disabled" (got "maybe").`],
     [{ name: "d", dimension: 2, spec: podSpec, tags: { "bad key": "v" } }, 400, "INVALID_ARGUMENT", `tags key "bad key" is invalid: keys must be 1-80 characters of alphanumerics, '_' or '-'.`],
     [{ name: "existing", dimension: 2, spec: podSpec }, 409, "ALREADY_EXISTS", "Index existing already exists."],
-    [{ name: "d", dimension: 2, spec: { pod: { ...podSpec.pod, source_collection: "ghost" } } }, 404, "NOT_FOUND", "Collection ghost not found."],
+    // 400 with this text, as the hosted service answers (not 404)
+    [{ name: "d", dimension: 2, spec: { pod: { ...podSpec.pod, source_collection: "ghost" } } }, 400, "INVALID_ARGUMENT", "Resource ghost not found"],
   ])("refuses %j with %i", async (body, status, code, message) => {
     await refused("POST", "/indexes", body, status, code, message);
   });

@@ -50,7 +50,11 @@ describe("namespace API", () => {
   });
 
   it("routes of the API the local service does not implement are 501 UNIMPLEMENTED", async () => {
-    expect(await api.post("/records/namespaces/x/search", {})).toEqual({ status: 501, body: err(12, "POST /records/namespaces/x/search is not supported by the local service") });
+    // The text routes exist; an index made without integrated embedding refuses text with the next step.
+    expect(await api.post("/records/namespaces/x/search", { query: { top_k: 1, inputs: { text: "a" } } })).toMatchObject({
+      status: 400,
+      body: { code: 3, message: expect.stringMatching(/^Searching with text needs an index with integrated embedding; index \S+ has none .*Search it with a vector or an id instead\.$/) },
+    });
   });
 });
 

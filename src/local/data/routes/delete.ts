@@ -25,7 +25,7 @@ export async function deleteVectors({ req, index, store }: RouteContext): Promis
     const predicate = compileFilter(rawFilter);
     if (!predicate) throw invalid("filter must be an object");
     if (Object.keys(rawFilter as object).length === 0) throw invalid("filter must not be empty; use deleteAll to delete every record");
-    await store.deleteWhere(index.space, namespace, (json) => {
+    await store.deleteMatching(index.space, namespace, rawFilter!, (json) => {
       try {
         return predicate(json === undefined ? {} : JSON.parse(json));
       } catch {

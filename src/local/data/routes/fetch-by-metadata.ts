@@ -25,9 +25,10 @@ export function fetchByMetadata({ req, index, store }: RouteContext) {
   let read = 0;
   let last: Buffer | undefined;
   let more = false;
-  for (const { position, record } of store.scanFrom(index.space, namespace, { after })) {
+  const rawFilter = field(body, "filter");
+  const matching = predicate ? store.scanMatching(index.space, namespace, rawFilter!, { after }) : store.scanFrom(index.space, namespace, { after });
+  for (const { position, record } of matching) {
     read++;
-    if (predicate && !predicate(record.metadataJson === undefined ? {} : JSON.parse(record.metadataJson))) continue;
     if (count === limit) {
       more = true;
       break;

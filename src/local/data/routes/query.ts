@@ -1,11 +1,11 @@
 // POST /query {topK, namespace, vector | id, sparseVector, filter, includeValues, includeMetadata}
 //   → {matches: [{id, score, values, sparseValues?, metadata?}], namespace, usage}
+import { float32Double } from "../../../shared/float32.js";
 import { invalid } from "../errors.js";
 import { compileFilter } from "../../search/filter.js";
 import { recordOut, readUnits } from "../output.js";
 import { checkSparseAllowed } from "../records.js";
-import { better, makeQuery, score } from "../../search/score.js";
-import type { StoredRecord } from "../../storage/store.js";
+import { makeQuery } from "../../search/score.js";
 import type { RouteContext } from "../types.js";
 import { checkId, describe, field, LIMITS, namespaceOf, optionalBoolean, parseBody, sparseValues, type Json } from "../validate.js";
 import type { SparseVector } from "../../storage/codec.js";
@@ -46,24 +46,15 @@ export function query({ req, index, store }: RouteContext) {
     sparse = source.sparse;
   }
 
-  const q = makeQuery(dense, sparse);
-  const order = better(index.metric);
-  const compare = (a: { s: number; r: StoredRecord }, b: { s: number; r: StoredRecord }) =>
-    order(a.s, b.s) || (a.r.id < b.r.id ? -1 : a.r.id > b.r.id ? 1 : 0);
-  let best: { s: number; r: StoredRecord }[] = [];
-  let read = 0;
-  for (const r of store.scan(index.space, namespace, { metadata: includeMetadata || predicate !== undefined })) {
-    read++;
-    if (predicate && !predicate(r.metadataJson === undefined ? {} : JSON.parse(r.metadataJson))) continue;
-    best.push({ s: score(index.metric, q, r), r });
-    if (best.length >= 2 * topK + 64) best = best.sort(compare).slice(0, topK);
+  // Searched in memory (exact: the order scoring every record gives); the records answered are read from lmdb.
+  const rawFilter = field(body, "filter");
+  const { hits, considered } = store.search(index.space, namespace, index.metric, makeQuery(dense, sparse), topK, predicate ? rawFilter : undefined);
+  const matches = [];
+  for (const hit of hits) {
+    const r = includeValues || includeMetadata ? store.get(index.space, namespace, hit.id) : undefined;
+    matches.push({ ...(r ? recordOut(r, includeValues, includeMetadata) : { id: hit.id, values: [] }), score: float32Double(hit.score) });
   }
-  best = best.sort(compare).slice(0, topK);
-  return {
-    matches: best.map(({ s, r }) => ({ ...recordOut(r, includeValues, includeMetadata), score: s })),
-    namespace,
-    usage: { readUnits: readUnits(read) },
-  };
+  return { matches, namespace, usage: { readUnits: readUnits(considered) } };
 }
 
 function checkTopK(v: Json | undefined): number {

@@ -14,10 +14,7 @@ export function describeIndexStats({ req, index, store }: RouteContext) {
   if (predicate) {
     namespaces = {};
     for (const name of Object.keys(stats.namespaces)) {
-      let count = 0;
-      for (const r of store.scanMetadata(index.space, name)) {
-        if (predicate(r.metadataJson === undefined ? {} : JSON.parse(r.metadataJson))) count++;
-      }
+      const count = store.countMatching(index.space, name, field(body, "filter")!);
       if (count > 0) namespaces[name] = { vectorCount: count };
     }
   }

@@ -2,6 +2,7 @@
 import { invalid } from "../errors.js";
 import { parseRecord } from "../records.js";
 import { readUpsertBody } from "../upsert-body.js";
+import { checkBodyFields } from "../known-fields.js";
 import type { RouteContext } from "../types.js";
 import { describe, field, type Json, LIMITS, namespaceOf, parseBody } from "../validate.js";
 
@@ -25,5 +26,6 @@ export async function upsert({ req, index, store }: RouteContext): Promise<{ ups
 
 function parsed(raw: Buffer): { vectors: Json | undefined; namespace: Json | undefined } {
   const body = parseBody(raw);
+  checkBodyFields("/vectors/upsert", body);
   return { vectors: field(body, "vectors"), namespace: field(body, "namespace") };
 }

@@ -1,0 +1,161 @@
+// A WebAssembly SIMD kernel that scores every row of a block of float32 vectors against one query: dot products or
+// squared Euclidean distances, 8 floats per step in two f32x4 accumulators. Hand-assembled here (≈200 bytes) because
+// a JavaScript loop reaches about a quarter of the memory bandwidth on 768-dimensional rows, and a native library
+// would add a per-platform binary to the package. Its sums are float32 and in another order than the exact scores
+// (search/score.ts), so it only picks candidates: search/exact.ts re-scores them exactly and bounds the difference.
+//
+// One block is one WebAssembly.Memory: [query: dimPad floats][scores: capacity floats][rows: capacity × dimPad].
+
+// The project's TypeScript libs carry no WebAssembly types; the few used here (Node has them at run time):
+declare namespace WebAssembly {
+  class Module {
+    constructor(bytes: Uint8Array);
+  }
+  class Memory {
+    constructor(descriptor: { initial: number; maximum?: number });
+    readonly buffer: ArrayBuffer;
+  }
+  class Instance {
+    constructor(module: Module, imports: Record<string, Record<string, unknown>>);
+    readonly exports: Record<string, unknown>;
+  }
+}
+
+const leb = (n: number): number[] => {
+  const out: number[] = [];
+  do {
+    let b = n & 0x7f;
+    n >>>= 7;
+    if (n) b |= 0x80;
+    out.push(b);
+  } while (n);
+  return out;
+};
+const vec = (items: number[][]): number[] => [...leb(items.length), ...items.flat()];
+const section = (id: number, bytes: number[]): number[] => [id, ...leb(bytes.length), ...bytes];
+const name = (s: string): number[] => vec([...Buffer.from(s)].map((b) => [b]));
+
+const I32 = 0x7f;
+const V128 = 0x7b;
+const get = (i: number) => [0x20, i];
+const set = (i: number) => [0x21, i];
+const tee = (i: number) => [0x22, i];
+const i32 = (n: number) => [0x41, ...leb(n)]; // non-negative constants below 64 only
+const simd = (op: number) => [0xfd, ...leb(op)];
+const load = (offset: number) => [...simd(0x00), 4, ...leb(offset)];
+const F32X4_ADD = simd(0xe4);
+const F32X4_SUB = simd(0xe5);
+const F32X4_MUL = simd(0xe6);
+const ZERO = [...simd(0x0c), ...new Array<number>(16).fill(0)];
+const lane = (i: number) => [...simd(0x1f), i];
+const I32_ADD = 0x6a;
+const I32_SHL = 0x74;
+const I32_LT_U = 0x49;
+const I32_EQZ = 0x45;
+const F32_ADD = 0x92;
+
+// (query, base, rows, rowBytes, out): params 0–4; locals r=5, i=6, p=7, acc0=8, acc1=9, sum=10, diff=11
+function scorer(l2: boolean): number[] {
+  const term = (offset: number) =>
+    l2
+      ? [...get(0), ...get(6), I32_ADD, ...load(offset), ...get(7), ...load(offset), ...F32X4_SUB, ...tee(11), ...get(11), ...F32X4_MUL]
+      : [...get(0), ...get(6), I32_ADD, ...load(offset), ...get(7), ...load(offset), ...F32X4_MUL];
+  const body = [
+    ...i32(0), ...set(5),
+    0x02, 0x40, // block
+    ...get(2), I32_EQZ, 0x0d, 0, // no rows: done
+    0x03, 0x40, // loop over rows
+    ...ZERO, ...set(8), ...ZERO, ...set(9), ...i32(0), ...set(6), ...get(1), ...set(7),
+    0x03, 0x40, // loop over the row, 8 floats a step
+    ...get(8), ...term(0), ...F32X4_ADD, ...set(8),
+    ...get(9), ...term(16), ...F32X4_ADD, ...set(9),
+    ...get(7), ...i32(32), I32_ADD, ...set(7),
+    ...get(6), ...i32(32), I32_ADD, ...tee(6), ...get(3), I32_LT_U, 0x0d, 0,
+    0x0b,
+    ...get(4), ...get(5), ...i32(2), I32_SHL, I32_ADD, // &out[r]
+    ...get(8), ...get(9), ...F32X4_ADD, ...tee(10),
+    ...lane(0), ...get(10), ...lane(1), F32_ADD, ...get(10), ...lane(2), F32_ADD, ...get(10), ...lane(3), F32_ADD,
+    0x38, 2, 0, // f32.store
+    ...get(1), ...get(3), I32_ADD, ...set(1),
+    ...get(5), ...i32(1), I32_ADD, ...tee(5), ...get(2), I32_LT_U, 0x0d, 0,
+    0x0b,
+    0x0b,
+    0x0b,
+  ];
+  const fn = [...vec([[3, I32], [4, V128]]), ...body];
+  return [...leb(fn.length), ...fn];
+}
+
+function moduleBytes(): Uint8Array {
+  const types = section(1, vec([[0x60, ...vec([[I32], [I32], [I32], [I32], [I32]]), ...vec([])]]));
+  const imports = section(2, vec([[...name("m"), ...name("mem"), 0x02, 0x00, 0x01]]));
+  const functions = section(3, vec([[0], [0]]));
+  const exports = section(7, vec([[...name("dot"), 0x00, 0], [...name("l2"), 0x00, 1]]));
+  const code = section(10, vec([scorer(false), scorer(true)]));
+  return new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, ...types, ...imports, ...functions, ...exports, ...code]);
+}
+
+let compiled: WebAssembly.Module | null | undefined;
+
+/** The compiled kernel, or null where WebAssembly SIMD is not available (search then scores in JavaScript). */
+function kernelModule(): WebAssembly.Module | null {
+  if (compiled === undefined) {
+    try {
+      compiled = new WebAssembly.Module(moduleBytes());
+    } catch {
+      compiled = null;
+    }
+  }
+  return compiled;
+}
+
+type Scorer = (query: number, base: number, rows: number, rowBytes: number, out: number) => void;
+
+const PAGE = 65536;
+
+/** Rows of one dimension padded to a multiple of 8 floats (the kernel's step), in one WebAssembly memory. */
+export class VectorBlock {
+  readonly memory: WebAssembly.Memory | undefined;
+  /** The rows, row i at i × dimPad. */
+  readonly rows: Float32Array;
+  readonly scores: Float32Array;
+  private readonly query: Float32Array;
+  private readonly dot: Scorer | undefined;
+  private readonly l2: Scorer | undefined;
+  private readonly rowsOffset: number;
+
+  constructor(readonly dimPad: number, readonly capacity: number) {
+    const queryBytes = dimPad * 4;
+    const scoreBytes = capacity * 4;
+    this.rowsOffset = queryBytes + scoreBytes;
+    const bytes = this.rowsOffset + capacity * dimPad * 4;
+    const module = kernelModule();
+    let buffer: ArrayBuffer;
+    if (module) {
+      const pages = Math.ceil(bytes / PAGE);
+      this.memory = new WebAssembly.Memory({ initial: pages, maximum: pages });
+      const instance = new WebAssembly.Instance(module, { m: { mem: this.memory } });
+      this.dot = instance.exports.dot as Scorer;
+      this.l2 = instance.exports.l2 as Scorer;
+      buffer = this.memory.buffer;
+    } else {
+      buffer = new ArrayBuffer(bytes);
+    }
+    this.query = new Float32Array(buffer, 0, dimPad);
+    this.scores = new Float32Array(buffer, queryBytes, capacity);
+    this.rows = new Float32Array(buffer, this.rowsOffset, capacity * dimPad);
+  }
+
+  get byteLength(): number {
+    return this.rows.byteOffset + this.rows.byteLength;
+  }
+
+  /** Fills `scores` for rows [0, count): approximate dot products (or squared distances) with q; false without the kernel. */
+  scoreAll(q: Float32Array, count: number, euclidean: boolean): boolean {
+    const run = euclidean ? this.l2 : this.dot;
+    if (!run) return false;
+    this.query.set(q);
+    if (count > 0) run(0, this.rowsOffset, count, this.dimPad * 4, this.query.byteLength);
+    return true;
+  }
+}

@@ -1,0 +1,142 @@
+// Every namespace's records in memory (search/vectors.ts), loaded from lmdb on first use and kept in step by the
+// store's commit path: a change is applied once its lmdb transaction is committed and flushed, in commit order,
+// before the write is acknowledged. lmdb stays the truth; a namespace whose mirror could not follow a change is
+// dropped and loaded again on its next use.
+import { MemoryLimitError, NamespaceVectors, type MemoryBudget } from "./vectors.js";
+import type { SparseVector } from "../storage/codec.js";
+
+export type MirrorChange =
+  | { kind: "put"; space: string; namespace: string; id: string; values: Float32Array; sparse?: SparseVector; metadataJson?: string }
+  | { kind: "remove"; space: string; namespace: string; id: string }
+  /** The namespace (or, without one, the whole space) changed wholesale: load it again when it is next used. */
+  | { kind: "reload"; space: string; namespace?: string };
+
+/** Fills a fresh NamespaceVectors from lmdb. */
+export type NamespaceLoader = (space: string, namespace: string, into: NamespaceVectors) => void;
+/** Fills it a slice at a time: each call loads up to `max` more records and says whether it is done. */
+export type SliceLoader = (space: string, namespace: string, into: NamespaceVectors) => (max: number) => boolean;
+
+const WARM_SLICE = 2000;
+
+export class Mirror implements MemoryBudget {
+  private readonly spaces = new Map<string, Map<string, NamespaceVectors>>();
+  /** Namespaces being loaded in the background, with the step that loads their next slice. */
+  private readonly loading = new Map<NamespaceVectors, { space: string; namespace: string; step: (max: number) => boolean }>();
+  private inUse = 0;
+  private stopped = false;
+
+  constructor(private readonly load: NamespaceLoader, readonly limitBytes: number, private readonly slices?: SliceLoader) {}
+
+  get bytesInUse(): number {
+    return this.inUse;
+  }
+
+  take(bytes: number, what: string): void {
+    if (this.inUse + bytes > this.limitBytes) {
+      const mb = (n: number) => `${Math.ceil(n / 1048576)} MB`;
+      throw new MemoryLimitError(
+        `the local service keeps every record in memory, and ${what} needs ${mb(bytes)} more, past its limit of ${mb(this.limitBytes)} ` +
+          `(${mb(this.inUse)} in use). Delete records or namespaces, or start the service with a larger memory limit`,
+      );
+    }
+    this.inUse += bytes;
+  }
+
+  give(bytes: number): void {
+    this.inUse -= bytes;
+  }
+
+  /** The namespace's records in memory, loaded from lmdb if need be (throws MemoryLimitError). */
+  namespace(space: string, namespace: string, dimension: number): NamespaceVectors {
+    let byName = this.spaces.get(space);
+    const found = byName?.get(namespace);
+    if (found) {
+      this.finishLoading(found);
+      return found;
+    }
+    const nv = new NamespaceVectors(dimension, this, `namespace ${JSON.stringify(namespace)}`);
+    try {
+      this.load(space, namespace, nv);
+    } catch (e) {
+      nv.release();
+      throw e;
+    }
+    if (!byName) this.spaces.set(space, (byName = new Map()));
+    byName.set(namespace, nv);
+    return nv;
+  }
+
+  /**
+   * Loads namespaces in the background, a slice per turn of the event loop, so the service answers meanwhile. A
+   * namespace needed before its turn is finished at once by namespace(). Writes landing during a load are applied
+   * to what is loaded so far and read again from lmdb by the slices after them (a put or remove applied twice is
+   * the same as once), so the result equals a load done at once.
+   */
+  async warm(targets: { space: string; namespace: string; dimension: number }[], log: (line: string) => void): Promise<void> {
+    for (const { space, namespace, dimension } of targets) {
+      if (this.stopped) return;
+      if (this.spaces.get(space)?.has(namespace) || !this.slices) continue;
+      const nv = new NamespaceVectors(dimension, this, `namespace ${JSON.stringify(namespace)}`);
+      const step = this.slices(space, namespace, nv);
+      let byName = this.spaces.get(space);
+      if (!byName) this.spaces.set(space, (byName = new Map()));
+      byName.set(namespace, nv);
+      this.loading.set(nv, { space, namespace, step });
+      try {
+        while (this.loading.has(nv) && !this.stopped && !step(WARM_SLICE)) await new Promise((r) => setImmediate(r));
+      } catch (e) {
+        log(`vecdb-mcp local service: namespace ${JSON.stringify(namespace)} not loaded in advance (${(e as Error).message}); it loads on first use`);
+        this.forget(space, namespace, nv);
+      }
+      this.loading.delete(nv);
+    }
+  }
+
+  /** Stops background loading (the store is closing). */
+  stop(): void {
+    this.stopped = true;
+  }
+
+  private finishLoading(nv: NamespaceVectors): void {
+    const loading = this.loading.get(nv);
+    if (!loading) return;
+    this.loading.delete(nv);
+    try {
+      loading.step(Infinity);
+    } catch (e) {
+      this.forget(loading.space, loading.namespace, nv); // never leave a half-loaded namespace to search
+      throw e;
+    }
+  }
+
+  private forget(space: string, namespace: string, nv: NamespaceVectors): void {
+    this.loading.delete(nv);
+    nv.release();
+    const byName = this.spaces.get(space);
+    if (byName?.get(namespace) === nv) byName.delete(namespace);
+  }
+
+  /** Applies committed changes to the namespaces in memory (those not loaded load later from lmdb). */
+  apply(changes: MirrorChange[]): void {
+    for (const c of changes) {
+      const byName = this.spaces.get(c.space);
+      if (!byName) continue;
+      if (c.kind === "reload") {
+        for (const [name, nv] of byName) {
+          if (c.namespace !== undefined && name !== c.namespace) continue;
+          this.forget(c.space, name, nv);
+        }
+        continue;
+      }
+      const nv = byName.get(c.namespace);
+      if (!nv) continue;
+      try {
+        if (c.kind === "put") nv.put(c.id, c.values, c.sparse, c.metadataJson);
+        else nv.remove(c.id);
+      } catch {
+        // out of memory for a change that lmdb already holds: forget the namespace; its next use loads it again
+        this.forget(c.space, c.namespace, nv);
+      }
+    }
+  }
+}

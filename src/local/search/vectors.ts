@@ -1,0 +1,186 @@
+// One namespace's records in memory, mirroring lmdb (which stays the truth): dense values in float32 blocks the
+// search kernel reads, their norms, sparse values with an inverted index, metadata JSON with its index. Records sit
+// in slots; a removed record's slot is reused by the next one, so a namespace's blocks stay dense.
+import { norm, type SparseVector } from "../storage/codec.js";
+import { VectorBlock } from "./kernel.js";
+import { MetadataIndex } from "./metadata-index.js";
+
+/** A block holds about this many bytes of rows; the first block grows by doubling up to it. */
+const BLOCK_BYTES = 64 * 1024 * 1024;
+const FIRST_BLOCK_SLOTS = 64;
+
+export class MemoryLimitError extends Error {}
+
+/** Keeps the bytes all namespaces hold under one limit; a block that would pass it is refused. */
+export interface MemoryBudget {
+  take(bytes: number, what: string): void;
+  give(bytes: number): void;
+}
+
+export class NamespaceVectors {
+  readonly dimPad: number;
+  /** Slots per full block (every block but a still-growing first one). */
+  readonly blockSlots: number;
+  blocks: VectorBlock[] = [];
+  /** slot → id (undefined: free). */
+  ids: (string | undefined)[] = [];
+  norms = new Float64Array(0);
+  sparse: (SparseVector | undefined)[] = [];
+  metadataJson: (string | undefined)[] = [];
+  readonly slotOf = new Map<string, number>();
+  readonly metadata = new MetadataIndex();
+  /** term → (slot → weight), for sparse queries. */
+  readonly postings = new Map<number, Map<number, number>>();
+  /** Slots below this have been used. */
+  used = 0;
+  /** No dense norm in the namespace is larger (it only grows: deletes leave it, which keeps it an upper bound). */
+  maxNorm = 0;
+  private readonly free: number[] = [];
+  private bytes = 0;
+
+  constructor(readonly dimension: number, private readonly budget: MemoryBudget, private readonly label: string) {
+    this.dimPad = Math.ceil(dimension / 8) * 8;
+    this.blockSlots = dimension === 0 ? Infinity : Math.max(FIRST_BLOCK_SLOTS, Math.floor(BLOCK_BYTES / (this.dimPad * 4) / 8) * 8);
+  }
+
+  get count(): number {
+    return this.slotOf.size;
+  }
+
+  get byteLength(): number {
+    return this.bytes;
+  }
+
+  /** Makes room for `more` new records now, so that writing them later needs no memory (throws MemoryLimitError). */
+  reserve(more: number): void {
+    const need = this.slotOf.size + more;
+    while (this.capacity() < need) this.grow(need);
+  }
+
+  put(id: string, values: Float32Array | Uint8Array, sparse: SparseVector | undefined, metadataJson: string | undefined): void {
+    let slot = this.slotOf.get(id);
+    if (slot !== undefined) this.unindex(slot);
+    else {
+      slot = this.free.pop() ?? this.used;
+      if (slot >= this.capacity()) this.grow(slot + 1);
+      if (slot === this.used) this.used++;
+      this.slotOf.set(id, slot);
+      this.ids[slot] = id;
+    }
+    if (this.dimension > 0) {
+      const row = this.row(slot);
+      if (values instanceof Float32Array) row.set(values);
+      else new Uint8Array(row.buffer, row.byteOffset, values.byteLength).set(values);
+      const n = norm(row);
+      this.norms[slot] = n;
+      if (n > this.maxNorm) this.maxNorm = n;
+    }
+    this.sparse[slot] = sparse;
+    this.metadataJson[slot] = metadataJson;
+    this.index(slot);
+  }
+
+  remove(id: string): void {
+    const slot = this.slotOf.get(id);
+    if (slot === undefined) return;
+    this.unindex(slot);
+    this.slotOf.delete(id);
+    this.ids[slot] = undefined;
+    this.sparse[slot] = undefined;
+    this.metadataJson[slot] = undefined;
+    if (this.dimension > 0) {
+      this.row(slot).fill(0);
+      this.norms[slot] = 0;
+    }
+    this.free.push(slot);
+  }
+
+  /** Returns the memory to the budget; the object must not be used afterwards. */
+  release(): void {
+    this.budget.give(this.bytes);
+    this.bytes = 0;
+    this.blocks = [];
+  }
+
+  /** The dense values of a slot: a view of dimension floats in its block. */
+  row(slot: number): Float32Array {
+    const b = Math.floor(slot / this.blockSlots);
+    const block = this.blocks[b];
+    const start = (slot - b * this.blockSlots) * this.dimPad;
+    return block.rows.subarray(start, start + this.dimension);
+  }
+
+  /** Live slots in ascending order. */
+  liveSlots(): number[] {
+    const out: number[] = [];
+    for (let s = 0; s < this.used; s++) if (this.ids[s] !== undefined) out.push(s);
+    return out;
+  }
+
+  private capacity(): number {
+    if (this.dimension === 0) return Infinity;
+    if (this.blocks.length === 0) return 0;
+    return (this.blocks.length - 1) * this.blockSlots + this.blocks[this.blocks.length - 1].capacity;
+  }
+
+  private grow(need: number): void {
+    const first = this.blocks[0];
+    if (!first || first.capacity < this.blockSlots) {
+      let slots = first ? first.capacity : FIRST_BLOCK_SLOTS;
+      while (slots < Math.min(need, this.blockSlots)) slots *= 2;
+      slots = Math.min(slots, this.blockSlots);
+      const block = this.newBlock(slots);
+      if (first) {
+        block.rows.set(first.rows);
+        const old = first.capacity * this.dimPad * 4 + (this.dimPad + first.capacity) * 4;
+        this.budget.give(old);
+        this.bytes -= old;
+      }
+      this.blocks[0] = block;
+    } else {
+      this.blocks.push(this.newBlock(this.blockSlots));
+    }
+    const norms = new Float64Array(this.capacity());
+    norms.set(this.norms.subarray(0, Math.min(this.norms.length, norms.length)));
+    this.norms = norms;
+  }
+
+  private newBlock(slots: number): VectorBlock {
+    const bytes = slots * this.dimPad * 4 + (this.dimPad + slots) * 4;
+    this.budget.take(bytes, this.label);
+    try {
+      const block = new VectorBlock(this.dimPad, slots);
+      this.bytes += bytes;
+      return block;
+    } catch (e) {
+      this.budget.give(bytes);
+      throw new MemoryLimitError(`could not allocate ${Math.round(bytes / 1048576)} MB for ${this.label}: ${(e as Error).message}`);
+    }
+  }
+
+  private index(slot: number): void {
+    const json = this.metadataJson[slot];
+    if (json !== undefined) this.metadata.add(slot, JSON.parse(json) as Record<string, unknown>);
+    const sv = this.sparse[slot];
+    if (sv) {
+      for (let i = 0; i < sv.indices.length; i++) {
+        let list = this.postings.get(sv.indices[i]);
+        if (!list) this.postings.set(sv.indices[i], (list = new Map()));
+        list.set(slot, sv.values[i]);
+      }
+    }
+  }
+
+  private unindex(slot: number): void {
+    const json = this.metadataJson[slot];
+    if (json !== undefined) this.metadata.remove(slot, JSON.parse(json) as Record<string, unknown>);
+    const sv = this.sparse[slot];
+    if (sv) {
+      for (let i = 0; i < sv.indices.length; i++) {
+        const list = this.postings.get(sv.indices[i]);
+        list?.delete(slot);
+        if (list?.size === 0) this.postings.delete(sv.indices[i]);
+      }
+    }
+  }
+}

@@ -1,0 +1,61 @@
+// index_documents through a data plane that fails part-way: the result accounts exactly for what landed and what
+// did not, nothing is pruned, and the next run (service healthy) sends just the chunks that are missing.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { startServiceProcess, type RunningService } from "../helpers/local-service.js";
+import { startMcp } from "../helpers/mcp-client.js";
+import { api, indexStats, startProxy } from "./support.js";
+
+const FILES = 300;
+let svc: RunningService;
+let realHost = "";
+let allowed: string;
+
+beforeAll(async () => {
+  svc = await startServiceProcess();
+  const created = await api(svc, "POST", "/indexes/create-for-model", { name: "docs-faults", cloud: "aws", region: "us-east-1", embed: { model: "local-bm25", field_map: { text: "text" } } });
+  realHost = created.body.host;
+  allowed = mkdtempSync(join(tmpdir(), "vecdb-docs-faults-"));
+  mkdirSync(join(allowed, "notes"));
+  for (let i = 0; i < FILES; i++) writeFileSync(join(allowed, "notes", `n${String(i).padStart(3, "0")}.md`), `# Note ${i}\n\nAbout tide number ${i}.`);
+});
+afterAll(async () => {
+  await svc?.stop();
+  rmSync(allowed, { recursive: true, force: true });
+});
+
+test("a failure part-way: exact account, nothing pruned; the re-run sends only what is missing", async () => {
+  let upserts = 0;
+  const down = { status: 503, body: JSON.stringify({ code: 14, message: "Service unavailable", details: [] }) };
+  const data = await startProxy({ target: `http://${realHost}`, fault: (req) => (req.url?.endsWith("/upsert") ? (upserts++ < 1 ? "pass" : down) : "pass") });
+  const control = await startProxy({ target: svc.controlUrl, rewrite: (body) => body.split(realHost).join(data.host) });
+  const env = { PINECONE_API_KEY: svc.apiKey, PINECONE_CONTROLLER_HOST: control.url, VECDB_RETRIES: "0", VECDB_CONCURRENCY: "1" };
+  const flaky = await startMcp({ env, args: ["--allow-dir", allowed] });
+  try {
+    const r = await flaky.call("index_documents", { index: "docs-faults", paths: ["notes"] });
+    expect(r.isError).toBe(true);
+    expect(r.structured).toMatchObject({ files: FILES, chunks: FILES, added: FILES, upserted: 96, pruned: 0 });
+    const notLanded = r.structured!.notLanded as string[];
+    expect(notLanded).toHaveLength(FILES - 96);
+    expect(notLanded[0]).toBe("notes/n096.md#1");
+    expect(r.text).toMatch(/^204 chunks were NOT written\./);
+    expect(r.text).toContain("The run stopped (a write failed): 96 of 300 documents read are fully written; nothing was pruned.");
+    expect((await indexStats(svc, realHost)).totalVectorCount).toBe(96);
+  } finally {
+    await flaky.close();
+    await control.close();
+    await data.close();
+  }
+
+  const healthy = await startMcp({ env: { PINECONE_API_KEY: svc.apiKey, PINECONE_CONTROLLER_HOST: svc.controlUrl }, args: ["--allow-dir", allowed] });
+  try {
+    const again = await healthy.call("index_documents", { index: "docs-faults", paths: ["notes"] });
+    expect(again.isError, again.text).toBe(false);
+    expect(again.structured).toMatchObject({ files: FILES, added: FILES - 96, unchanged: 96, changed: 0, pruned: 0, upserted: FILES - 96 });
+    expect((await indexStats(svc, realHost)).totalVectorCount).toBe(FILES);
+  } finally {
+    await healthy.close();
+  }
+});

@@ -1,0 +1,149 @@
+// index_documents — a folder of notes becomes searchable text records, kept in step as the files change: chunks
+// that follow the text's headings and paragraphs, ids from the file's path and chunk number, and on each run only
+// new or changed chunks sent and the chunks of shortened or deleted files pruned.
+import { z } from "zod";
+import type { IndexModel } from "../../src/api/records.js";
+import type { SyncDocumentsOutcome } from "../../src/ingest/documents/sync-documents.js";
+import { textField } from "../../src/ingest/text-upsert.js";
+import { indexArg, namespaceArg, ruleError, wholeNumberArg } from "../../src/tool-kit/args/schema.js";
+import { markdownTable } from "../../src/tool-kit/format/table.js";
+import { distinctFailures, failuresField, writableIndex, writtenTo } from "../../src/tool-kit/results/writes.js";
+import { ToolError } from "../../src/tool-kit/tool-error.js";
+import type { Service } from "../../src/api/service.js";
+import { defineTool } from "../../src/tool-kit/tool.js";
+
+/** Loaded on the first call, not at start-up: file reading, chunking and the HTML parser. */
+const documents = () => import("../../src/ingest/documents/sync-documents.js");
+
+const RULES = { after: "Nothing was read." };
+const rule = (text: string) => ruleError(text, RULES);
+const MAX_SKIPPED_SHOWN = 20;
+const globList = (what: string) =>
+  z.array(z.string().min(1, rule("a glob is not empty")).max(512, rule("a glob is at most 512 characters"))).max(50, rule("at most 50 globs")).optional().describe(what);
+
+/** Characters a chunk may hold: about 3 characters a token of the model's input limit, within 400–4,000. */
+async function defaultChunkSize(service: Service, model: IndexModel, signal: AbortSignal): Promise<number> {
+  const name = model.embed?.model;
+  if (name === undefined) return 1500;
+  const models = await service.inference.listModels({ type: "embed" }, signal).catch(() => []);
+  const tokens = models.find((m) => m.model === name)?.max_sequence_length;
+  return typeof tokens === "number" && tokens > 0 ? Math.max(400, Math.min(4000, tokens * 3)) : 2000;
+}
+
+const Outcome = {
+  ...writtenTo,
+  files: z.number().int().describe("Documents read."),
+  skipped: z.number().int().describe("Files skipped (binary, unknown format, not UTF-8, links, …)."),
+  chunks: z.number().int().describe("Chunks the documents hold now."),
+  bytes: z.number().int().describe("Bytes of the documents read."),
+  added: z.number().int().describe("Chunks new to the index."),
+  changed: z.number().int().describe("Chunks whose text changed."),
+  unchanged: z.number().int().describe("Chunks already in the index as they are (not sent)."),
+  pruned: z.number().int().describe("Records deleted: chunks of shortened or deleted files (would be, in a dry run)."),
+  upserted: z.number().int().describe("New or changed chunks written."),
+  seconds: z.number().describe("Wall-clock time of the call."),
+  dryRun: z.boolean().describe("True when nothing was written."),
+  chunkSize: z.number().int().describe("Characters a chunk may hold in this run."),
+  skippedFiles: z.array(z.object({ path: z.string().describe("The file."), reason: z.string().describe("Why it was skipped.") })).describe(`The first ${MAX_SKIPPED_SHOWN} skipped files.`),
+  notLanded: z.array(z.string()).describe("Ids of new or changed chunks that were not written (empty when all landed)."),
+  failures: failuresField("One entry per distinct write failure."),
+  note: z.string().describe("What happened and the next step, in words."),
+};
+type Structured = z.output<z.ZodObject<typeof Outcome>>;
+
+function summary(s: Structured): string {
+  const counts = `${s.files} files read, ${s.skipped} skipped, ${s.chunks} chunks: ${s.added} added, ${s.changed} changed, ${s.unchanged} unchanged, ${s.pruned} pruned`;
+  const table = markdownTable(
+    ["files read", "skipped", "chunks", "added", "unchanged", "changed", "pruned", "seconds"],
+    [[s.files, s.skipped, s.chunks, s.added, s.unchanged, s.changed, s.pruned, s.seconds.toFixed(2)]],
+  );
+  const skipped = s.skippedFiles.map((f) => [f.path, f.reason]);
+  const skippedTable =
+    skipped.length === 0
+      ? ""
+      : `\n\nSkipped${s.skipped > skipped.length ? ` (the first ${skipped.length} of ${s.skipped})` : ""}:\n\n${markdownTable(["file", "why"], skipped)}`;
+  return `${counts}.\n\n${table}${skippedTable}\n\n${s.note}`;
+}
+
+function noteFor(out: SyncDocumentsOutcome, dryRun: boolean, index: string): string {
+  if (dryRun) return `Dry run: nothing was written. Call index_documents again without dryRun to write ${out.added + out.changed} chunks and prune ${out.pruned}.`;
+  if (out.stopped !== undefined) {
+    return (
+      `The run stopped (${out.stopped}): ${out.filesDone} of ${out.files} documents read are fully written; nothing was pruned. ` +
+      "Next step: call index_documents again with the same arguments — unchanged chunks are not sent again."
+    );
+  }
+  return `The documents are in step with index ${JSON.stringify(index)}. Next step: search_records finds text in them (the heading path and source are in each record's fields).`;
+}
+
+export default defineTool({
+  name: "index_documents",
+  title: "Index a folder of documents",
+  description:
+    "Make files searchable in an index with integrated embedding (create_index_for_model): Markdown, text and HTML files under " +
+    "allowed folders are cut into chunks along their headings and paragraphs and written as text records " +
+    '(_id "path#chunk", fields source, headingPath, chunk, modified, contentHash). Run it again after the files change: only new or ' +
+    "changed chunks are sent, and chunks of shortened or deleted files are pruned. Binary and other files are skipped and listed.",
+  inputSchema: {
+    index: indexArg("Name of the index with integrated embedding to write to.", RULES),
+    namespace: namespaceArg("Namespace, up to 512 characters; omitted means the default namespace. A namespace of its own keeps pruning to these documents.", RULES),
+    paths: z
+      .array(z.string().min(1, rule("a path is not empty")).max(4096, rule("paths are at most 4096 characters")))
+      .min(1, rule("give 1–100 files or folders"))
+      .max(100, rule("give 1–100 files or folders"))
+      .describe("Files or folders under an allowed directory (absolute, or relative to the first allowed directory)."),
+    include: globList('Only files whose path (relative to the folder given) matches one of these globs, e.g. ["**/*.md"]; a glob without "/" matches the file name.'),
+    exclude: globList('Leave out files matching any of these globs, e.g. ["drafts/**"].'),
+    chunkSize: wholeNumberArg(100, 8000, rule("chunkSize is a whole number of characters from 100 to 8000"))
+      .optional()
+      .describe("Characters a chunk may hold; default about 3 a token of the model's input limit (2000 for local-bm25)."),
+    chunkOverlap: wholeNumberArg(0, 2000, rule("chunkOverlap is a whole number of characters from 0 to 2000"))
+      .optional()
+      .describe("Characters of the previous chunk repeated at the start of the next within a section; default a tenth of chunkSize."),
+    dryRun: z.boolean().optional().describe("true: report files, chunks and what would be added, changed and pruned; write nothing."),
+    prune: z.boolean().optional().describe("Delete the records of chunks that no longer exist (default true)."),
+  },
+  outputSchema: Outcome,
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+  async run({ index, namespace = "", paths, include, exclude, chunkSize, chunkOverlap, dryRun = false, prune = true }, ctx) {
+    const started = performance.now();
+    const { service, signal } = ctx;
+    const model = await writableIndex(service, index, signal);
+    const field = textField(model);
+    if (field === undefined) {
+      throw new ToolError(
+        `Index ${JSON.stringify(index)} has no integrated embedding, so it cannot embed documents; nothing was read.\n` +
+          "Next step: create an index for a model with create_index_for_model (list_models shows the models), then call index_documents with it.",
+      );
+    }
+    const size = chunkSize ?? (await defaultChunkSize(service, model, signal));
+    const overlap = chunkOverlap ?? Math.floor(size / 10);
+    if (overlap >= size / 2) {
+      throw new ToolError(`chunkOverlap (${overlap}) must be less than half of chunkSize (${size}); nothing was read.`);
+    }
+    const { syncDocuments, DocumentPathError } = await documents();
+    let out: SyncDocumentsOutcome;
+    try {
+      out = await syncDocuments({
+        service, index: model, field, namespace, paths, roots: await ctx.allowedRoots(), include, exclude,
+        sizes: { size, overlap }, dryRun, prune, concurrency: ctx.config.concurrency, signal,
+        progress: (done, total, message) => ctx.progress(done, total, message),
+      });
+    } catch (err) {
+      if (err instanceof DocumentPathError) throw new ToolError(`${err.message} Nothing was read.`);
+      throw err;
+    }
+    const failures = distinctFailures(out.notLanded);
+    const structured: Structured = {
+      index, namespace, files: out.files, skipped: out.skipped.length, chunks: out.chunks, bytes: out.bytes,
+      added: out.added, changed: out.changed, unchanged: out.unchanged, pruned: out.pruned, upserted: out.upserted,
+      seconds: Math.round((performance.now() - started) / 10) / 100, dryRun, chunkSize: size,
+      skippedFiles: out.skipped.slice(0, MAX_SKIPPED_SHOWN), notLanded: out.notLanded.flatMap((f) => f.ids), failures,
+      note: noteFor(out, dryRun, index),
+    };
+    const text = summary(structured);
+    if (out.stopped === undefined) return { structured, table: text };
+    const why = failures.map((f) => `- ${f.records} chunks: ${f.message}`).join("\n");
+    return { structured, isError: true, table: `${structured.notLanded.length} chunks were NOT written.\n\n${text}${why ? `\n\nWhy:\n${why}` : ""}` };
+  },
+});

@@ -1,0 +1,110 @@
+// search_records — find records of an index by text (integrated embedding), by a stored record's id, or by a vector;
+// optionally reranked. The table shows rank · id · score · the fields (text shortened; in full in structuredContent).
+import { z } from "zod";
+import type { SearchRecordsRequest } from "../../src/api/data.js";
+import type { IndexModel } from "../../src/api/records.js";
+import { checkFilter, filterSchema } from "../../src/tool-kit/args/filter.js";
+import { indexArg, namespaceArg, numberList, recordIdArg, ruleError, sparseVectorArg, wholeNumberArg } from "../../src/tool-kit/args/schema.js";
+import { onIndexHost } from "../../src/tool-kit/index-host.js";
+import { namespaceOfIndex } from "../../src/tool-kit/results/index-summary.js";
+import { Hit, hitsTable, recordsNamespace, rerankArg, usageField } from "../../src/tool-kit/text/hits.js";
+import { ToolError } from "../../src/tool-kit/tool-error.js";
+import { defineTool, READ_ONLY } from "../../src/tool-kit/tool.js";
+
+const RULES = { after: "Nothing was searched." };
+const rule = (text: string) => ruleError(text, RULES);
+const NOTHING = "Nothing was searched.";
+
+export default defineTool({
+  name: "search_records",
+  title: "Search records",
+  description:
+    "Find the records of an index that best match a text (indexes with integrated embedding), a stored record (id) or a vector, " +
+    "best first, optionally only those matching a metadata filter, and optionally reranked by a reranking model. Give exactly " +
+    "one of query.text, query.id, query.vector.",
+  inputSchema: {
+    index: indexArg("Name of the index to search.", RULES),
+    namespace: namespaceArg("Namespace to search; omitted means the default namespace.", RULES),
+    query: z
+      .object({
+        text: z.string().min(1).max(10_000).optional().describe("The text to search for (the index embeds it)."),
+        id: recordIdArg(RULES).optional().describe("Search by a stored record's id: its vector is the query."),
+        vector: z
+          .object({
+            values: numberList({ min: 1, max: 20_000, ...rule("values is a list of 1–20000 numbers") }).optional().describe("Dense vector of the index's dimension."),
+            sparseValues: sparseVectorArg(RULES, { nonEmpty: true }).optional().describe("Sparse vector (sparse indexes)."),
+          })
+          .optional()
+          .describe("Search by a vector."),
+        topK: wholeNumberArg(1, 10_000, rule("must be a whole number from 1 to 10000")).describe("How many records to return, 1–10000."),
+        filter: filterSchema("only records that match it").optional(),
+      })
+      .describe("What to search for."),
+    fields: z.array(z.string().min(1).max(100)).min(1).max(100).optional().describe("Fields to return (default all)."),
+    rerank: rerankArg.optional().describe("Rerank the hits by relevance to query.text."),
+  },
+  outputSchema: {
+    index: z.string().describe("The index searched."),
+    namespace: z.string().describe('The namespace searched ("" is the default).'),
+    hits: z.array(Hit).describe("The records found, best first."),
+    usage: usageField,
+  },
+  annotations: READ_ONLY,
+  async run({ index, namespace = "", query, fields, rerank }, { service, signal }) {
+    const given = (["text", "id", "vector"] as const).filter((k) => query[k] !== undefined);
+    if (given.length !== 1) {
+      throw new ToolError(
+        `Give exactly one of query.text, query.id or query.vector (this call has ${given.length === 0 ? "none" : given.join(" and ")}). ${NOTHING}\n` +
+          "Next step: call again with one of them — query.text for an index with integrated embedding.",
+      );
+    }
+    const v = query.vector;
+    if (v && v.values === undefined && v.sparseValues === undefined) throw new ToolError(`query.vector needs values or sparseValues. ${NOTHING}`);
+    if (v?.sparseValues && v.sparseValues.indices.length !== v.sparseValues.values.length) {
+      throw new ToolError(`query.vector.sparseValues has ${v.sparseValues.indices.length} indices but ${v.sparseValues.values.length} values; they must be the same length. ${NOTHING}`);
+    }
+    if (rerank && query.text === undefined) {
+      throw new ToolError(`rerank needs query.text: the reranker scores each record against that text. ${NOTHING}\nNext step: search by text, or leave out rerank.`);
+    }
+    checkFilter(query.filter);
+    const check = (model: IndexModel) => {
+      if (query.text !== undefined && !model.embed) {
+        throw new ToolError(
+          `Index ${JSON.stringify(index)} has no integrated embedding, so it cannot search by text. ${NOTHING}\n` +
+            "Next step: make a query vector with embed_texts (the same model as the stored vectors) and search with query_vectors, or search by query.id.",
+        );
+      }
+    };
+    const body: SearchRecordsRequest = {
+      query: {
+        top_k: query.topK,
+        ...(query.text !== undefined && { inputs: { text: query.text } }),
+        ...(query.id !== undefined && { id: query.id }),
+        ...(v && {
+          vector: {
+            ...(v.values && { values: v.values }),
+            ...(v.sparseValues && { sparse_indices: v.sparseValues.indices, sparse_values: v.sparseValues.values }),
+          },
+        }),
+        ...(query.filter && { filter: query.filter }),
+      },
+      ...(fields && { fields }),
+      ...(rerank && { rerank: { model: rerank.model, rank_fields: rerank.rankFields, ...(rerank.topN !== undefined && { top_n: rerank.topN }) } }),
+    };
+    const answer = await onIndexHost(service, index, signal, (model) => service.data.searchRecords(model.host, recordsNamespace(namespace), body, signal), check);
+    const hits: Hit[] = answer.result.hits.map((h) => ({ id: h._id, score: h._score, fields: h.fields ?? {} }));
+    const u = answer.usage;
+    const usage = {
+      ...(u?.read_units !== undefined && { readUnits: u.read_units }),
+      ...(u?.embed_total_tokens !== undefined && { embedTotalTokens: u.embed_total_tokens }),
+      ...(u?.rerank_units !== undefined && { rerankUnits: u.rerank_units }),
+    };
+    const structured = { index, namespace, hits, usage };
+    const where = namespaceOfIndex(namespace, index);
+    if (hits.length === 0) {
+      return { structured, table: `No records found in ${where}${query.filter ? " that match the filter" : ""}. describe_index_stats shows which namespaces hold records.` };
+    }
+    const how = rerank ? `reranked by ${rerank.model}` : "best first";
+    return { structured, table: `${hits.length} ${hits.length === 1 ? "record" : "records"} in ${where}, ${how}:\n\n${hitsTable(hits, [], fields)}` };
+  },
+});
