@@ -76,30 +76,42 @@ function holdsObjects(schema: JsonSchema, root: JsonSchema): boolean {
 /** Every unknown key in `args` under `schema` (a tool's input schema), grouped by place and key. */
 export function unknownArguments(schema: JsonSchema, args: unknown): UnknownArgument[] {
   const found = new Map<string, UnknownArgument>();
-  const walk = (node: JsonSchema, value: unknown, at: string, place: string) => {
+  // The path is kept as a stack and turned into text only for an unknown key: a 10,000-record upsert is walked whole.
+  const path: (string | number)[] = [];
+  const text = (withIndexes: boolean) =>
+    path.map((p) => (typeof p === "number" ? (withIndexes ? `[${p}]` : "[]") : `.${p}`)).join("").replace(/^\./, "");
+  const walk = (node: JsonSchema, value: unknown) => {
     const s = resolve(node, schema);
     if (value === null || typeof value !== "object") return; // a wrong type is the schema check's to report
     if (Array.isArray(value)) {
       const items = s.items;
       if (s.type !== "array" || !items || typeof items !== "object" || !holdsObjects(items as JsonSchema, schema)) return;
-      for (let i = 0; i < value.length; i++) walk(items as JsonSchema, value[i], `${at}[${i}]`, `${place}[]`);
+      for (let i = 0; i < value.length; i++) {
+        path.push(i);
+        walk(items as JsonSchema, value[i]);
+        path.pop();
+      }
       return;
     }
     if (s.type !== "object" || s.properties === undefined || (s.additionalProperties !== false && s.additionalProperties !== undefined)) return;
     const properties = s.properties as Record<string, JsonSchema>;
-    const valid = Object.keys(properties);
     for (const key of Object.keys(value)) {
       if (Object.hasOwn(properties, key)) {
-        walk(properties[key], (value as Record<string, unknown>)[key], at ? `${at}.${key}` : key, `${place}.${key}`);
+        path.push(key);
+        walk(properties[key], (value as Record<string, unknown>)[key]);
+        path.pop();
         continue;
       }
-      const group = `${place}\u0000${key}`;
+      const group = `${text(false)}\u0000${key}`;
       const seen = found.get(group);
       if (seen) seen.more++;
-      else found.set(group, { key, at, valid, more: 0, ...withSuggestion(key, valid) });
+      else {
+        const valid = Object.keys(properties);
+        found.set(group, { key, at: text(true), valid, more: 0, ...withSuggestion(key, valid) });
+      }
     }
   };
-  walk(schema, args, "", "");
+  walk(schema, args);
   return [...found.values()];
 }
 

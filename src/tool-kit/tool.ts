@@ -64,7 +64,7 @@ export interface ToolDefinition<In extends z.ZodRawShape = z.ZodRawShape, Out ex
   annotations: ToolAnnotations;
   /** The tool exists only when the server was started with --allow-destructive (the delete tools). */
   requiresAllowDestructive?: boolean;
-  /** Arguments besides `index` that name an index, checked against --indexes (e.g. create_collection's `source`). */
+  /** Arguments besides `index` that name an index, checked against --indexes (e.g. a future tool's `target`). */
   indexArguments?: readonly string[];
   /** Changes something --indexes cannot scope (a collection, which may hold any index's records): absent under it. */
   unscopedWrite?: boolean;

@@ -72,3 +72,20 @@ test("under --indexes, an empty list says the allow-list hides the rest; the ins
     await limited.close();
   }
 });
+
+test("under --read-only, no answer points at a tool that is not there", async () => {
+  await createIndex(svc, { name: "void", dimension: 2, spec: serverless });
+  const ro = await startMcp({ env: { PINECONE_API_KEY: svc.apiKey, PINECONE_CONTROLLER_HOST: svc.controlUrl }, args: ["--read-only"] });
+  try {
+    const stats = await ro.call("describe_index_stats", { index: "void" });
+    expect(stats.text).toBe('Index "void" (dimension 2, cosine, fullness 0%): 0 records in 0 namespaces. The index is empty.');
+    const collections = await ro.call("list_collections");
+    expect(collections.text).toBe("There are no collections in this project yet.");
+    const names = ro.tools.map((t) => t.name);
+    for (const text of [stats.text, collections.text]) {
+      for (const tool of text.match(/\b[a-z]+_[a-z_]+\b/g) ?? []) expect(names, text).toContain(tool);
+    }
+  } finally {
+    await ro.close();
+  }
+});

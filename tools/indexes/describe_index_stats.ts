@@ -39,7 +39,7 @@ export default defineTool({
       .describe("One entry per namespace, by name."),
   },
   annotations: READ_ONLY,
-  async run({ index, filter }, { service, signal }) {
+  async run({ index, filter }, { service, signal, config }) {
     checkFilter(filter);
     const stats = await onIndexHost(service, index, signal, (model) => service.data.describeIndexStats(model.host, signal, filter), (model) => {
       if (filter !== undefined && !model.spec.pod) {
@@ -78,7 +78,9 @@ export default defineTool({
         : `Index ${JSON.stringify(index)} (${facts.join(", ")}): ${plural(counted, "record matches", "records match")} the filter, ` +
           `in ${plural(namespaces.length, "namespace", "namespaces")} (of ${plural(total, "record", "records")} in the index).`;
     if (namespaces.length === 0) {
-      return { structured, table: filter === undefined ? `${head} The index is empty; upsert_vectors writes records.` : head };
+      // Under --read-only there is no upsert_vectors to point at.
+      const hint = filter === undefined ? (config.readOnly ? " The index is empty." : " The index is empty; upsert_vectors writes records.") : "";
+      return { structured, table: `${head}${hint}` };
     }
     const table = markdownTable(
       ["namespace", filter === undefined ? "records" : "matching records"],

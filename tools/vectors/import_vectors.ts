@@ -13,6 +13,7 @@ import type { PositionMap, RecordSource } from "../../src/ingest/sources/index.j
 import { runUpsert, type UpsertOutcome } from "../../src/ingest/upsert.js";
 import { indexArg, namespaceArg, ruleError, wholeNumberArg } from "../../src/tool-kit/args/schema.js";
 import { defineTool } from "../../src/tool-kit/tool.js";
+import { FRESHNESS_NOTE, isHosted } from "../../src/tool-kit/hosted.js";
 import { distinctFailures, failuresField, upsertedField, writableIndex, writtenTo } from "../../src/tool-kit/results/writes.js";
 
 const MAX_SHOWN = 20;
@@ -172,7 +173,7 @@ export default defineTool({
         records: uploadInput(source, { startAt, namespace, positions }),
         onProgress: (done) => ctx.progress(done, total, `${done} of ${total} records written`),
       });
-      return finish(s, outcome, positions, { total, unit, startAt, seconds: seconds(), log: ctx.log });
+      return finish(s, outcome, positions, { total, unit, startAt, seconds: seconds(), log: ctx.log, hosted: isHosted(ctx.config) });
     } finally {
       // After a cancel a read may still be pending in the source; closing must not wait for it.
       const closing = source.close().catch(() => {});
@@ -186,7 +187,7 @@ function finish(
   s: Structured,
   outcome: UpsertOutcome,
   positions: PositionMap,
-  o: { total: number; unit: string; startAt: number; seconds: number; log: { warning(m: string): void } },
+  o: { total: number; unit: string; startAt: number; seconds: number; log: { warning(m: string): void }; hosted: boolean },
 ) {
   const landedCount = outcome.landed.reduce((n, r) => n + (r.end - r.start), 0);
   Object.assign(s, {
@@ -199,7 +200,7 @@ function finish(
   });
   const table = markdownTable(HEADERS, [row(s)]);
   if (s.failed === 0) {
-    return { structured: s, table: `All ${o.total} records were written (${ranges(o.unit, s.landed)}).\n\n${table}` };
+    return { structured: s, table: `All ${o.total} records were written (${ranges(o.unit, s.landed)}).\n\n${table}`, ...(o.hosted && { note: FRESHNESS_NOTE }) };
   }
   // Resume from the first record that did not land; records past it that landed (batches that were in flight) are
   // simply sent again — upserts overwrite, so nothing is skipped and nothing but those batches is re-sent.
