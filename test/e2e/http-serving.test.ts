@@ -104,10 +104,10 @@ describe("sessions of the SDK's own client", () => {
   });
 
   test("a session in use is not closed while its calls keep coming", async () => {
-    const p = await startHttp(["--insecure-http-no-token", "--idle-timeout-s", "1"]);
+    const p = await startHttp(["--insecure-http-no-token", "--idle-timeout-s", "3"]);
     const { client, transport } = await connect(p.url);
-    for (let i = 0; i < 6; i++) {
-      await sleep(400);
+    for (let i = 0; i < 5; i++) {
+      await sleep(1000); // 5 s in all, each gap well under the timeout
       await client.listTools();
     }
     await transport.terminateSession();
@@ -201,7 +201,7 @@ describe("slow and half-sent requests", () => {
     const second = await raw(p.url, { headers: { "Content-Length": String(800_000) }, body: " ".repeat(800_000) });
     expect(second.status).toBe(503);
     expect(second.headers["retry-after"]).toBe("2");
-    expect(rpcError(second.body).message).toBe("Service Unavailable: 1 MiB of request bodies are being received already; retry shortly");
+    expect(rpcError(second.body).message).toBe("Service Unavailable: 1 MiB of request bodies are in progress already; retry shortly");
     first.req.destroy(); // the client goes away mid-upload: its reservation is given back
     await sleep(200);
     expect((await raw(p.url, { body: INIT })).status).toBe(200);

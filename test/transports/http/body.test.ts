@@ -10,13 +10,17 @@ function request(contentLength?: number) {
   return stream as unknown as IncomingMessage & PassThrough;
 }
 
-test("a whole body is read as UTF-8 and its reservation given back", async () => {
+test("a whole body is read as UTF-8; its reservation is held until released", async () => {
   const budget = new BodyBudget(100);
-  const req = request(6);
+  const req = request(7);
   const read = readBody(req, { maxBytes: 50, budget });
-  expect(budget.inUse).toBe(6);
+  expect(budget.inUse).toBe(7); // the declared length, reserved up front
   req.end(Buffer.from("{\"é\":1"));
-  expect(await read).toEqual({ ok: true, text: '{"é":1' });
+  const r = await read;
+  expect(r.ok && r.text).toBe('{"é":1');
+  expect(budget.inUse).toBe(7); // held until the request is answered
+  if (r.ok) r.release();
+  r.ok && r.release(); // once only
   expect(budget.inUse).toBe(0);
 });
 
@@ -29,7 +33,8 @@ test("declared over the limit: 413 before reading; past the budget: 503 with Ret
   const second = await readBody(request(30), { maxBytes: 100, budget });
   expect(!second.ok && second.refusal).toMatchObject({ status: 503, headers: { "Retry-After": "2" } });
   holding.end(Buffer.alloc(80, 0x20));
-  await first;
+  const done = await first;
+  if (done.ok) done.release();
   expect(budget.inUse).toBe(0);
 });
 
