@@ -2,6 +2,7 @@
 // Each measures against a reference in the same run; scale down with the BENCH_* variables (see bench/README.md).
 import { benchColdStart, benchColdStartShared } from "./cold-start.js";
 import { benchHttpLoad } from "./http-load.js";
+import { benchHttpRss } from "./http-rss.js";
 import { benchImport } from "./import.js";
 import { benchImportRss } from "./import-rss.js";
 import { benchUpsertTool } from "./upsert-tool.js";
@@ -21,6 +22,7 @@ const BENCHMARKS: Record<string, () => Promise<unknown>> = {
   "http-load": benchHttpLoad,
   "cold-start-shared": benchColdStartShared,
   "bulk-import": benchBulkImport,
+  "http-rss": benchHttpRss,
 };
 
 const chosen = process.argv.slice(2);

@@ -166,8 +166,8 @@ export const configSchema = z.object({
   httpMaxSessionsPerAddress: int(SETTINGS.httpMaxSessionsPerAddress, 1, 100_000, 32),
   /** Open TCP connections one remote address may hold. */
   httpMaxConnectionsPerAddress: int(SETTINGS.httpMaxConnectionsPerAddress, 1, 100_000, 128),
-  /** MiB of request bodies being received at once, over all connections. */
-  httpBodyMbInFlight: int(SETTINGS.httpBodyMbInFlight, 1, 65_536, 512),
+  /** MiB of request bodies in progress at once (received, or their call still running), over all connections. */
+  httpBodyMbInFlight: int(SETTINGS.httpBodyMbInFlight, 1, 65_536, 256),
   /** Headers must arrive within this, and the body of a request that opens a session too. */
   httpRequestTimeoutS: int(SETTINGS.httpRequestTimeoutS, 1, 600, 10),
   /** At shutdown, running calls have this long to finish before they are stopped (and answer what landed). */
@@ -212,7 +212,7 @@ Options (environment variable in brackets):
   --max-sessions N        HTTP sessions open at once (default 256) [VECDB_HTTP_MAX_SESSIONS]
   --max-sessions-per-address N   sessions one client address may hold (default 32) [VECDB_HTTP_MAX_SESSIONS_PER_ADDRESS]
   --max-connections-per-address N   open connections per client address (default 128) [VECDB_HTTP_MAX_CONNECTIONS_PER_ADDRESS]
-  --max-body-mb-in-flight N   MiB of request bodies received at once, all clients (default 512) [VECDB_HTTP_MAX_BODY_MB_IN_FLIGHT]
+  --max-body-mb-in-flight N   MiB of request bodies in progress at once, all clients (default 256) [VECDB_HTTP_MAX_BODY_MB_IN_FLIGHT]
   --request-timeout-s N   headers, and a new session's first request, must arrive within this (default 10) [VECDB_HTTP_REQUEST_TIMEOUT_S]
   --shutdown-grace-s N    at shutdown, running calls get this long before they are stopped (default 10) [VECDB_HTTP_SHUTDOWN_GRACE_S]
   --send-timeout-s N      drop a response the client stops reading for this long (default 60) [VECDB_HTTP_SEND_TIMEOUT_S]

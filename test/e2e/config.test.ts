@@ -140,7 +140,7 @@ describe("defaults", () => {
         httpMaxSessions: 256,
         httpMaxSessionsPerAddress: 32,
         httpMaxConnectionsPerAddress: 128,
-        httpBodyMbInFlight: 512,
+        httpBodyMbInFlight: 256,
         httpRequestTimeoutS: 10,
         httpShutdownGraceS: 10,
         httpSendTimeoutS: 60,

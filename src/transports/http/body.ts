@@ -12,7 +12,10 @@ export interface Refusal {
   reason: string;
 }
 
-/** The bytes of request bodies being received at once, over every connection. */
+/**
+ * The bytes of request bodies in progress at once, over every connection: from the first byte received until the
+ * request is answered (a parsed call holds memory in proportion to its body while it runs).
+ */
 export class BodyBudget {
   private used = 0;
   constructor(readonly limit: number) {}
@@ -31,10 +34,12 @@ export class BodyBudget {
 
 const mib = (n: number) => `${Math.round(n / (1024 * 1024))} MiB`;
 
-export type BodyResult = { ok: true; text: string } | { ok: false; refusal?: Refusal; clientGone?: string };
+/** On success the body's bytes stay reserved in the budget until `release()` (called once the request is answered). */
+export type BodyResult = { ok: true; text: string; release(): void } | { ok: false; refusal?: Refusal; clientGone?: string };
 
 /**
- * Reads the whole body as UTF-8. Refuses one over maxBytes (413), one the budget cannot hold now (503 + Retry-After),
+ * Reads the whole body as UTF-8, its bytes reserved in the budget until released. Refuses one over maxBytes (413), one
+ * the budget cannot hold now (503 + Retry-After),
  * and one that has not arrived within deadlineMs when given (408). A client that goes away mid-body is `clientGone`.
  */
 export function readBody(req: IncomingMessage, opts: { maxBytes: number; budget: BodyBudget; deadlineMs?: number }): Promise<BodyResult> {
@@ -48,7 +53,7 @@ export function readBody(req: IncomingMessage, opts: { maxBytes: number; budget:
   const busy: Refusal = {
     status: 503,
     code: -32000,
-    message: `Service Unavailable: ${mib(opts.budget.limit)} of request bodies are being received already; retry shortly`,
+    message: `Service Unavailable: ${mib(opts.budget.limit)} of request bodies are in progress already; retry shortly`,
     headers: { "Retry-After": "2" },
     reason: `bodies in flight at the limit (${mib(opts.budget.inUse)} of ${mib(opts.budget.limit)})`,
   };
@@ -68,8 +73,10 @@ export function readBody(req: IncomingMessage, opts: { maxBytes: number; budget:
       req.off("data", onData);
       req.off("end", onEnd);
       req.off("close", onClose);
-      opts.budget.give(reserved);
-      if (!r.ok) req.resume(); // nothing more is read into memory
+      if (!r.ok) {
+        opts.budget.give(reserved);
+        req.resume(); // nothing more is read into memory
+      }
       resolve(r);
     };
     const timer =
@@ -100,7 +107,12 @@ export function readBody(req: IncomingMessage, opts: { maxBytes: number; budget:
     const onEnd = () => {
       const text = Buffer.concat(chunks, received).toString("utf8");
       chunks.length = 0;
-      finish({ ok: true, text });
+      let held = true;
+      const release = () => {
+        if (held) opts.budget.give(reserved);
+        held = false;
+      };
+      finish({ ok: true, text, release });
     };
     const onClose = () => finish({ ok: false, clientGone: `the client went away after ${received}${declared === undefined ? "" : ` of ${declared}`} bytes of the body` });
     req.on("data", onData);

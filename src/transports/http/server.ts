@@ -47,7 +47,7 @@ export interface HttpServerOptions {
   maxSessions?: number;
   maxSessionsPerAddress?: number;
   maxConnectionsPerAddress?: number;
-  /** Bytes of request bodies received at once, over every connection. */
+  /** Bytes of request bodies in progress (received, or being answered) at once, over every connection. */
   bodyBytesInFlight?: number;
   /** Headers, and the body of a request without a session, must arrive within this. */
   requestTimeoutMs?: number;
@@ -119,7 +119,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpMcpS
   const maxPerAddress = opts.maxSessionsPerAddress ?? 32;
   const requestTimeoutMs = opts.requestTimeoutMs ?? 10_000;
   const sendTimeoutMs = opts.sendTimeoutMs ?? 60_000;
-  const budget = new BodyBudget(opts.bodyBytesInFlight ?? 512 * 1024 * 1024);
+  const budget = new BodyBudget(opts.bodyBytesInFlight ?? 256 * 1024 * 1024);
   const tokenDigest = opts.token ? digest(opts.token) : undefined;
   const sessions = new Map<string, Session>();
   let starting = 0; // sessions whose initialize request is being handled
@@ -185,6 +185,9 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpMcpS
       else log.info(`${req.method} from ${req.socket.remoteAddress} not answered: ${body.clientGone}`);
       return undefined;
     }
+    // Held until the request is answered: a parsed call holds memory in proportion to its body while it runs.
+    if (res.closed) body.release();
+    else res.once("close", body.release);
     try {
       return { json: JSON.parse(body.text) };
     } catch {
