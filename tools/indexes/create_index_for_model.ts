@@ -11,32 +11,29 @@ import { newNameSchema } from "../../src/tool-kit/args/names.js";
 import { waitUntilReady } from "../../src/tool-kit/index-wait.js";
 import { defineTool } from "../../src/tool-kit/tool.js";
 
-const DEFAULT_WAIT_SECONDS = 180;
+const DEFAULT_WAIT_SECONDS = 45;
+const DEFAULT_WAIT_WITH_PROGRESS_SECONDS = 180;
 
-const Parameters = z
-  .object({
-    inputType: z.enum(["query", "passage"]).optional().describe("query or passage (defaults: query for reads, passage for writes)."),
-    truncate: z.enum(["END", "NONE"]).optional().describe("END cuts a text past the model's token limit; NONE refuses it."),
-  })
-  .optional();
+// The API passes these maps to the model as they are (input_type, truncate, dimension, …): data, not arguments.
+const Parameters = z.record(z.string(), z.unknown()).optional();
 
 const input = {
-  name: newNameSchema("Index", 'Name of the new index: 1–45 characters, lower-case letters, digits and "-", starting and ending with a letter or digit.'),
+  name: newNameSchema("Index", 'Name of the new index (1–45 of a-z, 0-9, "-").'),
   cloud: z.enum(["aws", "gcp", "azure"]).describe("Cloud provider."),
   region: z.string().min(1).max(64).describe("Region of that cloud, e.g. us-east-1."),
   embed: z
     .object({
       model: z.string().min(1).max(100).describe("Embedding model (list_models shows the ones there are)."),
-      fieldMap: z.object({ text: z.string().min(1).max(100).describe("The record field holding the text to embed, e.g. chunk_text.") }).describe("Which field is embedded."),
-      metric: z.enum(["cosine", "euclidean", "dotproduct"]).optional().describe("Default: the model's (dotproduct for sparse models, cosine for dense)."),
-      dimension: z.number().int().min(1).max(20_000).optional().describe("For models offering several dimensions."),
-      readParameters: Parameters.describe("How search queries are embedded."),
-      writeParameters: Parameters.describe("How records are embedded."),
+      fieldMap: z.object({ text: z.string().min(1).max(100).describe("The record field to embed, e.g. chunk_text.") }).describe("Which field is embedded."),
+      metric: z.enum(["cosine", "euclidean", "dotproduct"]).optional().describe("Default: the model's."),
+      dimension: z.number().int().min(1).max(20_000).optional().describe("For models with several dimensions."),
+      readParameters: Parameters.describe('How queries are embedded, e.g. {"input_type": "query", "truncate": "END"}.'),
+      writeParameters: Parameters.describe("How records are embedded (same keys)."),
     })
     .describe("The model and the field it embeds."),
-  deletionProtection: z.enum(["enabled", "disabled"]).optional().describe("enabled: cannot be deleted until turned off. Default disabled."),
-  tags: z.record(z.string().min(1).max(80), z.string().max(120)).optional().describe('Labels, key → value, e.g. {"team": "search"}.'),
-  waitSeconds: z.number().int().min(0).max(600).optional().describe(`Wait for it to become ready, 0–600 s (default ${DEFAULT_WAIT_SECONDS}).`),
+  deletionProtection: z.enum(["enabled", "disabled"]).optional().describe("Default disabled."),
+  tags: z.record(z.string().min(1).max(80), z.string().max(120)).optional().describe("Labels, key → value."),
+  waitSeconds: z.number().int().min(0).max(600).optional().describe(`Seconds to wait until ready (default ${DEFAULT_WAIT_SECONDS}; ${DEFAULT_WAIT_WITH_PROGRESS_SECONDS} with progress).`),
 };
 type Args = z.output<z.ZodObject<typeof input>>;
 
@@ -86,10 +83,9 @@ export default defineTool({
   name: "create_index_for_model",
   title: "Create index for a model",
   description:
-    "Create an index with integrated embedding: records are then written with upsert_records and found with search_records as " +
-    "plain text. Hosted models include llama-text-embed-v2, multilingual-e5-large, pinecone-sparse-english-v0; the local service " +
-    "offers local-bm25 (keyword search) and the dense models of the user's embeddings server — list_models shows what exists. " +
-    "Waits until ready. Same settings again → returned as is.",
+    "Create an index that embeds text itself (write with upsert_records, find with search_records). Hosted models include " +
+    "llama-text-embed-v2 and multilingual-e5-large; locally local-bm25 (keywords) and the user's embeddings server. list_models " +
+    "shows what exists. Same settings again → returned as is.",
   inputSchema: input,
   outputSchema: {
     index: IndexSummary.describe("The index after the wait."),
@@ -129,7 +125,7 @@ export default defineTool({
         );
       }
     }
-    const limitS = args.waitSeconds ?? DEFAULT_WAIT_SECONDS;
+    const limitS = args.waitSeconds ?? (ctx.progressRequested ? DEFAULT_WAIT_WITH_PROGRESS_SECONDS : DEFAULT_WAIT_SECONDS);
     const wait = limitS > 0 && !found.status.ready;
     const waited = wait ? await waitUntilReady(found, limitS, ctx) : { index: found, seconds: 0 };
     const summary = summarizeIndex(waited.index);

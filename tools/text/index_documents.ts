@@ -80,28 +80,27 @@ export default defineTool({
   name: "index_documents",
   title: "Index a folder of documents",
   description:
-    "Make files searchable in an index with integrated embedding (create_index_for_model): Markdown, text and HTML files under " +
-    "allowed folders are cut into chunks along their headings and paragraphs and written as text records " +
-    '(_id "path#chunk", fields source, headingPath, chunk, modified, contentHash). Run it again after the files change: only new or ' +
-    "changed chunks are sent, and chunks of shortened or deleted files are pruned. Binary and other files are skipped and listed.",
+    "Make Markdown, text and HTML files under allowed folders searchable in an index with integrated embedding: chunks along " +
+    'headings and paragraphs become records (_id "path#chunk"; fields source, headingPath, chunk, modified). Run it again after ' +
+    "edits: only changed chunks are sent, and chunks of shortened or deleted files are pruned.",
   inputSchema: {
     index: indexArg("Name of the index with integrated embedding to write to.", RULES),
-    namespace: namespaceArg("Namespace, up to 512 characters; omitted means the default namespace. A namespace of its own keeps pruning to these documents.", RULES),
+    namespace: namespaceArg("Namespace (default \"\"); one of their own keeps pruning to these documents.", RULES),
     paths: z
       .array(z.string().min(1, rule("a path is not empty")).max(4096, rule("paths are at most 4096 characters")))
       .min(1, rule("give 1–100 files or folders"))
       .max(100, rule("give 1–100 files or folders"))
-      .describe("Files or folders under an allowed directory (absolute, or relative to the first allowed directory)."),
-    include: globList('Only files whose path (relative to the folder given) matches one of these globs, e.g. ["**/*.md"]; a glob without "/" matches the file name.'),
-    exclude: globList('Leave out files matching any of these globs, e.g. ["drafts/**"].'),
+      .describe("Files or folders under an allowed directory (or relative to the first)."),
+    include: globList('Only files matching one of these globs (relative to the folder given), e.g. ["**/*.md"].'),
+    exclude: globList('Leave out files matching these globs, e.g. ["drafts/**"].'),
     chunkSize: wholeNumberArg(100, 8000, rule("chunkSize is a whole number of characters from 100 to 8000"))
       .optional()
-      .describe("Characters a chunk may hold; default about 3 a token of the model's input limit (2000 for local-bm25)."),
+      .describe("Characters a chunk may hold (default: from the model's token limit)."),
     chunkOverlap: wholeNumberArg(0, 2000, rule("chunkOverlap is a whole number of characters from 0 to 2000"))
       .optional()
-      .describe("Characters of the previous chunk repeated at the start of the next within a section; default a tenth of chunkSize."),
-    dryRun: z.boolean().optional().describe("true: report files, chunks and what would be added, changed and pruned; write nothing."),
-    prune: z.boolean().optional().describe("Delete the records of chunks that no longer exist (default true)."),
+      .describe("Characters repeated from the previous chunk (default chunkSize / 10)."),
+    dryRun: z.boolean().optional().describe("Report what would change; write nothing."),
+    prune: z.boolean().optional().describe("Delete chunks that no longer exist (default true)."),
   },
   outputSchema: Outcome,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },

@@ -19,24 +19,23 @@ export default defineTool({
   name: "search_records",
   title: "Search records",
   description:
-    "Find the records of an index that best match a text (indexes with integrated embedding), a stored record (id) or a vector, " +
-    "best first, optionally only those matching a metadata filter, and optionally reranked by a reranking model. Give exactly " +
-    "one of query.text, query.id, query.vector.",
+    "Find the records that best match a text (indexes with integrated embedding), a stored record's id or a vector, best first; " +
+    "optionally filtered by metadata and reranked. Give one of query.text, query.id, query.vector.",
   inputSchema: {
     index: indexArg("Name of the index to search.", RULES),
     namespace: namespaceArg("Namespace to search; omitted means the default namespace.", RULES),
     query: z
       .object({
-        text: z.string().min(1).max(10_000).optional().describe("The text to search for (the index embeds it)."),
-        id: recordIdArg(RULES).optional().describe("Search by a stored record's id: its vector is the query."),
+        text: z.string().min(1).max(10_000).optional().describe("Text to search for."),
+        id: recordIdArg(RULES).optional().describe("A stored record whose vector is the query."),
         vector: z
           .object({
-            values: numberList({ min: 1, max: 20_000, ...rule("values is a list of 1–20000 numbers") }).optional().describe("Dense vector of the index's dimension."),
-            sparseValues: sparseVectorArg(RULES, { nonEmpty: true }).optional().describe("Sparse vector (sparse indexes)."),
+            values: numberList({ min: 1, max: 20_000, ...rule("values is a list of 1–20000 numbers") }).optional().describe("Dense values."),
+            sparseValues: sparseVectorArg(RULES, { nonEmpty: true }).optional().describe("Sparse values."),
           })
           .optional()
           .describe("Search by a vector."),
-        topK: wholeNumberArg(1, 10_000, rule("must be a whole number from 1 to 10000")).describe("How many records to return, 1–10000."),
+        topK: wholeNumberArg(1, 10_000, rule("must be a whole number from 1 to 10000")).describe("Records to return."),
         filter: filterSchema("only records that match it").optional(),
       })
       .describe("What to search for."),

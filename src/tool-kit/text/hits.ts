@@ -7,9 +7,9 @@ import { fitBudget, jsonSize, RESULT_BUDGET_CHARS } from "../results/budget.js";
 const MAX_FIELD_COLUMNS = 6;
 
 export const rerankArg = z.object({
-  model: z.string().min(1).max(100).describe("Reranking model (list_models with type rerank shows them; locally local-bm25-rerank)."),
-  rankFields: z.array(z.string().min(1).max(100)).min(1).max(10).describe('Text fields the reranker reads, e.g. ["chunk_text"].'),
-  topN: z.number().int().min(1).max(1000).optional().describe("Results to keep after reranking (default topK)."),
+  model: z.string().min(1).max(100).describe("Reranking model (list_models shows them)."),
+  rankFields: z.array(z.string().min(1).max(100)).min(1).max(10).describe("Text fields the reranker reads."),
+  topN: z.number().int().min(1).max(1000).optional().describe("Hits to keep (default topK)."),
 });
 
 export const Hit = z.object({
