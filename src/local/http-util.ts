@@ -1,7 +1,8 @@
 // Small HTTP helpers shared by the control plane and the per-index data-plane servers.
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
-import { createHash, createHmac, timingSafeEqual } from "node:crypto";
+import { createHash, timingSafeEqual } from "node:crypto";
+import { identityProof } from "./sharing/identity.js";
 
 /**
  * Bounds on how long a client may take to send a request (headers, then the whole body); past them the
@@ -144,7 +145,6 @@ export function answerIdentity(req: IncomingMessage, res: ServerResponse, apiKey
     sendJson(res, 400, { error: "nonce: 16 to 128 hex digits" });
     return true;
   }
-  const proof = createHmac("sha256", apiKey).update(`vecdb-mcp local service identity ${nonce}`).digest("hex");
-  sendJson(res, 200, { service: "vecdb-mcp-local", proof });
+  sendJson(res, 200, { service: "vecdb-mcp-local", proof: identityProof(apiKey, nonce) });
   return true;
 }

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServiceProcess, type RunningService } from "../helpers/local-service.js";
 import { startMcp, type McpSession } from "../helpers/mcp-client.js";
 import { createIndex, fetchVectors, indexStats, randomVector, serverless } from "./support.js";
+import { float32Double } from "../../src/shared/float32.js";
 
 const DIM = 6;
 let svc: RunningService;
@@ -23,7 +24,7 @@ function b64(values: number[]): string {
   return Buffer.from(view.buffer).toString("base64");
 }
 const vec = (seed: number) => randomVector(DIM, seed).map((x) => x * 0.123456789123);
-const f32 = (values: number[]) => values.map(Math.fround);
+const f32 = (values: number[]) => values.map(float32Double); // the shortest decimal of each float32, as the service returns it
 
 beforeAll(async () => {
   svc = await startServiceProcess();

@@ -35,7 +35,7 @@ test("`records` instead of `vectors`: the unknown key named, with the names ther
 test("a service error without the stray gRPC code", async () => {
   const r = await mcp.call("query_vectors", { index: "docs", vector: [1, 0, 0, 0], topK: 3, filter: { genre: { $in: "sf" } } });
   expect(r.text.split("\n")[0]).toBe(
-    "query_vectors failed — the service answered HTTP 400: Invalid filter: operator $in on field 'genre' needs a list of strings, numbers or booleans, got the string 'sf'",
+    "query_vectors failed — the service answered HTTP 400: \"Invalid filter: operator $in on field 'genre' needs a list of strings, numbers or booleans, got the string 'sf'\"",
   );
 });
 
@@ -54,7 +54,7 @@ test("a delete in a namespace that holds nothing says so and names the namespace
 test("an upsert to a missing index suggests create_index", async () => {
   const r = await mcp.call("upsert_vectors", { index: "nope", vectors: [{ id: "a", values: [1, 2, 3, 4] }] });
   expect(r.text).toBe(
-    "upsert_vectors failed — the service answered HTTP 404 NOT_FOUND: Index nope not found.\n" +
+    "upsert_vectors failed — the service answered HTTP 404 NOT_FOUND: \"Index nope not found.\"\n" +
       "Next step: Call list_indexes to see the indexes there are and call again with one of those names, or create the index with create_index first.",
   );
 });

@@ -32,7 +32,7 @@ test("kill -9 mid-import, restart: the job resumes and completes; no record lost
       values: Array.from({ length: DIM }, (_, d) => ((f * ROWS + i + d) % 97) / 97),
     })));
   }
-  svc = await startServiceProcess({ dataDir, allowDirs: [importRoot], apiKey: "restart-key" });
+  svc = await startServiceProcess({ dataDir, allowDirs: [importRoot], apiKey: "restart-key-0123456789" });
   const api = controlClient(svc.controlUrl, svc.apiKey);
   await api("POST", "/indexes", { name: "big", dimension: DIM, spec: { serverless: { cloud: "aws", region: "us-east-1" } } });
   const host = `http://${((await api("GET", "/indexes/big")).body as { host: string }).host}`;
@@ -47,7 +47,7 @@ test("kill -9 mid-import, restart: the job resumes and completes; no record lost
   expect(seen!.status).toBe("InProgress"); // killed in the middle, not after the end
   await svc.kill();
 
-  svc = await startServiceProcess({ dataDir, allowDirs: [importRoot], apiKey: "restart-key" });
+  svc = await startServiceProcess({ dataDir, allowDirs: [importRoot], apiKey: "restart-key-0123456789" });
   expect(svc.stderr()).not.toContain("Error");
   const api2 = controlClient(svc.controlUrl, svc.apiKey);
   const host2 = `http://${((await api2("GET", "/indexes/big")).body as { host: string }).host}`;

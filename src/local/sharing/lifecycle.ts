@@ -2,8 +2,8 @@
 // one long request open for as long as it lives, so a server killed with -9 detaches too), and — when started with
 // a quiet period — stops itself once nothing is attached and no request came for that long.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { apiKeyMatches, requestUrl } from "../http-util.js";
-import { ATTACH_PATH, IDENTITY_PATH, identityProof } from "./identity.js";
+import { answerIdentity, apiKeyMatches, requestUrl } from "../http-util.js";
+import { ATTACH_PATH } from "./identity.js";
 
 export interface LifecycleOptions {
   apiKey: string;
@@ -43,7 +43,7 @@ export class Lifecycle {
     return (req, res) => {
       this.track(res);
       const url = requestUrl(req);
-      if (url?.pathname === IDENTITY_PATH && req.method === "GET") return this.identity(url, res);
+      if (answerIdentity(req, res, this.opts.apiKey)) return;
       if (url?.pathname === ATTACH_PATH && req.method === "GET" && apiKeyMatches(req, this.opts.apiKey)) return this.attach(res);
       return handler(req, res);
     };
@@ -53,16 +53,6 @@ export class Lifecycle {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     for (const res of this.attached) res.destroy();
-  }
-
-  private identity(url: URL, res: ServerResponse): void {
-    const nonce = url.searchParams.get("nonce") ?? "";
-    if (!/^[0-9a-f]{16,128}$/.test(nonce)) {
-      res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ error: "nonce: 16 to 128 hex digits" }));
-      return;
-    }
-    const body = { service: "vecdb-mcp-local", pid: process.pid, proof: identityProof(this.opts.apiKey, nonce) };
-    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
   }
 
   private attach(res: ServerResponse): void {
