@@ -159,7 +159,7 @@ describe("query_vectors and fetch_vectors in base64", () => {
     expect(got["s-copy"].values).toEqual(got.s.values);
     expect(got["s-copy"].sparseValues).toEqual(got.s.sparseValues);
 
-    const numbers = await mcp.call("fetch_vectors", { index: "hybrid", namespace: "q", ids: ["s"] });
+    const numbers = await mcp.call("fetch_vectors", { index: "hybrid", namespace: "q", ids: ["s"], includeValues: true });
     expect((numbers.structured as { vectors: Record<string, unknown>[] }).vectors[0].values).toEqual(f32(vec(20)));
   });
 });

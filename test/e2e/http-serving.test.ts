@@ -224,13 +224,14 @@ test("a large answer the client stops reading is dropped after --send-timeout-s;
   }
   const p = await startHttp(["--insecure-http-no-token", "--send-timeout-s", "1"]);
   const sid = await rawSession(p.url, "2025-03-26");
-  // Two calls in one batch: one answer stream of ~20 MB, more than the kernel's socket buffers hold.
+  // Sixty calls in one batch: one answer stream of ~24 MB (each result is whole up to its 200,000-character budget,
+  // in the text and in structuredContent), more than the kernel's socket buffers hold.
   const call = JSON.stringify(
-    [2, 3].map((id) => ({
+    Array.from({ length: 60 }, (_, k) => ({
       jsonrpc: "2.0",
-      id,
+      id: k + 2,
       method: "tools/call",
-      params: { name: "fetch_vectors", arguments: { index: "wide", ids: Array.from({ length: 1000 }, (_, i) => `w${i}`), includeValues: true } },
+      params: { name: "fetch_vectors", arguments: { index: "wide", ids: Array.from({ length: 100 }, (_, i) => `w${(k * 100 + i) % 1000}`), includeValues: true } },
     })),
   );
   // A client that sends the calls and then reads nothing.
