@@ -147,7 +147,7 @@ describe("update_vectors and fetch_by_metadata", () => {
       ],
     });
     expect(page.text).toBe(
-      '2 records in namespace "books" of index "docs" match the filter:\n\n| id | metadata |\n| --- | --- |\n| b1 | genre: drama; year: 2001; rating: 5; shelf: A |\n| b2 | genre: drama; year: 2010; shelf: A |',
+      '2 records in namespace "books" of index "docs" match the filter:\n\n| id | metadata |\n| --- | --- |\n| b1 | {"genre":"drama","year":2001,"rating":5,"shelf":"A"} |\n| b2 | {"genre":"drama","year":2010,"shelf":"A"} |',
     );
     const paged = await mcp.call("fetch_by_metadata", { index: "docs", namespace: "books", filter: { year: { $gte: 2000 } }, limit: 2, includeValues: true });
     expect((paged.structured?.vectors as { id: string; values?: number[] }[]).map((v) => [v.id, v.values])).toEqual([["b1", [0.5, 0.25]], ["b2", [0, 1]]]);
