@@ -7,4 +7,6 @@ test("the hosted service is told by its control-plane host", () => {
   expect(isHosted({ controllerUrl: "http://127.0.0.1:5080" })).toBe(false);
   expect(isHosted({ controllerUrl: "https://notpinecone.io" })).toBe(false);
   expect(isHosted({ controllerUrl: "not a url" })).toBe(false);
+  // With no key the server uses the (shared) local service, whose URL is not in the settings: never hosted.
+  expect(isHosted({ controllerUrl: "https://api.pinecone.io", mode: "local" })).toBe(false);
 });
