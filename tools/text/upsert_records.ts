@@ -3,11 +3,10 @@
 // NDJSON batches of ≤ 96 records and ≤ 2 MB go out concurrently, with retries and exact not-landed accounting.
 import { z } from "zod";
 import { checkTextUpsert, runTextUpsert } from "../../src/ingest/text-upsert.js";
-import { markdownTable } from "../../src/tool-kit/format/table.js";
 import { ToolError } from "../../src/tool-kit/tool-error.js";
 import { indexArg, namespaceArg, ruleError } from "../../src/tool-kit/args/schema.js";
 import { defineTool } from "../../src/tool-kit/tool.js";
-import { distinctFailures, failuresField, notWrittenText, problemsText, writableIndex, writtenTo } from "../../src/tool-kit/results/writes.js";
+import { failuresField, notWrittenText, problemsText, upsertResult, writableIndex, writtenTo } from "../../src/tool-kit/results/writes.js";
 
 const MAX_RECORDS = 10_000;
 const RULES = { list: "records", after: "Nothing was written." };
@@ -64,21 +63,7 @@ export default defineTool({
       signal,
       onProgress: (done, total) => progress(done, total, `${done} of ${total ?? records.length} records written`),
     });
-    const structured = {
-      index,
-      namespace,
-      records: outcome.records,
-      batches: outcome.batches,
-      upserted: outcome.upserted,
-      failed: outcome.failedIds.length,
-      seconds: Math.round(outcome.seconds * 100) / 100,
-      failedIds: outcome.failedIds,
-      failures: distinctFailures(outcome.failures),
-    };
-    const table = markdownTable(
-      ["index", "namespace", "records", "batches", "upserted", "failed", "seconds"],
-      [[index, namespace || "(default)", outcome.records, outcome.batches, outcome.upserted, structured.failed, structured.seconds.toFixed(2)]],
-    );
+    const { structured, table } = upsertResult(index, namespace, outcome);
     if (structured.failed === 0) return { structured, table };
     return { structured, isError: true, ...notWrittenText("upsert_records", table, outcome, structured.failures) };
   },

@@ -1,7 +1,6 @@
 // upsert_vectors — write records into an index, through the index's own host. The whole call is checked against the
 // index first (nothing is written if one record is bad); then batches of ≤ 100 records and ≤ 2 MB go out concurrently.
 import { z } from "zod";
-import { markdownTable } from "../../src/tool-kit/format/table.js";
 import { ToolError } from "../../src/tool-kit/tool-error.js";
 import { checkRecords } from "../../src/ingest/check.js";
 import { runUpsert } from "../../src/ingest/upsert.js";
@@ -10,7 +9,7 @@ import { base64ValuesArg, compactSparseVectorArg } from "../../src/tool-kit/args
 import { indexArg, namespaceArg, numberList, numberListProblem, recordIdArg, ruleError } from "../../src/tool-kit/args/schema.js";
 import { defineTool } from "../../src/tool-kit/tool.js";
 import { FRESHNESS_NOTE, isHosted } from "../../src/tool-kit/hosted.js";
-import { distinctFailures, failuresField, notWrittenText, problemsText, upsertedField, writableIndex, writtenTo } from "../../src/tool-kit/results/writes.js";
+import { failuresField, notWrittenText, problemsText, upsertedField, upsertResult, writableIndex, writtenTo } from "../../src/tool-kit/results/writes.js";
 
 const MAX_RECORDS = 10_000;
 
@@ -97,21 +96,7 @@ export default defineTool({
       checked: true,
       onProgress: (done, total) => progress(done, total, `${done} of ${total ?? vectors.length} records written`),
     });
-    const structured = {
-      index,
-      namespace,
-      records: outcome.records,
-      batches: outcome.batches,
-      upserted: outcome.upserted,
-      failed: outcome.failedIds.length,
-      seconds: Math.round(outcome.seconds * 100) / 100,
-      failedIds: outcome.failedIds,
-      failures: distinctFailures(outcome.failures),
-    };
-    const table = markdownTable(
-      ["index", "namespace", "records", "batches", "upserted", "failed", "seconds"],
-      [[index, namespace || "(default)", outcome.records, outcome.batches, outcome.upserted, structured.failed, structured.seconds.toFixed(2)]],
-    );
+    const { structured, table } = upsertResult(index, namespace, outcome);
     if (structured.failed === 0 && !outcome.inputError) return { structured, table, ...(isHosted(config) && { note: FRESHNESS_NOTE }) };
 
     return { structured, isError: true, ...notWrittenText("upsert_vectors", table, outcome, structured.failures) };

@@ -1,6 +1,7 @@
 // What the two tools that write records share (upsert_vectors, import_vectors): the index must be ready before
 // anything is checked or sent, and the result names where the records went and why any failed.
 import { z } from "zod";
+import { markdownTable } from "../format/table.js";
 import type { IndexModel } from "../../api/records.js";
 import type { Service } from "../../api/service.js";
 import { readyIndex } from "../index-host.js";
@@ -64,4 +65,24 @@ export function notWrittenText(
       `Why:\n${reasons.join("\n")}\n\nIds not written: ${outcome.failedIds.join(", ")}`,
     note: `Next step: call ${tool} again with just those records (upserts are idempotent).`,
   };
+}
+
+/** The result of an upsert call (upsert_vectors, upsert_records): the counts and ids as structuredContent, and one row. */
+export function upsertResult(index: string, namespace: string, outcome: UpsertOutcome) {
+  const structured = {
+    index,
+    namespace,
+    records: outcome.records,
+    batches: outcome.batches,
+    upserted: outcome.upserted,
+    failed: outcome.failedIds.length,
+    seconds: Math.round(outcome.seconds * 100) / 100,
+    failedIds: outcome.failedIds,
+    failures: distinctFailures(outcome.failures),
+  };
+  const table = markdownTable(
+    ["index", "namespace", "records", "batches", "upserted", "failed", "seconds"],
+    [[index, namespace || "(default)", outcome.records, outcome.batches, outcome.upserted, structured.failed, structured.seconds.toFixed(2)]],
+  );
+  return { structured, table };
 }
