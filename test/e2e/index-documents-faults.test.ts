@@ -8,7 +8,7 @@ import { startServiceProcess, type RunningService } from "../helpers/local-servi
 import { startMcp } from "../helpers/mcp-client.js";
 import { api, indexStats, startProxy } from "./support.js";
 
-const FILES = 300;
+const FILES = 1700; // more than one group of 1,536 chunks: the second is read while the first is sent
 let svc: RunningService;
 let realHost = "";
 let allowed: string;
@@ -19,7 +19,7 @@ beforeAll(async () => {
   realHost = created.body.host;
   allowed = mkdtempSync(join(tmpdir(), "vecdb-docs-faults-"));
   mkdirSync(join(allowed, "notes"));
-  for (let i = 0; i < FILES; i++) writeFileSync(join(allowed, "notes", `n${String(i).padStart(3, "0")}.md`), `# Note ${i}\n\nAbout tide number ${i}.`);
+  for (let i = 0; i < FILES; i++) writeFileSync(join(allowed, "notes", `n${String(i).padStart(4, "0")}.md`), `# Note ${i}\n\nAbout tide number ${i}.`);
 });
 afterAll(async () => {
   await svc?.stop();
@@ -29,20 +29,21 @@ afterAll(async () => {
 test("a failure part-way: exact account, nothing pruned; the re-run sends only what is missing", async () => {
   let upserts = 0;
   const down = { status: 503, body: JSON.stringify({ code: 14, message: "Service unavailable", details: [] }) };
-  const data = await startProxy({ target: `http://${realHost}`, fault: (req) => (req.url?.endsWith("/upsert") ? (upserts++ < 1 ? "pass" : down) : "pass") });
+  const data = await startProxy({ target: `http://${realHost}`, fault: (req) => (req.url?.endsWith("/upsert") ? (upserts++ < 9 ? "pass" : down) : "pass") });
   const control = await startProxy({ target: svc.controlUrl, rewrite: (body) => body.split(realHost).join(data.host) });
   const env = { PINECONE_API_KEY: svc.apiKey, PINECONE_CONTROLLER_HOST: control.url, VECDB_RETRIES: "0", VECDB_CONCURRENCY: "1" };
   const flaky = await startMcp({ env, args: ["--allow-dir", allowed] });
   try {
     const r = await flaky.call("index_documents", { index: "docs-faults", paths: ["notes"] });
     expect(r.isError).toBe(true);
-    expect(r.structured).toMatchObject({ files: FILES, chunks: FILES, added: FILES, upserted: 96, pruned: 0 });
+    expect(r.structured).toMatchObject({ files: FILES, chunks: FILES, added: FILES, upserted: 864, pruned: 0 });
     const notLanded = r.structured!.notLanded as string[];
-    expect(notLanded).toHaveLength(FILES - 96);
-    expect(notLanded[0]).toBe("notes/n096.md#1");
-    expect(r.text).toMatch(/^204 chunks were NOT written\./);
-    expect(r.text).toContain("The run stopped (a write failed): 96 of 300 documents read are fully written; nothing was pruned.");
-    expect((await indexStats(svc, realHost)).totalVectorCount).toBe(96);
+    expect(notLanded).toHaveLength(FILES - 864);
+    expect(notLanded[0]).toBe("notes/n0864.md#1");
+    expect(new Set(notLanded).size).toBe(FILES - 864); // each chunk not written is listed once: the failed group's and the unsent one's
+    expect(r.text).toMatch(/^836 chunks were NOT written\./);
+    expect(r.text).toContain("The run stopped (a write failed): 864 of 1700 documents read are fully written; nothing was pruned.");
+    expect((await indexStats(svc, realHost)).totalVectorCount).toBe(864);
   } finally {
     await flaky.close();
     await control.close();
@@ -53,7 +54,7 @@ test("a failure part-way: exact account, nothing pruned; the re-run sends only w
   try {
     const again = await healthy.call("index_documents", { index: "docs-faults", paths: ["notes"] });
     expect(again.isError, again.text).toBe(false);
-    expect(again.structured).toMatchObject({ files: FILES, added: FILES - 96, unchanged: 96, changed: 0, pruned: 0, upserted: FILES - 96 });
+    expect(again.structured).toMatchObject({ files: FILES, added: FILES - 864, unchanged: 864, changed: 0, pruned: 0, upserted: FILES - 864 });
     expect((await indexStats(svc, realHost)).totalVectorCount).toBe(FILES);
   } finally {
     await healthy.close();

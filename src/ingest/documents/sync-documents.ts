@@ -188,6 +188,9 @@ export async function syncDocuments(args: SyncDocumentsArgs): Promise<SyncDocume
     }
   };
 
+  // One group of chunks is sent while the next is read and chunked (reading and sending overlap, never more than one
+  // group in flight); a failure is seen when the next group would go, and what was read meanwhile is not sent.
+  let sending: Promise<void> = Promise.resolve();
   const total = found.files.length;
   for (let i = 0; i < found.files.length && out.stopped === undefined; i++) {
     if (args.signal.aborted) {
@@ -237,9 +240,19 @@ export async function syncDocuments(args: SyncDocumentsArgs): Promise<SyncDocume
     const firstSent = upserts.some((r) => r.id === first?.id);
     pending.push({ file: i, upserts, ...(first && !firstSent && firstChunks.get(`${prefix}1`) !== fileHash ? { stampFirst: first } : {}) });
     pendingRecords += upserts.length;
-    if (pendingRecords >= SEND_EVERY) await send();
+    if (pendingRecords >= SEND_EVERY) {
+      await sending;
+      if (out.stopped !== undefined) break;
+      sending = send();
+    }
   }
+  await sending;
   if (out.stopped === undefined && pending.length > 0) await send();
+  for (const w of out.stopped !== undefined ? pending : []) {
+    const ids = w.upserts.map((r) => r.id);
+    filesFailed.add(w.file);
+    if (ids.length > 0) out.notLanded.push({ ids, message: "not sent: the run stopped" });
+  }
   out.filesDone = filesRead.filter((i) => !filesFailed.has(i)).length;
   if (out.stopped !== undefined) return out;
 
