@@ -36,13 +36,16 @@ test("a failure part-way: exact account, nothing pruned; the re-run sends only w
   try {
     const r = await flaky.call("index_documents", { index: "docs-faults", paths: ["notes"] });
     expect(r.isError).toBe(true);
-    expect(r.structured).toMatchObject({ files: FILES, chunks: FILES, added: FILES, upserted: 864, pruned: 0 });
+    // Reading stops once the failure is known, so how many files were read depends on timing: at least the first group.
+    const read = r.structured!.files as number;
+    expect(read).toBeGreaterThan(1536);
+    expect(r.structured).toMatchObject({ chunks: read, added: read, upserted: 864, pruned: 0 });
     const notLanded = r.structured!.notLanded as string[];
-    expect(notLanded).toHaveLength(FILES - 864);
+    expect(notLanded).toHaveLength(read - 864);
     expect(notLanded[0]).toBe("notes/n0864.md#1");
-    expect(new Set(notLanded).size).toBe(FILES - 864); // each chunk not written is listed once: the failed group's and the unsent one's
-    expect(r.text).toMatch(/^836 chunks were NOT written\./);
-    expect(r.text).toContain("The run stopped (a write failed): 864 of 1700 documents read are fully written; nothing was pruned.");
+    expect(new Set(notLanded).size).toBe(read - 864); // each chunk not written is listed once: the failed group's and the unsent one's
+    expect(r.text).toMatch(new RegExp(`^${read - 864} chunks were NOT written\\.`));
+    expect(r.text).toContain(`The run stopped (a write failed): 864 of ${read} documents read are fully written; nothing was pruned.`);
     expect((await indexStats(svc, realHost)).totalVectorCount).toBe(864);
   } finally {
     await flaky.close();
