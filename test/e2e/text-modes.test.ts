@@ -74,7 +74,8 @@ describe("the embedded local service with VECDB_EMBED_URL", () => {
   });
 
   test("no key: the embedded service offers the server's models; the key goes to it as a bearer token", async () => {
-    const mcp = await startMcp({ env: { VECDB_DATA_DIR: dataDir, VECDB_EMBED_URL: embedder.url, VECDB_EMBED_KEY: "sk-local-test" } });
+    // The shared service this server starts stops a second after the server leaves (no process left behind).
+    const mcp = await startMcp({ env: { VECDB_DATA_DIR: dataDir, VECDB_EMBED_URL: embedder.url, VECDB_EMBED_KEY: "sk-local-test", VECDB_LOCAL_IDLE_S: "1" } });
     open.push(mcp);
     const m = await mcp.call("list_models");
     expect((m.structured as { models: { model: string }[] }).models.map((x) => x.model)).toEqual(["local-bm25", "local-bm25-rerank", TEST_MODEL, "chat-model-not-embeddings"]);
