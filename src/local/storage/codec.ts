@@ -84,9 +84,13 @@ export function decodeRecord(buf: Uint8Array, wantMetadata = true): DecodedRecor
   const flags = b[0];
   const n = b.readUInt32LE(4);
   const out: DecodedRecord = { values: new Float32Array(n), norm: b.readDoubleLE(8) };
-  let off = HEADER;
-  copyOut(b, off, out.values);
-  off += 4 * n;
+  copyOut(b, HEADER, out.values);
+  return Object.assign(out, decodeTail(b, flags, HEADER + 4 * n, wantMetadata));
+}
+
+/** What follows the dense values: sparse values, a long id, metadata (each present by its flag). */
+function decodeTail(b: Buffer, flags: number, off: number, wantMetadata: boolean): { sparse?: SparseVector; longId?: string; metadataJson?: string } {
+  const out: { sparse?: SparseVector; longId?: string; metadataJson?: string } = {};
   if (flags & HAS_SPARSE) {
     const k = b.readUInt32LE(off);
     off += 4;
@@ -112,27 +116,8 @@ export function decodeRecord(buf: Uint8Array, wantMetadata = true): DecodedRecor
 export function decodeRecordParts(b: Buffer): { dense: Buffer; sparse?: SparseVector; metadataJson?: string; longId?: string } {
   const flags = b[0];
   const n = b.readUInt32LE(4);
-  let off = HEADER + 4 * n;
-  const out: { dense: Buffer; sparse?: SparseVector; metadataJson?: string; longId?: string } = { dense: b.subarray(HEADER, off) };
-  if (flags & HAS_SPARSE) {
-    const k = b.readUInt32LE(off);
-    off += 4;
-    const indices = new Uint32Array(k);
-    copyOut(b, off, indices);
-    off += 4 * k;
-    const values = new Float32Array(k);
-    copyOut(b, off, values);
-    off += 4 * k;
-    out.sparse = { indices, values };
-  }
-  if (flags & HAS_LONG_ID) {
-    const len = b.readUInt32LE(off);
-    off += 4;
-    out.longId = b.toString("utf8", off, off + len);
-    off += len;
-  }
-  if (flags & HAS_METADATA) out.metadataJson = b.toString("utf8", off);
-  return out;
+  const off = HEADER + 4 * n;
+  return { dense: b.subarray(HEADER, off), ...decodeTail(b, flags, off, true) };
 }
 
 /** Reads only the metadata JSON (skips decoding the vectors). */

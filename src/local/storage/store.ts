@@ -187,7 +187,12 @@ export class VectorStore {
   }
 
   /** Removes the ids that exist; returns how many did. */
-  async deleteIds(space: string, namespace: string, ids: string[]): Promise<number> {
+  deleteIds(space: string, namespace: string, ids: string[]): Promise<number> {
+    return this.removeIds(space, namespace, ids, () => true);
+  }
+
+  /** In one commit: removes each of `ids` that exists and that `select` (asked with its stored record) keeps. */
+  private async removeIds(space: string, namespace: string, ids: readonly string[], select: (stored: Buffer) => boolean): Promise<number> {
     let removed = 0;
     await this.commit((changes) => {
       const scope = this.catalog.scopeOf(space, namespace);
@@ -196,7 +201,7 @@ export class VectorStore {
       for (const id of ids) {
         const { key } = recordKey(scope.spaceNo, scope.nsNo, id);
         const old = this.records.getBinaryFast(key);
-        if (!old) continue;
+        if (!old || !select(old)) continue;
         ns.entry.bytes -= old.length + key.length;
         ns.entry.count--;
         this.records.removeSync(key);
@@ -280,24 +285,7 @@ export class VectorStore {
     await this.applied;
     const ids = this.idsMatching(space, namespace, filter);
     if (ids.length === 0) return 0;
-    let removed = 0;
-    await this.commit((changes) => {
-      const scope = this.catalog.scopeOf(space, namespace);
-      if (!scope) return;
-      const ns = this.catalog.holder(scope);
-      for (const id of ids) {
-        const { key } = recordKey(scope.spaceNo, scope.nsNo, id);
-        const old = this.records.getBinaryFast(key);
-        if (!old || !select(decodeMetadataJson(old))) continue;
-        ns.entry.bytes -= old.length + key.length;
-        ns.entry.count--;
-        this.records.removeSync(key);
-        changes.push({ kind: "remove", space, namespace, id });
-        removed++;
-      }
-      this.catalog.saveNamespace(scope.spaceNo, ns);
-    });
-    return removed;
+    return this.removeIds(space, namespace, ids, (old) => select(decodeMetadataJson(old)));
   }
 
   /** Ids in a namespace, in byte order, starting with `prefix`, after the key position `after`. */
