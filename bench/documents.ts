@@ -9,11 +9,9 @@ import { Pinecone } from "@pinecone-database/pinecone";
 import { chunkSections } from "../src/ingest/documents/chunks.js";
 import { documentRecords } from "../src/ingest/documents/document-records.js";
 import { markdownSections } from "../src/ingest/documents/sections.js";
-import { connectServer, ratioLine, tempDir, withService } from "./lib.js";
+import { connectServer, createIndexForModel, ratioLine, tempDir, upsertRecordsLoop, withService } from "./lib.js";
 
 const FILES = Number(process.env.BENCH_DOCS_FILES ?? 2000);
-const BATCH = 96;
-const CONCURRENCY = 8;
 const CHUNK = { size: 2000, overlap: 200 }; // what index_documents picks for local-bm25
 
 const WORDS = "river stone garden lamp paper window cloud bread music orbit harbor lantern copper meadow violin ledger summit compiler tide pepper".split(" ");
@@ -31,14 +29,6 @@ function note(i: number): string {
   return parts.join("\n\n") + "\n";
 }
 
-async function createForModel(pc: Pinecone, name: string): Promise<string> {
-  await pc.createIndexForModel({ name, cloud: "aws", region: "us-east-1", embed: { model: "local-bm25", fieldMap: { text: "text" } } });
-  for (;;) {
-    const d = await pc.describeIndex(name);
-    if (d.status?.ready) return d.host;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 export async function benchDocuments(): Promise<{ first: number; rerun: number }> {
   const dir = await tempDir("vecdb-bench-docs-");
@@ -60,19 +50,12 @@ export async function benchDocuments(): Promise<{ first: number; rerun: number }
   try {
     return await withService(async (service) => {
       const pc = new Pinecone({ apiKey: service.apiKey, controllerHostUrl: service.controlUrl });
-      const refHost = await createForModel(pc, "ref-docs");
-      await createForModel(pc, "ours-docs");
+      const refHost = await createIndexForModel(pc, "ref-docs");
+      await createIndexForModel(pc, "ours-docs");
       const { client, close } = await connectServer(service, {}, ["--allow-dir", dir]);
       try {
         let start = performance.now();
-        const ns = pc.index({ name: "ref-docs", host: `http://${refHost}` }).namespace("bench");
-        const inFlight = new Set<Promise<void>>();
-        for (let i = 0; i < records.length; i += BATCH) {
-          const p: Promise<void> = ns.upsertRecords({ records: records.slice(i, i + BATCH) }).then(() => void inFlight.delete(p));
-          inFlight.add(p);
-          if (inFlight.size >= CONCURRENCY) await Promise.race(inFlight);
-        }
-        await Promise.all(inFlight);
+        await upsertRecordsLoop(pc, "ref-docs", refHost, "bench", records);
         const referenceMs = performance.now() - start;
 
         const call = async () => {

@@ -180,3 +180,25 @@ export function watchRss(pid: number): { stop(): { peakBytes: number } } {
 export function mb(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 }
+
+/** The official client's createIndexForModel with local-bm25 on field "text", waited for until ready; its host. */
+export async function createIndexForModel(pc: Pinecone, name: string): Promise<string> {
+  await pc.createIndexForModel({ name, cloud: "aws", region: "us-east-1", embed: { model: "local-bm25", fieldMap: { text: "text" } } });
+  for (;;) {
+    const d = await pc.describeIndex(name);
+    if (d.status?.ready) return d.host;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** The reference for text upserts: the official client's upsertRecords in batches of 96, 8 at a time. */
+export async function upsertRecordsLoop(pc: Pinecone, name: string, host: string, namespace: string, records: Record<string, unknown>[]): Promise<void> {
+  const ns = pc.index({ name, host: `http://${host}` }).namespace(namespace);
+  const inFlight = new Set<Promise<void>>();
+  for (let i = 0; i < records.length; i += 96) {
+    const p: Promise<void> = ns.upsertRecords({ records: records.slice(i, i + 96) as never }).then(() => void inFlight.delete(p));
+    inFlight.add(p);
+    if (inFlight.size >= 8) await Promise.race(inFlight);
+  }
+  await Promise.all(inFlight);
+}

@@ -3,13 +3,11 @@
 // in the same run; then search_records latency (p50 of sequential searches) against the client's searchRecords.
 import { performance } from "node:perf_hooks";
 import { Pinecone } from "@pinecone-database/pinecone";
-import { connectServer, ratioLine, withService } from "./lib.js";
+import { connectServer, createIndexForModel, ratioLine, upsertRecordsLoop, withService } from "./lib.js";
 import type { RunningService } from "../test/helpers/local-service.js";
 
 const COUNT = Number(process.env.BENCH_TEXT_COUNT ?? 20_000);
 const SEARCHES = Number(process.env.BENCH_TEXT_SEARCHES ?? 100);
-const BATCH = 96;
-const CONCURRENCY = 8;
 const PER_CALL = 10_000; // upsert_records takes at most 10,000 records a call
 
 const WORDS = "river stone garden lamp paper window cloud bread music orbit harbor lantern copper meadow violin ledger summit compiler tide pepper".split(" ");
@@ -21,25 +19,7 @@ function documents(count: number): { _id: string; text: string; n: number }[] {
   });
 }
 
-async function createForModel(pc: Pinecone, name: string): Promise<string> {
-  await pc.createIndexForModel({ name, cloud: "aws", region: "us-east-1", embed: { model: "local-bm25", fieldMap: { text: "text" } } });
-  for (;;) {
-    const d = await pc.describeIndex(name);
-    if (d.status?.ready) return d.host;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
-async function referenceUpsert(pc: Pinecone, name: string, host: string, docs: ReturnType<typeof documents>): Promise<void> {
-  const ns = pc.index({ name, host: `http://${host}` }).namespace("bench");
-  const inFlight = new Set<Promise<void>>();
-  for (let i = 0; i < docs.length; i += BATCH) {
-    const p: Promise<void> = ns.upsertRecords({ records: docs.slice(i, i + BATCH) }).then(() => void inFlight.delete(p));
-    inFlight.add(p);
-    if (inFlight.size >= CONCURRENCY) await Promise.race(inFlight);
-  }
-  await Promise.all(inFlight);
-}
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -48,12 +28,12 @@ export async function benchText(): Promise<{ upsert: number; search: number }> {
   const queries = Array.from({ length: SEARCHES }, (_, i) => `${WORDS[i % WORDS.length]} word${(i * 31) % 997}`);
   return withService(async (service: RunningService) => {
     const pc = new Pinecone({ apiKey: service.apiKey, controllerHostUrl: service.controlUrl });
-    const refHost = await createForModel(pc, "ref-text");
-    await createForModel(pc, "ours-text");
+    const refHost = await createIndexForModel(pc, "ref-text");
+    await createIndexForModel(pc, "ours-text");
     const { client, close } = await connectServer(service);
     try {
       let start = performance.now();
-      await referenceUpsert(pc, "ref-text", refHost, docs);
+      await upsertRecordsLoop(pc, "ref-text", refHost, "bench", docs);
       const reference = COUNT / ((performance.now() - start) / 1000);
 
       start = performance.now();
