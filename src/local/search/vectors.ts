@@ -4,6 +4,7 @@
 import { norm, type SparseVector } from "../storage/codec.js";
 import { VectorBlock } from "./kernel.js";
 import { MetadataIndex } from "./metadata-index.js";
+import { QuantizedBlock } from "./quantized-block.js";
 
 /** A block holds about this many bytes of rows; the first block grows by doubling up to it. */
 const BLOCK_BYTES = 64 * 1024 * 1024;
@@ -22,6 +23,8 @@ export class NamespaceVectors {
   /** Slots per full block (every block but a still-growing first one). */
   readonly blockSlots: number;
   blocks: VectorBlock[] = [];
+  /** Each block's int8 copy (search/quantized-block.ts), for the first pass of a dense query. */
+  quantized: (QuantizedBlock | undefined)[] = [];
   /** slot → id (undefined: free). */
   ids: (string | undefined)[] = [];
   norms = new Float64Array(0);
@@ -73,6 +76,8 @@ export class NamespaceVectors {
       else new Uint8Array(row.buffer, row.byteOffset, values.byteLength).set(values);
       const n = norm(row);
       this.norms[slot] = n;
+      const q = this.quantizedOf(slot);
+      q?.block.set(q.j, row);
       if (n > this.maxNorm) this.maxNorm = n;
     }
     this.sparse[slot] = sparse;
@@ -91,6 +96,8 @@ export class NamespaceVectors {
     if (this.dimension > 0) {
       this.row(slot).fill(0);
       this.norms[slot] = 0;
+      const q = this.quantizedOf(slot);
+      q?.block.set(q.j, this.row(slot));
     }
     this.free.push(slot);
   }
@@ -100,6 +107,7 @@ export class NamespaceVectors {
     this.budget.give(this.bytes);
     this.bytes = 0;
     this.blocks = [];
+    this.quantized = [];
   }
 
   /** The dense values of a slot: a view of dimension floats in its block. */
@@ -108,6 +116,12 @@ export class NamespaceVectors {
     const block = this.blocks[b];
     const start = (slot - b * this.blockSlots) * this.dimPad;
     return block.rows.subarray(start, start + this.dimension);
+  }
+
+  private quantizedOf(slot: number): { block: QuantizedBlock; j: number } | undefined {
+    const b = Math.floor(slot / this.blockSlots);
+    const block = this.quantized[b];
+    return block && { block, j: slot - b * this.blockSlots };
   }
 
   /** Live slots in ascending order. */
@@ -129,29 +143,39 @@ export class NamespaceVectors {
       let slots = first ? first.capacity : FIRST_BLOCK_SLOTS;
       while (slots < Math.min(need, this.blockSlots)) slots *= 2;
       slots = Math.min(slots, this.blockSlots);
-      const block = this.newBlock(slots);
+      const [block, quantized] = this.newBlock(slots);
       if (first) {
         block.rows.set(first.rows);
-        const old = first.capacity * this.dimPad * 4 + (this.dimPad + first.capacity) * 4;
+        if (quantized && this.quantized[0]) quantized.copyFrom(this.quantized[0]);
+        const old = this.blockBytes(first.capacity);
         this.budget.give(old);
         this.bytes -= old;
       }
       this.blocks[0] = block;
+      this.quantized[0] = quantized;
     } else {
-      this.blocks.push(this.newBlock(this.blockSlots));
+      const [block, quantized] = this.newBlock(this.blockSlots);
+      this.blocks.push(block);
+      this.quantized.push(quantized);
     }
     const norms = new Float64Array(this.capacity());
     norms.set(this.norms.subarray(0, Math.min(this.norms.length, norms.length)));
     this.norms = norms;
   }
 
-  private newBlock(slots: number): VectorBlock {
-    const bytes = slots * this.dimPad * 4 + (this.dimPad + slots) * 4;
+  /** A block's bytes: its float32 rows with the query and scores beside them, and its int8 copy. */
+  private blockBytes(slots: number): number {
+    return slots * this.dimPad * 4 + (this.dimPad + slots) * 4 + QuantizedBlock.bytesFor(this.dimPad, slots);
+  }
+
+  private newBlock(slots: number): [VectorBlock, QuantizedBlock | undefined] {
+    const bytes = this.blockBytes(slots);
     this.budget.take(bytes, this.label);
     try {
       const block = new VectorBlock(this.dimPad, slots);
+      const quantized = QuantizedBlock.create(this.dimPad, slots);
       this.bytes += bytes;
-      return block;
+      return [block, quantized];
     } catch (e) {
       this.budget.give(bytes);
       throw new MemoryLimitError(`could not allocate ${Math.round(bytes / 1048576)} MB for ${this.label}: ${(e as Error).message}`);
