@@ -4,15 +4,16 @@
 // would add a per-platform binary to the package. Its sums are float32 and in another order than the exact scores
 // (search/score.ts), so it only picks candidates: search/exact.ts re-scores them exactly and bounds the difference.
 //
-// One block is one WebAssembly.Memory: [query: dimPad floats][scores: capacity floats][rows: capacity × dimPad].
+// One block is one WebAssembly.Memory: [query: dimPad floats][scores: capacity floats][rows: capacity × dimPad]. The
+// memories are shared (SharedArrayBuffer) so that a worker thread can score part of them (kernel-worker.ts).
 
 // The project's TypeScript libs carry no WebAssembly types; the few used here (Node has them at run time):
-declare namespace WebAssembly {
+export declare namespace WebAssembly {
   class Module {
     constructor(bytes: Uint8Array);
   }
   class Memory {
-    constructor(descriptor: { initial: number; maximum?: number });
+    constructor(descriptor: { initial: number; maximum?: number; shared?: boolean });
     readonly buffer: ArrayBuffer;
   }
   class Instance {
@@ -135,9 +136,10 @@ function integerScorer(): number[] {
   return [...leb(fn.length), ...fn];
 }
 
-function moduleBytes(): Uint8Array {
+export function moduleBytes(): Uint8Array {
   const types = section(1, vec([[0x60, ...vec([[I32], [I32], [I32], [I32], [I32]]), ...vec([])]]));
-  const imports = section(2, vec([[...name("m"), ...name("mem"), 0x02, 0x00, 0x01]]));
+  // memory 1 page at least, at most 65536 (4 GiB), shared
+  const imports = section(2, vec([[...name("m"), ...name("mem"), 0x02, 0x03, 0x01, ...leb(65536)]]));
   const functions = section(3, vec([[0], [0], [0]]));
   const exports = section(7, vec([[...name("dot"), 0x00, 0], [...name("l2"), 0x00, 1], [...name("dot8"), 0x00, 2]]));
   const code = section(10, vec([scorer(false), scorer(true), integerScorer()]));
@@ -163,7 +165,8 @@ export type Scorer = (query: number, base: number, rows: number, rowBytes: numbe
 const PAGE = 65536;
 
 export interface KernelInstance {
-  /** The instance's memory: fixed at the size asked for (a block never grows in place). */
+  /** Shared, fixed at the size asked for (a block never grows in place). */
+  memory: WebAssembly.Memory;
   buffer: ArrayBuffer;
   dot: Scorer;
   l2: Scorer;
@@ -175,9 +178,9 @@ export function kernelInstance(bytes: number): KernelInstance | undefined {
   const module = kernelModule();
   if (!module) return undefined;
   const pages = Math.ceil(bytes / PAGE);
-  const memory = new WebAssembly.Memory({ initial: pages, maximum: pages });
+  const memory = new WebAssembly.Memory({ initial: pages, maximum: pages, shared: true });
   const { exports } = new WebAssembly.Instance(module, { m: { mem: memory } });
-  return { buffer: memory.buffer, dot: exports.dot as Scorer, l2: exports.l2 as Scorer, dot8: exports.dot8 as Scorer };
+  return { memory, buffer: memory.buffer, dot: exports.dot as Scorer, l2: exports.l2 as Scorer, dot8: exports.dot8 as Scorer };
 }
 
 /** Rows of one dimension padded to a multiple of 8 floats (the kernel's step), in one WebAssembly memory. */

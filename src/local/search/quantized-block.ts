@@ -6,6 +6,7 @@
 // One block is one WebAssembly memory: [query: dimPadQ int16][scores: capacity int32][rows: capacity × dimPadQ int8],
 // dimPadQ being the dimension padded to the kernel's step.
 import { kernelInstance, STEP8, type KernelInstance } from "./kernel.js";
+import type { Segment } from "./kernel-worker.js";
 
 /** Largest |V| of a stored value. */
 const ROW_MAX = 127;
@@ -80,10 +81,23 @@ export class QuantizedBlock {
     this.loss.set(other.loss);
   }
 
-  /** Fills `scores` for rows [0, count) with the integer dot products Σ Q·V. */
-  scoreAll(q: QuantizedQuery, count: number): void {
+  setQuery(q: QuantizedQuery): void {
     this.query.set(q.values);
-    if (count > 0) this.kernel.dot8(0, this.rowsOffset, count, this.dimPadQ, this.query.byteLength);
+  }
+
+  /** Fills `scores` for rows [first, first + count) with the integer dot products Σ Q·V of the query set. */
+  scoreRows(first: number, count: number): void {
+    if (count > 0) this.kernel.dot8(0, this.rowsOffset + first * this.dimPadQ, count, this.dimPadQ, this.scores.byteOffset + first * 4);
+  }
+
+  /** The same job, for the worker thread (kernel-worker.ts). */
+  segment(first: number, count: number): Segment {
+    return { memory: this.kernel.memory, rowsOffset: this.rowsOffset, rowBytes: this.dimPadQ, first, count, queryOffset: 0, scoresOffset: this.scores.byteOffset };
+  }
+
+  scoreAll(q: QuantizedQuery, count: number): void {
+    this.setQuery(q);
+    this.scoreRows(0, count);
   }
 }
 

@@ -4,10 +4,13 @@
 // candidates.ts re-scores the best by that bound exactly until no row left out can reach the K-th score. The answer is
 // therefore the exact one; when the bounds are too loose to prove it cheaply, the float32 pass (exact.ts) takes over.
 import { addSparse, confirmTop, type Hit } from "./candidates.js";
-import { padToStep, quantizeQuery } from "./quantized-block.js";
+import { kernelWorker } from "./kernel-worker.js";
+import { padToStep, quantizeQuery, type QuantizedBlock, type QuantizedQuery } from "./quantized-block.js";
 import type { Metric, Query } from "./score.js";
 import type { NamespaceVectors } from "./vectors.js";
 
+/** Fewer rows than this are scored on this thread alone (waking the worker costs more than it saves). */
+const SHARED_ABOVE = 16_384;
 /** Re-scoring more than this share of the rows costs more than the float32 pass. */
 const MOST_RESCORED = 1 / 8;
 
@@ -25,6 +28,7 @@ export function quantizedSearch(nv: NamespaceVectors, metric: Metric, q: Query, 
     for (const s of allowed) mask[s] = 1;
   }
   const query = quantizeQuery(q.dense!, padToStep(nv.dimension));
+  scoreBlocks(blocks as QuantizedBlock[], nv.blockSlots, n, query);
   const qNorm = q.denseNorm;
   const qLoss = query.loss;
   for (let b = 0; b < blocks.length; b++) {
@@ -32,7 +36,6 @@ export function quantizedSearch(nv: NamespaceVectors, metric: Metric, q: Query, 
     const first = b * nv.blockSlots;
     const rows = Math.min(block.capacity, n - first);
     if (rows <= 0) break;
-    block.scoreAll(query, rows);
     const { scores, scale, loss } = block;
     for (let j = 0; j < rows; j++) {
       const slot = first + j;
@@ -53,4 +56,30 @@ export function quantizedSearch(nv: NamespaceVectors, metric: Metric, q: Query, 
   const gamma = (nv.dimPad + 8) * 2 ** -50;
   const margin = metric === "cosine" ? gamma : metric === "dotproduct" ? gamma * qNorm * nv.maxNorm : gamma * (qNorm + nv.maxNorm) ** 2;
   return confirmTop(nv, metric, q, topK, good, eligible, margin, sparseLargest, Math.max(4096, eligible * MOST_RESCORED));
+}
+
+/** Fills every block's scores for its rows below `n`: the first half of the rows here, the second on the worker. */
+function scoreBlocks(blocks: QuantizedBlock[], blockSlots: number, n: number, query: QuantizedQuery): void {
+  const parts: { block: QuantizedBlock; first: number; count: number }[] = [];
+  for (let b = 0; b < blocks.length && b * blockSlots < n; b++) {
+    blocks[b].setQuery(query);
+    parts.push({ block: blocks[b], first: 0, count: Math.min(blocks[b].capacity, n - b * blockSlots) });
+  }
+  const worker = n >= SHARED_ABOVE ? kernelWorker() : undefined;
+  if (!worker) {
+    for (const p of parts) p.block.scoreRows(p.first, p.count);
+    return;
+  }
+  const mine: typeof parts = [];
+  const theirs: typeof parts = [];
+  let left = Math.floor(n / 2);
+  for (const p of parts) {
+    const take = Math.min(left, p.count);
+    if (take > 0) mine.push({ ...p, count: take });
+    if (take < p.count) theirs.push({ block: p.block, first: p.first + take, count: p.count - take });
+    left -= take;
+  }
+  worker.start(theirs.map((p) => p.block.segment(p.first, p.count)));
+  for (const p of mine) p.block.scoreRows(p.first, p.count);
+  if (!worker.finish()) for (const p of theirs) p.block.scoreRows(p.first, p.count);
 }
