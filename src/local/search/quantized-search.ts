@@ -18,7 +18,7 @@ let scratch = new Float64Array(0);
 
 export function quantizedSearch(nv: NamespaceVectors, metric: Metric, q: Query, topK: number, allowed?: number[]): Hit[] | undefined {
   const blocks = nv.quantized;
-  if (blocks.length !== nv.blocks.length || blocks.some((b) => b === undefined)) return undefined;
+  if (nv.quantizedBelow !== Infinity || blocks.length !== nv.blocks.length || blocks.some((b) => b === undefined)) return undefined;
   const n = nv.used;
   if (scratch.length < n) scratch = new Float64Array(Math.max(n, scratch.length * 2));
   const good = scratch.subarray(0, n).fill(NaN);

@@ -25,6 +25,11 @@ export class NamespaceVectors {
   blocks: VectorBlock[] = [];
   /** Each block's int8 copy (search/quantized-block.ts), for the first pass of a dense query. */
   quantized: (QuantizedBlock | undefined)[] = [];
+  /**
+   * Rows at this slot and past it may not be in the int8 copy yet (Infinity: every row is). A namespace loading from
+   * lmdb defers its int8 copy (deferQuantization) so that it answers sooner — by the float32 pass until then.
+   */
+  quantizedBelow = Infinity;
   /** slot → id (undefined: free). */
   ids: (string | undefined)[] = [];
   norms = new Float64Array(0);
@@ -76,8 +81,7 @@ export class NamespaceVectors {
       else new Uint8Array(row.buffer, row.byteOffset, values.byteLength).set(values);
       const n = norm(row);
       this.norms[slot] = n;
-      const q = this.quantizedOf(slot);
-      q?.block.set(q.j, row);
+      if (slot < this.quantizedBelow) this.quantize(slot);
       if (n > this.maxNorm) this.maxNorm = n;
     }
     this.sparse[slot] = sparse;
@@ -96,8 +100,7 @@ export class NamespaceVectors {
     if (this.dimension > 0) {
       this.row(slot).fill(0);
       this.norms[slot] = 0;
-      const q = this.quantizedOf(slot);
-      q?.block.set(q.j, this.row(slot));
+      if (slot < this.quantizedBelow) this.quantize(slot);
     }
     this.free.push(slot);
   }
@@ -118,10 +121,22 @@ export class NamespaceVectors {
     return block.rows.subarray(start, start + this.dimension);
   }
 
-  private quantizedOf(slot: number): { block: QuantizedBlock; j: number } | undefined {
+  deferQuantization(): void {
+    this.quantizedBelow = 0;
+  }
+
+  /** Brings up to `max` more rows into the int8 copy; true once every row is in it. */
+  quantizeStep(max: number): boolean {
+    if (this.blocks.length === 0) return true; // released
+    const end = Math.min(this.used, this.quantizedBelow + max);
+    for (let slot = this.quantizedBelow; slot < end; slot++) this.quantize(slot);
+    this.quantizedBelow = end >= this.used ? Infinity : end;
+    return this.quantizedBelow === Infinity;
+  }
+
+  private quantize(slot: number): void {
     const b = Math.floor(slot / this.blockSlots);
-    const block = this.quantized[b];
-    return block && { block, j: slot - b * this.blockSlots };
+    this.quantized[b]?.set(slot - b * this.blockSlots, this.row(slot));
   }
 
   /** Live slots in ascending order. */

@@ -85,3 +85,21 @@ describe("a search through the int8 pass", () => {
     }
   });
 });
+
+describe("the int8 pass shared with the worker thread", () => {
+  it("gives the same answers when half the rows are scored on the other core", async () => {
+    const dimension = 64;
+    const nv = new NamespaceVectors(dimension, noBudget, "test");
+    let seed = 11;
+    const random = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32) * 2 - 1;
+    for (let i = 0; i < 40_000; i++) nv.put(`r${i}`, Float32Array.from({ length: dimension }, random), undefined, undefined);
+    const { kernelWorker } = await import("../../../src/local/search/kernel-worker.js");
+    for (let waited = 0; !kernelWorker() && waited < 100; waited++) await new Promise((r) => setTimeout(r, 50));
+    expect(kernelWorker(), "the worker thread did not start").toBeDefined();
+    for (let t = 0; t < 5; t++) {
+      const q = makeQuery(Float32Array.from({ length: dimension }, random), undefined);
+      const hits = quantizedSearch(nv, "cosine", q, 10);
+      expect(hits!.map((h) => [h.id, h.score])).toEqual(scoreEach(nv, "cosine", q, 10, nv.liveSlots()).map((h) => [h.id, h.score]));
+    }
+  });
+});
