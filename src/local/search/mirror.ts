@@ -17,14 +17,14 @@ export type NamespaceLoader = (space: string, namespace: string, into: Namespace
 export type SliceLoader = (space: string, namespace: string, into: NamespaceVectors) => (max: number) => boolean;
 
 const WARM_SLICE = 2000;
-/** Rows brought into the int8 copy per turn of the event loop (≈ 5 ms at 768 dimensions). */
-const QUANTIZE_SLICE = 1500;
+/** Rows brought into the int8 copy or the metadata index per turn of the event loop (≈ 5 ms at 768 dimensions). */
+const CATCH_UP_SLICE = 1500;
 
 export class Mirror implements MemoryBudget {
   private readonly spaces = new Map<string, Map<string, NamespaceVectors>>();
   /** Namespaces being loaded in the background, with the step that loads their next slice. */
   private readonly loading = new Map<NamespaceVectors, { space: string; namespace: string; step: (max: number) => boolean }>();
-  private readonly quantizing = new Set<NamespaceVectors>();
+  private readonly catchingUp = new Set<NamespaceVectors>();
   private inUse = 0;
   private stopped = false;
 
@@ -58,7 +58,7 @@ export class Mirror implements MemoryBudget {
       return found;
     }
     const nv = new NamespaceVectors(dimension, this, `namespace ${JSON.stringify(namespace)}`);
-    nv.deferQuantization();
+    nv.deferIndexes();
     try {
       this.load(space, namespace, nv);
     } catch (e) {
@@ -67,7 +67,7 @@ export class Mirror implements MemoryBudget {
     }
     if (!byName) this.spaces.set(space, (byName = new Map()));
     byName.set(namespace, nv);
-    void this.quantizeLater(nv);
+    void this.catchUpLater(nv);
     return nv;
   }
 
@@ -82,7 +82,7 @@ export class Mirror implements MemoryBudget {
       if (this.stopped) return;
       if (this.spaces.get(space)?.has(namespace) || !this.slices) continue;
       const nv = new NamespaceVectors(dimension, this, `namespace ${JSON.stringify(namespace)}`);
-      nv.deferQuantization();
+      nv.deferIndexes();
       const step = this.slices(space, namespace, nv);
       let byName = this.spaces.get(space);
       if (!byName) this.spaces.set(space, (byName = new Map()));
@@ -90,7 +90,7 @@ export class Mirror implements MemoryBudget {
       this.loading.set(nv, { space, namespace, step });
       try {
         while (this.loading.has(nv) && !this.stopped && !step(WARM_SLICE)) await new Promise((r) => setImmediate(r));
-        void this.quantizeLater(nv);
+        void this.catchUpLater(nv);
       } catch (e) {
         log(`vecdb-mcp local service: namespace ${JSON.stringify(namespace)} not loaded in advance (${(e as Error).message}); it loads on first use`);
         this.forget(space, namespace, nv);
@@ -114,20 +114,20 @@ export class Mirror implements MemoryBudget {
       this.forget(loading.space, loading.namespace, nv); // never leave a half-loaded namespace to search
       throw e;
     }
-    void this.quantizeLater(nv);
+    void this.catchUpLater(nv);
   }
 
   /**
-   * Fills a loaded namespace's int8 copy a slice per turn of the event loop; until it is whole, dense queries take the
-   * float32 pass (exact too, about four times the memory read).
+   * Builds a loaded namespace's int8 copy and metadata index a slice per turn of the event loop (vectors.ts,
+   * deferIndexes): the first query after a restart waits for the records only.
    */
-  private async quantizeLater(nv: NamespaceVectors): Promise<void> {
-    if (this.quantizing.has(nv)) return;
-    this.quantizing.add(nv);
+  private async catchUpLater(nv: NamespaceVectors): Promise<void> {
+    if (this.catchingUp.has(nv)) return;
+    this.catchingUp.add(nv);
     try {
-      while (!this.stopped && !nv.quantizeStep(QUANTIZE_SLICE)) await new Promise((r) => setImmediate(r));
+      while (!this.stopped && !nv.catchUp(CATCH_UP_SLICE)) await new Promise((r) => setImmediate(r));
     } finally {
-      this.quantizing.delete(nv);
+      this.catchingUp.delete(nv);
     }
   }
 

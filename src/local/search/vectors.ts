@@ -26,17 +26,19 @@ export class NamespaceVectors {
   /** Each block's int8 copy (search/quantized-block.ts), for the first pass of a dense query. */
   quantized: (QuantizedBlock | undefined)[] = [];
   /**
-   * Rows at this slot and past it may not be in the int8 copy yet (Infinity: every row is). A namespace loading from
-   * lmdb defers its int8 copy (deferQuantization) so that it answers sooner — by the float32 pass until then.
+   * What a namespace loading from lmdb builds after the load (deferIndexes), so that it answers sooner: rows at and
+   * past these slots may not be in the int8 copy / the metadata index yet (Infinity: all are). Until the int8 copy is
+   * whole, dense queries take the float32 pass; a filter finishes the metadata index first (metadataIndex()).
    */
   quantizedBelow = Infinity;
+  private metadataIndexedBelow = Infinity;
   /** slot → id (undefined: free). */
   ids: (string | undefined)[] = [];
   norms = new Float64Array(0);
   sparse: (SparseVector | undefined)[] = [];
   metadataJson: (string | undefined)[] = [];
   readonly slotOf = new Map<string, number>();
-  readonly metadata = new MetadataIndex();
+  private readonly metadata = new MetadataIndex();
   /** term → (slot → weight), for sparse queries. */
   readonly postings = new Map<number, Map<number, number>>();
   /** Slots below this have been used. */
@@ -45,6 +47,7 @@ export class NamespaceVectors {
   maxNorm = 0;
   private readonly free: number[] = [];
   private bytes = 0;
+  private released = false;
 
   constructor(readonly dimension: number, private readonly budget: MemoryBudget, private readonly label: string) {
     this.dimPad = Math.ceil(dimension / 8) * 8;
@@ -107,6 +110,7 @@ export class NamespaceVectors {
 
   /** Returns the memory to the budget; the object must not be used afterwards. */
   release(): void {
+    this.released = true;
     this.budget.give(this.bytes);
     this.bytes = 0;
     this.blocks = [];
@@ -121,17 +125,34 @@ export class NamespaceVectors {
     return block.rows.subarray(start, start + this.dimension);
   }
 
-  deferQuantization(): void {
+  deferIndexes(): void {
     this.quantizedBelow = 0;
+    this.metadataIndexedBelow = 0;
   }
 
-  /** Brings up to `max` more rows into the int8 copy; true once every row is in it. */
-  quantizeStep(max: number): boolean {
-    if (this.blocks.length === 0) return true; // released
-    const end = Math.min(this.used, this.quantizedBelow + max);
-    for (let slot = this.quantizedBelow; slot < end; slot++) this.quantize(slot);
-    this.quantizedBelow = end >= this.used ? Infinity : end;
-    return this.quantizedBelow === Infinity;
+  /** Builds what deferIndexes put off for up to `max` more rows; true once all is built. */
+  catchUp(max: number): boolean {
+    if (this.released) return true;
+    const from = this.metadataIndexedBelow;
+    if (from !== Infinity) {
+      const end = Math.min(this.used, from + max);
+      for (let slot = from; slot < end; slot++) this.indexMetadata(slot);
+      this.metadataIndexedBelow = end >= this.used ? Infinity : end;
+      max -= end - from;
+    }
+    if (this.quantizedBelow !== Infinity && max > 0) {
+      const end = Math.min(this.used, this.quantizedBelow + max);
+      for (let slot = this.quantizedBelow; slot < end; slot++) this.quantize(slot);
+      this.quantizedBelow = end >= this.used ? Infinity : end;
+    }
+    return this.quantizedBelow === Infinity && this.metadataIndexedBelow === Infinity;
+  }
+
+  /** The metadata index, whole. */
+  metadataIndex(): MetadataIndex {
+    for (let slot = this.metadataIndexedBelow; slot < this.used; slot++) this.indexMetadata(slot);
+    this.metadataIndexedBelow = Infinity;
+    return this.metadata;
   }
 
   private quantize(slot: number): void {
@@ -197,9 +218,13 @@ export class NamespaceVectors {
     }
   }
 
-  private index(slot: number): void {
+  private indexMetadata(slot: number): void {
     const json = this.metadataJson[slot];
     if (json !== undefined) this.metadata.add(slot, JSON.parse(json) as Record<string, unknown>);
+  }
+
+  private index(slot: number): void {
+    if (slot < this.metadataIndexedBelow) this.indexMetadata(slot);
     const sv = this.sparse[slot];
     if (sv) {
       for (let i = 0; i < sv.indices.length; i++) {
@@ -211,7 +236,7 @@ export class NamespaceVectors {
   }
 
   private unindex(slot: number): void {
-    const json = this.metadataJson[slot];
+    const json = slot < this.metadataIndexedBelow ? this.metadataJson[slot] : undefined;
     if (json !== undefined) this.metadata.remove(slot, JSON.parse(json) as Record<string, unknown>);
     const sv = this.sparse[slot];
     if (sv) {

@@ -378,7 +378,7 @@ export class VectorStore {
   }
 
   private select(nv: NamespaceVectors, filter: Json): number[] {
-    return nv.metadata.select(filter, () => nv.liveSlots());
+    return nv.metadataIndex().select(filter, () => nv.liveSlots());
   }
 
   private vectors(space: string, namespace: string, dimension?: number): NamespaceVectors {
