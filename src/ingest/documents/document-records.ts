@@ -63,7 +63,8 @@ const MAX_PATH_IN_ID = 480;
 /** The part of every chunk id of a file before the chunk number: "notes/setup.md#". */
 export function documentIdPrefix(relativePath: string): string {
   const path = relativePath.split("\\").join("/");
-  return [...path].length <= MAX_PATH_IN_ID ? `${path}#` : `sha256:${createHash("sha256").update(path).digest("hex")}#`;
+  // Counted in code points; a path no longer than that in UTF-16 units is short enough without counting.
+  return path.length <= MAX_PATH_IN_ID || [...path].length <= MAX_PATH_IN_ID ? `${path}#` : `sha256:${createHash("sha256").update(path).digest("hex")}#`;
 }
 
 /** The id of chunk `chunk` of the file whose id prefix is `prefix`. */

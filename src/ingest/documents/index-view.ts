@@ -1,7 +1,8 @@
 // What the index holds under a run's scopes, learnt from the index itself (no local cache to drift):
 //
 // 1. the first chunk of every file: listed under "/" + scope (one id a file, pages of 100) and fetched for its
-//    metadata — each page is fetched while the next is listed;
+//    metadata — the first chunks of the files found are fetched by id as soon as the walk names them, those only
+//    the listing names (files that are gone) as it names them (fetch-pool.ts);
 // 2. the namespace's record count (describe_index_stats). When the first chunks are all in step and their chunk
 //    counts add up to it, every record of the namespace is accounted for: a file with a first chunk holds exactly
 //    chunks 2..n besides it, and no other chunk exists (no orphans of a run that stopped, nothing past a file's end).
@@ -15,10 +16,11 @@
 import type { IndexModel } from "../../api/records.js";
 import type { Service } from "../../api/service.js";
 import { chunkId, firstChunksPrefix, parseDocumentId, type FileStamp } from "./document-records.js";
+import { FetchPool } from "./fetch-pool.js";
 
 /** Hosted list pages hold at most 100 ids. */
 const PAGE = 100;
-/** Fetches of first chunks in flight at once while listing goes on. */
+/** Fetches of first chunks in flight at once while the listing goes on. */
 const FETCHES_IN_FLIGHT = 4;
 
 export interface FirstChunk {
@@ -55,8 +57,9 @@ export interface LearnArgs {
   signal: AbortSignal;
   /** Scope prefixes of the run: a folder's "notes/" ("" for a root), a file's "notes/a.md#". */
   scopes: readonly string[];
-  /** First-chunk ids of files found outside every scope's listing (ids named by a path's hash), fetched by id. */
-  unlisted: readonly string[];
+  /** First-chunk ids of the files found, once the folders are walked (which goes on meanwhile). Fetched without
+   * waiting for the listing; and the only way to find the first chunk of a file named by its path's hash. */
+  found: Promise<readonly string[]>;
 }
 
 /** Whether `prefix` (a file's) lies in the scope: under a folder's prefix, or the very file. */
@@ -64,13 +67,21 @@ function inScope(prefix: string, scope: string): boolean {
   return scope.endsWith("#") ? prefix === scope : prefix.startsWith(scope);
 }
 
+/**
+ * The pages of ids under `prefix`. The next page is asked for before a page is handed on: what the caller then asks
+ * for (a fetch of those ids) queues behind it, so the listing runs ahead and the service never waits for the client.
+ */
 async function* listPages(a: LearnArgs, prefix: string): AsyncGenerator<string[]> {
-  let token: string | undefined;
-  do {
-    const page = await a.service.data.listIds(a.index.host, { namespace: a.namespace, prefix: prefix === "" ? undefined : prefix, limit: PAGE, paginationToken: token }, a.signal);
+  const list = (token: string | undefined) =>
+    a.service.data.listIds(a.index.host, { namespace: a.namespace, prefix: prefix === "" ? undefined : prefix, limit: PAGE, paginationToken: token }, a.signal);
+  let page = await list(undefined);
+  for (;;) {
+    const next = page.next === undefined ? undefined : list(page.next);
+    next?.catch(() => {}); // awaited below, unless the caller stops early
     yield page.ids;
-    token = page.next;
-  } while (token !== undefined);
+    if (next === undefined) return;
+    page = await next;
+  }
 }
 
 function firstChunkOf(id: string, metadata: Record<string, unknown> | undefined): FirstChunk | undefined {
@@ -100,42 +111,48 @@ export async function learnIndex(a: LearnArgs): Promise<IndexView> {
   const counted = namespaceCount(a);
   counted.catch(() => {}); // awaited below; not an unhandled rejection if listing fails first
   const firsts = new Map<string, FirstChunk>();
-  const fetches: Promise<void>[] = [];
-  const inFlight = new Set<Promise<void>>();
-  const fetchFirsts = async (ids: string[]) => {
-    const fetched = await a.service.data.fetchMany(a.index.host, ids, a.namespace, a.signal);
-    for (const [id, record] of Object.entries(fetched)) {
-      const first = firstChunkOf(id, record.metadata);
+  const scopes = [...new Set(a.scopes)];
+  const pool = new FetchPool(async (ids) => {
+    for (const [id, metadata] of await a.service.data.fetchMetadata(a.index.host, ids, a.namespace, a.signal)) {
+      const first = firstChunkOf(id, metadata);
       if (first) firsts.set(first.prefix, first);
     }
-  };
-  const enqueue = async (ids: string[]) => {
-    if (ids.length === 0) return;
-    while (inFlight.size >= FETCHES_IN_FLIGHT) await Promise.race(inFlight).catch(() => {});
-    const p = fetchFirsts(ids);
-    const tracked = p.finally(() => inFlight.delete(tracked)).catch(() => {});
-    inFlight.add(tracked);
-    fetches.push(p);
-  };
-  try {
-    const seen = new Set<string>();
-    for (const scope of new Set(a.scopes)) {
+  }, FETCHES_IN_FLIGHT);
+
+  // Whether the index holds any first chunk under the scopes, known from the first page of each: if not (a first
+  // run), the files found are not fetched in vain.
+  let answer!: (any: boolean) => void;
+  const anyListed = new Promise<boolean>((resolve) => (answer = resolve));
+  const listing = async () => {
+    let unanswered = scopes.length;
+    for (const scope of scopes) {
+      let firstPage = true;
       for await (const ids of listPages(a, firstChunksPrefix(scope))) {
         const mine = ids.filter((id) => {
           const parsed = parseDocumentId(id);
-          if (!parsed?.first || !inScope(parsed.prefix, scope) || seen.has(id)) return false;
-          seen.add(id);
-          return true;
+          return parsed?.first === true && inScope(parsed.prefix, scope);
         });
-        await enqueue(mine);
+        pool.add(mine);
+        if (mine.length > 0) answer(true);
+        if (firstPage && --unanswered === 0) answer(false);
+        firstPage = false;
       }
     }
-    await enqueue(a.unlisted.filter((id) => !seen.has(id)));
+    answer(false);
+  };
+  const foundFiles = async () => {
+    const found = await a.found;
+    // A file named by its path's hash lies outside every scope's listing: fetched by id, whatever the listing says.
+    pool.add(found.filter((id) => !scopes.some((scope) => inScope(parseDocumentId(id)?.prefix ?? "", scope))));
+    if (await anyListed) pool.add(found);
+  };
+  try {
+    await Promise.all([listing(), foundFiles()]);
   } catch (err) {
-    await Promise.allSettled(fetches); // no fetch runs on after the caller moved on
+    await pool.close().catch(() => {}); // no fetch runs on after the caller moved on
     throw err;
   }
-  await Promise.all(fetches);
+  await pool.close();
 
   let accounted = 0;
   let allInStep = true;

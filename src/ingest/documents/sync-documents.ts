@@ -10,8 +10,8 @@
 // that keeps a first chunk from claiming a version its other chunks do not hold), one group sent while the next is
 // read; finally delete the chunks no file accounts for. A dry run stops before the first write. A cancel stops the
 // run from sending anything new; what was sent is answered (cancel-grace.ts), so the account stays exact.
-import { lstat, readFile } from "node:fs/promises";
-import type { Stats } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { lstatSync, type Stats } from "node:fs";
 import type { IndexModel } from "../../api/records.js";
 import type { Service } from "../../api/service.js";
 import { openAllowedFile } from "../safe-open.js";
@@ -20,7 +20,7 @@ import { chunkSections, type ChunkSizes } from "./chunks.js";
 import { documentFormat, documentText, SUPPORTED_EXTENSIONS } from "./document-text.js";
 import { chunkId, chunkingOf, documentIdPrefix, documentRecords, type DocumentRecord, type FileStamp } from "./document-records.js";
 import { DocumentWriter, type FileWrites } from "./document-writes.js";
-import { findDocuments, type SkippedFile } from "./find-documents.js";
+import { checkDocumentPaths, type FoundDocuments, type SkippedFile } from "./find-documents.js";
 import { inStep, learnIndex, otherChunkId, otherChunks, type FirstChunk, type IndexView } from "./index-view.js";
 import { filePlan, prunePlan } from "./sync-plan.js";
 
@@ -89,13 +89,22 @@ async function readDocument(path: string, roots: readonly string[]): Promise<{ b
 
 /**
  * Each file's size and time, without opening it (lstat: a link is not followed; undefined when it is gone or not a
- * regular file). Only compared with what a first chunk records: a file is read through openAllowedFile.
+ * regular file). Only compared with what a first chunk records: a file is read through openAllowedFile. Synchronous
+ * calls, a slice at a time with the event loop let through between slices: a fifth of the CPU of as many promises.
  */
 async function statFiles(paths: readonly string[]): Promise<(Stats | undefined)[]> {
   const out: (Stats | undefined)[] = [];
   for (let i = 0; i < paths.length; i += 256) {
-    const slice = await Promise.all(paths.slice(i, i + 256).map((p) => lstat(p).then((s) => (s.isFile() ? s : undefined), () => undefined)));
-    out.push(...slice);
+    if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+    for (const path of paths.slice(i, i + 256)) {
+      let stat: Stats | undefined;
+      try {
+        stat = lstatSync(path, { throwIfNoEntry: false });
+      } catch {
+        stat = undefined; // e.g. a folder on the way became unreadable: the file is read (and refused) as any other
+      }
+      out.push(stat?.isFile() ? stat : undefined);
+    }
   }
   return out;
 }
@@ -120,31 +129,29 @@ const sameStamp = (a: Partial<FileStamp>, b: FileStamp) => a.chunks === b.chunks
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 export async function syncDocuments(args: SyncDocumentsArgs): Promise<SyncDocumentsOutcome> {
-  const found = await findDocuments(args.paths, args.roots, { include: args.include, exclude: args.exclude });
-  const out: SyncDocumentsOutcome = {
-    found: found.files.length, files: 0, filesRead: 0, skipped: [...found.skipped], chunks: 0, bytes: 0, added: 0, changed: 0,
-    unchanged: 0, pruned: 0, upserted: 0, notLanded: [], filesDone: 0, listedAll: false,
-  };
-  const stop = (why: string) => (out.stopped ??= why);
-  const chunking = chunkingOf(args.sizes);
-  const scopes = found.scopes.map((s) => s.prefix);
-  const prefixes = found.files.map((f) => documentIdPrefix(f.source));
-  // A path too long for an id is named by its hash, outside every scope's listing: its first chunk is fetched by id.
-  const unlisted = prefixes.filter((p) => p.startsWith("sha256:")).map((p) => chunkId(p, 1));
-
+  const checked = await checkDocumentPaths(args.paths, args.roots, { include: args.include, exclude: args.exclude });
+  // The folders are walked and the files' sizes taken while the index is listed: the listing needs only the scopes.
+  const walked = checked.find().then(async (found) => ({ found, stats: await statFiles(found.files.map((f) => f.path)) }));
+  walked.catch(() => {}); // awaited below
+  const foundFirsts = walked.then(({ found }) => found.files.map((f) => chunkId(documentIdPrefix(f.source), 1)));
   let view: IndexView;
+  let found: FoundDocuments;
   let stats: (Stats | undefined)[];
   try {
-    [view, stats] = await Promise.all([
-      learnIndex({ service: args.service, index: args.index, namespace: args.namespace, signal: args.signal, scopes, unlisted }),
-      statFiles(found.files.map((f) => f.path)),
+    [view, { found, stats }] = await Promise.all([
+      learnIndex({ service: args.service, index: args.index, namespace: args.namespace, signal: args.signal, scopes: checked.scopes, found: foundFirsts }),
+      walked,
     ]);
   } catch (err) {
     if (!args.signal.aborted) throw err;
-    stop("cancelled"); // nothing was written
-    return out;
+    // Nothing was written.
+    return { ...emptyOutcome(0, []), stopped: "cancelled" };
   }
+  const out = emptyOutcome(found.files.length, found.skipped);
   out.listedAll = view.others !== undefined;
+  const stop = (why: string) => (out.stopped ??= why);
+  const chunking = chunkingOf(args.sizes);
+  const prefixes = found.files.map((f) => documentIdPrefix(f.source));
 
   const grace = afterGrace(args.signal);
   const writer = new DocumentWriter(
@@ -165,6 +172,13 @@ export async function syncDocuments(args: SyncDocumentsArgs): Promise<SyncDocume
   } finally {
     grace.dispose();
   }
+}
+
+function emptyOutcome(found: number, skipped: readonly SkippedFile[]): SyncDocumentsOutcome {
+  return {
+    found, files: 0, filesRead: 0, skipped: [...skipped], chunks: 0, bytes: 0, added: 0, changed: 0, unchanged: 0, pruned: 0,
+    upserted: 0, notLanded: [], filesDone: 0, listedAll: false,
+  };
 }
 
 /** Deletes in requests of 1,000 ids, none started after a cancel; `out.pruned` counts what was deleted. */
@@ -287,9 +301,9 @@ async function fileWrites(p: Pass, file: number, prefix: string, first: FirstChu
   if (first) existing.set(first.id, first.contentHash);
   const otherIds = others.filter((c) => c >= 2 && c <= records.length).map((c) => otherChunkId(prefix, c));
   if (otherIds.length > 0) {
-    const fetched = await p.args.service.data.fetchMany(p.args.index.host, otherIds, p.args.namespace, p.args.signal);
-    for (const [id, record] of Object.entries(fetched)) {
-      const hash = record.metadata?.contentHash;
+    const fetched = await p.args.service.data.fetchMetadata(p.args.index.host, otherIds, p.args.namespace, p.args.signal);
+    for (const [id, metadata] of fetched) {
+      const hash = metadata.contentHash;
       existing.set(id, typeof hash === "string" ? hash : undefined);
     }
   }

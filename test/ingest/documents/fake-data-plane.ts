@@ -35,6 +35,10 @@ export function fakeDataPlane(initial: Record<string, Record<string, unknown>> =
       log({ kind: "fetch", ids });
       return Object.fromEntries(ids.filter((id) => records.has(id)).map((id) => [id, { id, metadata: records.get(id) }]));
     },
+    async fetchMetadata(_host: string, ids: string[]) {
+      log({ kind: "fetch", ids });
+      return new Map(ids.filter((id) => records.has(id)).map((id) => [id, records.get(id)!]));
+    },
     async describeIndexStats() {
       log({ kind: "stats", ids: [] });
       return { namespaces: records.size > 0 ? { "": { vectorCount: records.size } } : {} };

@@ -4,6 +4,7 @@ import { describe, expect, test } from "vitest";
 import { chunkId, documentIdPrefix, fileStamp, parseDocumentId } from "../../../src/ingest/documents/document-records.js";
 import { learnIndex, otherChunks } from "../../../src/ingest/documents/index-view.js";
 import { prunePlan } from "../../../src/ingest/documents/sync-plan.js";
+import { FetchPool } from "../../../src/ingest/documents/fetch-pool.js";
 import { fakeDataPlane } from "./fake-data-plane.js";
 
 describe("ids", () => {
@@ -29,7 +30,7 @@ const first = (chunks: number, fileHash = "h") => ({ source: "s", chunk: 1, file
 
 describe("learnIndex", () => {
   const learn = (fake: ReturnType<typeof fakeDataPlane>, scopes: string[]) =>
-    learnIndex({ service: fake.service, index: fake.index, namespace: "", signal: new AbortController().signal, scopes, unlisted: [] });
+    learnIndex({ service: fake.service, index: fake.index, namespace: "", signal: new AbortController().signal, scopes, found: Promise.resolve([]) });
 
   test("first chunks that account for every record: only they are listed, the other chunks follow from their counts", async () => {
     const fake = fakeDataPlane({ "/notes/a.md#1": first(3), "notes/a.md#2": {}, "notes/a.md#3": {}, "/notes/b.md#1": first(1) });
@@ -68,7 +69,7 @@ describe("prunePlan", () => {
       "/notes/gone.md#1": first(2), "notes/gone.md#2": {},
       "/notes/excluded.md#1": first(2), "notes/excluded.md#2": {},
     });
-    const view = await learnIndex({ service: fake.service, index: fake.index, namespace: "", signal: new AbortController().signal, scopes: ["notes/"], unlisted: [] });
+    const view = await learnIndex({ service: fake.service, index: fake.index, namespace: "", signal: new AbortController().signal, scopes: ["notes/"], found: Promise.resolve([]) });
     const present = new Set(["notes/a.md#", "notes/excluded.md#"]);
     expect(prunePlan(view, new Map([["notes/a.md#", 2]]), present)).toEqual(["notes/a.md#3", "notes/gone.md#2", "/notes/gone.md#1"]);
     expect(prunePlan(view, new Map([["notes/a.md#", 0]]), present)).toEqual(["notes/a.md#2", "notes/a.md#3", "notes/gone.md#2", "/notes/a.md#1", "/notes/gone.md#1"]);
@@ -76,7 +77,25 @@ describe("prunePlan", () => {
 
   test("with every id listed: orphans of gone files and first chunks of the earlier layout go too", async () => {
     const fake = fakeDataPlane({ "/notes/a.md#1": first(2), "notes/a.md#1": {}, "notes/a.md#2": {}, "notes/a.md#5": {}, "notes/orphan.md#2": {} });
-    const view = await learnIndex({ service: fake.service, index: fake.index, namespace: "", signal: new AbortController().signal, scopes: ["notes/"], unlisted: [] });
+    const view = await learnIndex({ service: fake.service, index: fake.index, namespace: "", signal: new AbortController().signal, scopes: ["notes/"], found: Promise.resolve([]) });
     expect(prunePlan(view, new Map([["notes/a.md#", 2]]), new Set(["notes/a.md#"]))).toEqual(["notes/a.md#1", "notes/a.md#5", "notes/orphan.md#2"]);
+  });
+});
+
+describe("FetchPool", () => {
+  test("fetches each id once, in batches, while ids keep coming; close waits for all, and reports a failure", async () => {
+    const batches: string[][] = [];
+    const pool = new FetchPool(async (ids) => void batches.push(ids), 2, 3);
+    pool.add(["a", "b", "c", "d"]);
+    pool.add(["b", "e"]);
+    await pool.close();
+    expect(batches.flat().sort()).toEqual(["a", "b", "c", "d", "e"]);
+    expect(Math.max(...batches.map((b) => b.length))).toBeLessThanOrEqual(3);
+
+    const failing = new FetchPool(async (ids) => {
+      if (ids.includes("x")) throw new Error("HTTP 503");
+    }, 2, 1);
+    failing.add(["w", "x", "y"]);
+    await expect(failing.close()).rejects.toThrow("HTTP 503");
   });
 });
