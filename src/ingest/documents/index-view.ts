@@ -1,18 +1,21 @@
-// What the index holds under a run's scopes, learnt from the index itself (no local cache to drift):
+// What the index holds under a run's scopes, learnt from the index itself (no local cache to drift), in as few
+// steps as tell it all:
 //
-// 1. the first chunk of every file: listed under "/" + scope (one id a file, pages of 100) and fetched for its
-//    metadata — the first chunks of the files found are fetched by id as soon as the walk names them, those only
-//    the listing names (files that are gone) as it names them (fetch-pool.ts);
-// 2. the namespace's record count (describe_index_stats). When the first chunks are all in step and their chunk
-//    counts add up to it, every record of the namespace is accounted for: a file with a first chunk holds exactly
-//    chunks 2..n besides it, and no other chunk exists (no orphans of a run that stopped, nothing past a file's end).
-// 3. Otherwise — a run stopped part-way, chunks written by hand, other records sharing the namespace, or a hosted
-//    count not yet up to date — every id under the scopes is listed, as each run did before first chunks had their
-//    own prefix, and the run compares and prunes from that.
+// 1. the namespace's record count (describe_index_stats): none, and there is nothing else to learn (a first run);
+// 2. the first chunks of the files found, fetched by id as soon as the walk names them. A first chunk in step
+//    records its file's chunk count, and its file holds exactly chunks 2..n besides it (document-writes.ts keeps
+//    it so). When all are in step and their counts add up to the namespace's count, every record is accounted for:
+//    no file is gone, no chunk is orphaned or past a file's end — nothing needs listing. This is a re-run with
+//    nothing changed in a namespace of its own.
+// 3. Otherwise the first chunks under "/" + scope are listed (one id a file) and fetched: files deleted since, and
+//    files found but not read (excluded, skipped). If they now account for every record, that is all.
+// 4. Otherwise — a run stopped part-way, chunks written by other means, other records sharing the namespace, or a
+//    hosted count not yet up to date — every id under the scopes is listed too, as each run did before first chunks
+//    had their own prefix, and the run compares and prunes from that.
 //
 // A file whose path is too long for an id is named by the path's hash, outside every scope's listing: its first chunk
-// is fetched by id. Once such a file is gone nothing lists its chunks, so they stay, and the count no longer adds up
-// (later runs list every id) — as before, when the full listing never found them either.
+// is fetched by id (step 2). Once such a file is gone nothing lists its chunks, so they stay, and the count no longer
+// adds up (later runs list every id) — as before, when the full listing never found them either.
 import type { IndexModel } from "../../api/records.js";
 import type { Service } from "../../api/service.js";
 import { chunkId, firstChunksPrefix, parseDocumentId, type FileStamp } from "./document-records.js";
@@ -20,7 +23,7 @@ import { FetchPool } from "./fetch-pool.js";
 
 /** Hosted list pages hold at most 100 ids. */
 const PAGE = 100;
-/** Fetches of first chunks in flight at once while the listing goes on. */
+/** Fetches of first chunks in flight at once. */
 const FETCHES_IN_FLIGHT = 4;
 
 export interface FirstChunk {
@@ -38,6 +41,8 @@ export interface FirstChunk {
 export interface IndexView {
   /** First chunks by file prefix. */
   firsts: Map<string, FirstChunk>;
+  /** What had to be listed to account for every record (steps 2, 3 and 4 above). */
+  listed: "nothing" | "first chunks" | "every id";
   /**
    * Chunk numbers of the other ids under the scopes, by file prefix, when every id was listed (1 stands for a first
    * chunk of the earlier layout, "path#1"); undefined when the first chunks account for every record.
@@ -57,8 +62,7 @@ export interface LearnArgs {
   signal: AbortSignal;
   /** Scope prefixes of the run: a folder's "notes/" ("" for a root), a file's "notes/a.md#". */
   scopes: readonly string[];
-  /** First-chunk ids of the files found, once the folders are walked (which goes on meanwhile). Fetched without
-   * waiting for the listing; and the only way to find the first chunk of a file named by its path's hash. */
+  /** First-chunk ids of the files found, once the folders are walked (which goes on while the count is asked). */
   found: Promise<readonly string[]>;
 }
 
@@ -109,61 +113,66 @@ async function namespaceCount(a: LearnArgs): Promise<number> {
 
 export async function learnIndex(a: LearnArgs): Promise<IndexView> {
   const counted = namespaceCount(a);
-  counted.catch(() => {}); // awaited below; not an unhandled rejection if listing fails first
-  const firsts = new Map<string, FirstChunk>();
+  counted.catch(() => {}); // awaited below; not an unhandled rejection if the walk fails first
   const scopes = [...new Set(a.scopes)];
-  const pool = new FetchPool(async (ids) => {
-    for (const [id, metadata] of await a.service.data.fetchMetadata(a.index.host, ids, a.namespace, a.signal)) {
-      const first = firstChunkOf(id, metadata);
-      if (first) firsts.set(first.prefix, first);
+  const firsts = new Map<string, FirstChunk>();
+  const asked = new Set<string>();
+  /** Fetches these first chunks, and those `more` adds while it runs; each id once over the whole run. */
+  const fetchFirsts = async (ids: Iterable<string>, more?: (add: (ids: Iterable<string>) => void) => Promise<void>) => {
+    const pool = new FetchPool(async (batch) => {
+      for (const [id, metadata] of await a.service.data.fetchMetadata(a.index.host, batch, a.namespace, a.signal)) {
+        const first = firstChunkOf(id, metadata);
+        if (first) firsts.set(first.prefix, first);
+      }
+    }, FETCHES_IN_FLIGHT);
+    const add = (batch: Iterable<string>) => {
+      const fresh = [...batch].filter((id) => !asked.has(id));
+      for (const id of fresh) asked.add(id);
+      pool.add(fresh);
+    };
+    add(ids);
+    try {
+      await more?.(add);
+    } catch (err) {
+      await pool.close().catch(() => {}); // no fetch runs on after the caller moved on
+      throw err;
     }
-  }, FETCHES_IN_FLIGHT);
+    await pool.close();
+  };
+  const accounted = (count: number) => {
+    let sum = 0;
+    for (const first of firsts.values()) {
+      if (!inStep(first)) return false;
+      sum += first.stamp.chunks;
+    }
+    return sum === count;
+  };
 
-  // Whether the index holds any first chunk under the scopes, known from the first page of each: if not (a first
-  // run), the files found are not fetched in vain.
-  let answer!: (any: boolean) => void;
-  const anyListed = new Promise<boolean>((resolve) => (answer = resolve));
-  const listing = async () => {
-    let unanswered = scopes.length;
+  // 1. An empty namespace has nothing to learn (a first run).
+  const [count, found] = await Promise.all([counted, a.found]);
+  if (count === 0) return { firsts, listed: "nothing" };
+
+  // 2. The first chunks of the files found, by id: when they account for every record, nothing else exists.
+  await fetchFirsts(found);
+  if (accounted(count)) return { firsts, listed: "nothing" };
+
+  // 3. The first chunks under the scopes (files that are gone, files found but not read), each page fetched as it
+  //    comes; the next page is asked for first, so the listing does not wait for the fetches.
+  await fetchFirsts([], async (add) => {
     for (const scope of scopes) {
-      let firstPage = true;
       for await (const ids of listPages(a, firstChunksPrefix(scope))) {
-        const mine = ids.filter((id) => {
+        add(ids.filter((id) => {
           const parsed = parseDocumentId(id);
           return parsed?.first === true && inScope(parsed.prefix, scope);
-        });
-        pool.add(mine);
-        if (mine.length > 0) answer(true);
-        if (firstPage && --unanswered === 0) answer(false);
-        firstPage = false;
+        }));
       }
     }
-    answer(false);
-  };
-  const foundFiles = async () => {
-    const found = await a.found;
-    // A file named by its path's hash lies outside every scope's listing: fetched by id, whatever the listing says.
-    pool.add(found.filter((id) => !scopes.some((scope) => inScope(parseDocumentId(id)?.prefix ?? "", scope))));
-    if (await anyListed) pool.add(found);
-  };
-  try {
-    await Promise.all([listing(), foundFiles()]);
-  } catch (err) {
-    await pool.close().catch(() => {}); // no fetch runs on after the caller moved on
-    throw err;
-  }
-  await pool.close();
+  });
+  if (accounted(count)) return { firsts, listed: "first chunks" };
 
-  let accounted = 0;
-  let allInStep = true;
-  for (const first of firsts.values()) {
-    if (inStep(first)) accounted += first.stamp.chunks;
-    else allInStep = false;
-  }
-  if (allInStep && accounted === (await counted)) return { firsts };
-
+  // 4. Every id under the scopes.
   const others = new Map<string, Set<number>>();
-  for (const scope of new Set(a.scopes)) {
+  for (const scope of scopes) {
     for await (const ids of listPages(a, scope)) {
       for (const id of ids) {
         const parsed = parseDocumentId(id);
@@ -176,11 +185,11 @@ export async function learnIndex(a: LearnArgs): Promise<IndexView> {
   }
   // A file named by its path's hash lies outside every scope's listing: its first chunk speaks for its other chunks.
   for (const first of firsts.values()) {
-    if (!a.scopes.some((scope) => inScope(first.prefix, scope)) && inStep(first)) {
+    if (!scopes.some((scope) => inScope(first.prefix, scope)) && inStep(first)) {
       others.set(first.prefix, new Set(Array.from({ length: first.stamp.chunks - 1 }, (_, i) => i + 2)));
     }
   }
-  return { firsts, others };
+  return { firsts, others, listed: "every id" };
 }
 
 /**

@@ -69,8 +69,8 @@ export interface SyncDocumentsOutcome {
   notLanded: { ids: string[]; message: string }[];
   /** Files of `files` whose every write landed. */
   filesDone: number;
-  /** Whether every id under the scopes was listed (the first chunks did not account for every record). */
-  listedAll: boolean;
+  /** What had to be listed to account for every record of the namespace (index-view.ts). */
+  listed: IndexView["listed"];
   /** Set when the run stopped early (cancelled, or a write failed): no pruning happened after that. */
   stopped?: string;
 }
@@ -148,7 +148,7 @@ export async function syncDocuments(args: SyncDocumentsArgs): Promise<SyncDocume
     return { ...emptyOutcome(0, []), stopped: "cancelled" };
   }
   const out = emptyOutcome(found.files.length, found.skipped);
-  out.listedAll = view.others !== undefined;
+  out.listed = view.listed;
   const stop = (why: string) => (out.stopped ??= why);
   const chunking = chunkingOf(args.sizes);
   const prefixes = found.files.map((f) => documentIdPrefix(f.source));
@@ -177,7 +177,7 @@ export async function syncDocuments(args: SyncDocumentsArgs): Promise<SyncDocume
 function emptyOutcome(found: number, skipped: readonly SkippedFile[]): SyncDocumentsOutcome {
   return {
     found, files: 0, filesRead: 0, skipped: [...skipped], chunks: 0, bytes: 0, added: 0, changed: 0, unchanged: 0, pruned: 0,
-    upserted: 0, notLanded: [], filesDone: 0, listedAll: false,
+    upserted: 0, notLanded: [], filesDone: 0, listed: "nothing",
   };
 }
 

@@ -29,8 +29,29 @@ describe("ids", () => {
 const first = (chunks: number, fileHash = "h") => ({ source: "s", chunk: 1, fileHash, chunks, contentHash: "c1" });
 
 describe("learnIndex", () => {
-  const learn = (fake: ReturnType<typeof fakeDataPlane>, scopes: string[]) =>
-    learnIndex({ service: fake.service, index: fake.index, namespace: "", signal: new AbortController().signal, scopes, found: Promise.resolve([]) });
+  const learn = (fake: ReturnType<typeof fakeDataPlane>, scopes: string[], found: string[] = []) =>
+    learnIndex({ service: fake.service, index: fake.index, namespace: "", signal: new AbortController().signal, scopes, found: Promise.resolve(found) });
+
+  test("an empty namespace: nothing is fetched or listed", async () => {
+    const fake = fakeDataPlane();
+    expect((await learn(fake, ["notes/"], ["/notes/a.md#1"])).listed).toBe("nothing");
+    expect(fake.ops.map((o) => o.kind)).toEqual(["stats"]);
+  });
+
+  test("the found files' first chunks account for every record: nothing is listed", async () => {
+    const fake = fakeDataPlane({ "/notes/a.md#1": first(3), "notes/a.md#2": {}, "notes/a.md#3": {}, "/notes/b.md#1": first(1) });
+    const view = await learn(fake, ["notes/"], ["/notes/a.md#1", "/notes/b.md#1", "/notes/new.md#1"]);
+    expect(view.listed).toBe("nothing");
+    expect(fake.ops.map((o) => o.kind).sort()).toEqual(["fetch", "stats"]);
+    expect(otherChunks(view, "notes/a.md#")).toEqual([2, 3]);
+  });
+
+  test("a file gone since: its first chunk is found by listing the first chunks, not every id", async () => {
+    const fake = fakeDataPlane({ "/notes/a.md#1": first(1), "/notes/gone.md#1": first(2), "notes/gone.md#2": {} });
+    const view = await learn(fake, ["notes/"], ["/notes/a.md#1"]);
+    expect(view.listed).toBe("first chunks");
+    expect(otherChunks(view, "notes/gone.md#")).toEqual([2]);
+  });
 
   test("first chunks that account for every record: only they are listed, the other chunks follow from their counts", async () => {
     const fake = fakeDataPlane({ "/notes/a.md#1": first(3), "notes/a.md#2": {}, "notes/a.md#3": {}, "/notes/b.md#1": first(1) });

@@ -24,7 +24,7 @@ const run = () =>
     service: fake.service, index: fake.index, field: "text", namespace: "", paths: ["notes"], roots: [root],
     sizes: { size: 200, overlap: 0 }, dryRun: false, prune: true, concurrency: 1, signal: new AbortController().signal, progress: () => {},
   });
-const counts = (o: Awaited<ReturnType<typeof run>>) => ({ filesRead: o.filesRead, added: o.added, changed: o.changed, unchanged: o.unchanged, pruned: o.pruned, listedAll: o.listedAll });
+const counts = (o: Awaited<ReturnType<typeof run>>) => ({ filesRead: o.filesRead, added: o.added, changed: o.changed, unchanged: o.unchanged, pruned: o.pruned, listed: o.listed });
 
 beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), "vecdb-sync-docs-"));
@@ -42,9 +42,9 @@ describe("syncDocuments", () => {
     fake.records.delete("/notes/a.md#1");
     fake.records.set("notes/a.md#1", first);
     const migrated = await run();
-    expect(counts(migrated)).toEqual({ filesRead: 1, added: 1, changed: 0, unchanged: 2, pruned: 1, listedAll: true });
+    expect(counts(migrated)).toEqual({ filesRead: 1, added: 1, changed: 0, unchanged: 2, pruned: 1, listed: "every id" });
     expect([...fake.records.keys()].sort()).toEqual(["/notes/a.md#1", "notes/a.md#2", "notes/a.md#3"]);
-    expect(counts(await run())).toEqual({ filesRead: 0, added: 0, changed: 0, unchanged: 3, pruned: 0, listedAll: false });
+    expect(counts(await run())).toEqual({ filesRead: 0, added: 0, changed: 0, unchanged: 3, pruned: 0, listed: "nothing" });
   });
 
   test("chunks no first chunk claims (a run stopped, then the file was deleted) are found by the count and pruned", async () => {
@@ -52,8 +52,8 @@ describe("syncDocuments", () => {
     await run();
     fake.records.set("notes/gone.md#2", { text: "left behind" });
     fake.records.set("notes/gone.md#3", { text: "left behind" });
-    expect(counts(await run())).toEqual({ filesRead: 0, added: 0, changed: 0, unchanged: 3, pruned: 2, listedAll: true });
-    expect(counts(await run())).toEqual({ filesRead: 0, added: 0, changed: 0, unchanged: 3, pruned: 0, listedAll: false });
+    expect(counts(await run())).toEqual({ filesRead: 0, added: 0, changed: 0, unchanged: 3, pruned: 2, listed: "every id" });
+    expect(counts(await run())).toEqual({ filesRead: 0, added: 0, changed: 0, unchanged: 3, pruned: 0, listed: "nothing" });
   });
 
   test("a first chunk marked out of step is not trusted, even when the file's size, time and hash match it", async () => {
@@ -63,7 +63,7 @@ describe("syncDocuments", () => {
     fake.records.set("/notes/a.md#1", { ...fake.records.get("/notes/a.md#1")!, fileHash: "" });
     fake.records.set("notes/a.md#2", { ...fake.records.get("notes/a.md#2")!, text: "an edit since undone", contentHash: "other" });
     const fixed = await run();
-    expect(counts(fixed)).toEqual({ filesRead: 1, added: 0, changed: 1, unchanged: 2, pruned: 0, listedAll: true });
+    expect(counts(fixed)).toEqual({ filesRead: 1, added: 0, changed: 1, unchanged: 2, pruned: 0, listed: "every id" });
     expect(fake.records.get("notes/a.md#2")?.text).toBe("## B\n\nSecond part.");
     expect(fake.records.get("/notes/a.md#1")?.fileHash).toBe(fake.records.get("notes/a.md#2")?.fileHash);
   });
@@ -76,9 +76,18 @@ describe("syncDocuments", () => {
     expect(again.filesRead).toBe(1);
     write("a.md", NOTE); // same text, an hour old
     fake.ops.length = 0;
-    expect(counts(await run())).toEqual({ filesRead: 1, added: 0, changed: 0, unchanged: 3, pruned: 0, listedAll: false });
+    expect(counts(await run())).toEqual({ filesRead: 1, added: 0, changed: 0, unchanged: 3, pruned: 0, listed: "nothing" });
     expect(fake.ops.filter((o) => o.kind === "setMetadata" || o.kind === "upsert")).toEqual([{ kind: "setMetadata", ids: ["/notes/a.md#1"] }]);
     expect(counts(await run()).filesRead).toBe(0);
+  });
+
+  test("a deleted file: its chunks go, found by listing first chunks only", async () => {
+    write("a.md", NOTE);
+    write("b.md", NOTE);
+    await run();
+    rmSync(join(root, "notes", "b.md"));
+    expect(counts(await run())).toEqual({ filesRead: 0, added: 0, changed: 0, unchanged: 3, pruned: 3, listed: "first chunks" });
+    expect([...fake.records.keys()].sort()).toEqual(["/notes/a.md#1", "notes/a.md#2", "notes/a.md#3"]);
   });
 
   test("a shortened file: the chunks past its end go after its first chunk names the new version", async () => {
@@ -86,7 +95,7 @@ describe("syncDocuments", () => {
     await run();
     write("a.md", NOTE.split("\n\n## C")[0], 3_000_000);
     fake.ops.length = 0;
-    expect(counts(await run())).toEqual({ filesRead: 1, added: 0, changed: 0, unchanged: 2, pruned: 1, listedAll: false });
+    expect(counts(await run())).toEqual({ filesRead: 1, added: 0, changed: 0, unchanged: 2, pruned: 1, listed: "nothing" });
     expect(fake.ops.filter((o) => o.kind !== "list" && o.kind !== "fetch" && o.kind !== "stats").map((o) => `${o.kind} ${o.ids.join(",")}`)).toEqual([
       "setMetadata /notes/a.md#1",
       "delete notes/a.md#3",
