@@ -1,8 +1,9 @@
-// Fetches ids that keep coming (from a listing, and from a walk that names the files found) in batches of a list
-// page, by a few workers, each id once. Whoever adds ids never waits for the fetches: the listing runs on while the
-// service answers them.
+// Fetches ids that keep coming (from a listing, and from a walk that names the files found) by a few workers, each id
+// once, in batches as large as one request holds (each id weighs what it adds to the request; the run measured that
+// fewer, fuller requests matter on a single-threaded service). Whoever adds ids never waits for the fetches.
 export class FetchPool {
   private readonly queue: string[] = [];
+  private queued = 0; // the weight of the queue
   private readonly asked = new Set<string>();
   private closed = false;
   private wakers: (() => void)[] = [];
@@ -11,7 +12,9 @@ export class FetchPool {
   constructor(
     private readonly fetchBatch: (ids: string[]) => Promise<void>,
     workers: number,
-    private readonly batch = 100,
+    /** What one id weighs, and the most a batch may weigh (by default: a count of ids, at most 100). */
+    private readonly weigh: (id: string) => number = () => 1,
+    private readonly maxWeight = 100,
   ) {
     this.workers = Array.from({ length: workers }, () => this.work());
     for (const w of this.workers) w.catch(() => {}); // reported by close()
@@ -22,6 +25,7 @@ export class FetchPool {
       if (this.asked.has(id)) continue;
       this.asked.add(id);
       this.queue.push(id);
+      this.queued += this.weigh(id);
     }
     this.wake();
   }
@@ -33,6 +37,15 @@ export class FetchPool {
     await Promise.all(this.workers);
   }
 
+  /** The next batch: ids from the queue's head while they fit (at least one). */
+  private take(): string[] {
+    let weight = 0;
+    let n = 0;
+    while (n < this.queue.length && (n === 0 || weight + this.weigh(this.queue[n]) <= this.maxWeight)) weight += this.weigh(this.queue[n++]);
+    this.queued -= weight;
+    return this.queue.splice(0, n);
+  }
+
   private wake(): void {
     const wakers = this.wakers;
     this.wakers = [];
@@ -42,13 +55,14 @@ export class FetchPool {
   private async work(): Promise<void> {
     try {
       for (;;) {
-        if (this.queue.length >= this.batch || (this.closed && this.queue.length > 0)) await this.fetchBatch(this.queue.splice(0, this.batch));
+        if (this.queued >= this.maxWeight || (this.closed && this.queue.length > 0)) await this.fetchBatch(this.take());
         else if (this.closed) return;
         else await new Promise<void>((resolve) => this.wakers.push(resolve));
       }
     } catch (err) {
       this.closed = true; // the others finish what they hold and stop
       this.queue.length = 0;
+      this.queued = 0;
       this.wake();
       throw err;
     }

@@ -23,6 +23,13 @@ import { FetchPool } from "./fetch-pool.js";
 
 /** Hosted list pages hold at most 100 ids. */
 const PAGE = 100;
+/**
+ * A fetch asks for as many first chunks as its query string holds: the 6,000 characters at which fetchMetadata would
+ * split it (src/api/data.ts), each id weighing "&ids=" and its encoded form. Not imported from there: this module is
+ * loaded lazily, and an import would move the data plane out of the bundle's startup file.
+ */
+const QUERY_CHARS = 6000;
+const queryChars = (id: string) => encodeURIComponent(id).length + 5;
 /** Fetches of first chunks in flight at once. */
 const FETCHES_IN_FLIGHT = 4;
 
@@ -124,7 +131,7 @@ export async function learnIndex(a: LearnArgs): Promise<IndexView> {
         const first = firstChunkOf(id, metadata);
         if (first) firsts.set(first.prefix, first);
       }
-    }, FETCHES_IN_FLIGHT);
+    }, FETCHES_IN_FLIGHT, queryChars, QUERY_CHARS);
     const add = (batch: Iterable<string>) => {
       const fresh = [...batch].filter((id) => !asked.has(id));
       for (const id of fresh) asked.add(id);

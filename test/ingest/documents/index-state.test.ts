@@ -106,16 +106,23 @@ describe("prunePlan", () => {
 describe("FetchPool", () => {
   test("fetches each id once, in batches, while ids keep coming; close waits for all, and reports a failure", async () => {
     const batches: string[][] = [];
-    const pool = new FetchPool(async (ids) => void batches.push(ids), 2, 3);
+    const pool = new FetchPool(async (ids) => void batches.push(ids), 2, () => 1, 3);
     pool.add(["a", "b", "c", "d"]);
     pool.add(["b", "e"]);
     await pool.close();
     expect(batches.flat().sort()).toEqual(["a", "b", "c", "d", "e"]);
     expect(Math.max(...batches.map((b) => b.length))).toBeLessThanOrEqual(3);
 
+    // by weight: as many as fit, at least one
+    const weighed: string[][] = [];
+    const byLength = new FetchPool(async (ids) => void weighed.push(ids), 1, (id) => id.length, 5);
+    byLength.add(["aa", "bb", "c", "dddddd", "e"]);
+    await byLength.close();
+    expect(weighed).toEqual([["aa", "bb", "c"], ["dddddd"], ["e"]]);
+
     const failing = new FetchPool(async (ids) => {
       if (ids.includes("x")) throw new Error("HTTP 503");
-    }, 2, 1);
+    }, 2, () => 1, 1);
     failing.add(["w", "x", "y"]);
     await expect(failing.close()).rejects.toThrow("HTTP 503");
   });
