@@ -130,10 +130,12 @@ const messageOf = (err: unknown) => (err instanceof Error ? err.message : String
 
 export async function syncDocuments(args: SyncDocumentsArgs): Promise<SyncDocumentsOutcome> {
   const checked = await checkDocumentPaths(args.paths, args.roots, { include: args.include, exclude: args.exclude });
-  // The folders are walked and the files' sizes taken while the index is listed: the listing needs only the scopes.
-  const walked = checked.find().then(async (found) => ({ found, stats: await statFiles(found.files.map((f) => f.path)) }));
+  // The folders are walked while the namespace's count is asked; the files' first chunks are fetched while their
+  // sizes and times are taken.
+  const finding = checked.find();
+  const walked = finding.then(async (found) => ({ found, stats: await statFiles(found.files.map((f) => f.path)) }));
   walked.catch(() => {}); // awaited below
-  const foundFirsts = walked.then(({ found }) => found.files.map((f) => chunkId(documentIdPrefix(f.source), 1)));
+  const foundFirsts = finding.then((found) => found.files.map((f) => chunkId(documentIdPrefix(f.source), 1)));
   let view: IndexView;
   let found: FoundDocuments;
   let stats: (Stats | undefined)[];
