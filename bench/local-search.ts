@@ -181,6 +181,10 @@ export async function benchLocalSearch(): Promise<void> {
       `local restart after kill -9 with ${count}×${DIM}: first query answered after ${(restart / 1000).toFixed(2)} s (target ≤ 15 s at 1,000,000), ` +
         `same top 10: ${JSON.stringify(first.matches.map((m) => m.id)) === JSON.stringify(plain.ids[0])}\n`,
     );
+  } catch (e) {
+    const { exitCode, signalCode } = service.child;
+    process.stderr.write(`the local service (exit ${exitCode}, signal ${signalCode}) wrote on stderr, last 3000 characters:\n${service.stderr().slice(-3000)}\n`);
+    throw e;
   } finally {
     await service.stop();
     await rm(dataDir, { recursive: true, force: true });
