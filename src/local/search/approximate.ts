@@ -42,6 +42,14 @@ const SLICE_MS = 10;
 /** The graph's bytes a record beyond its quantized vector (links and bookkeeping; measured ≈ 230 at connectivity 16). */
 const NODE_BYTES = 256;
 
+/** The graph for a namespace of this metric and dimension whose largest vector norm is `maxNorm`. */
+export function graphOptions(metric: Metric, dimensions: number, maxNorm: number): AnnOptions {
+  // cosine: 1 byte a dimension (usearch scales each vector to unit length, which cosine ignores); dot products and
+  // distances depend on the scale, so 2 bytes (float16), or 4 for values float16 cannot hold
+  const quantization = metric === "cosine" ? "i8" : maxNorm < 30000 ? "f16" : "f32";
+  return { dimensions, metric, quantization, connectivity: CONNECTIVITY, expansionAdd: EXPANSION_ADD, expansionSearch: EXPANSION_SEARCH };
+}
+
 export interface ApproximateOptions {
   /** Namespaces with at least this many records get a graph (0: never). */
   above: number;
@@ -67,8 +75,9 @@ class Graph {
   peak = 0;
   /** Measured milliseconds a record in a native add (for sizing the next batch). */
   msPerRecord = 1;
-  /** The longest one background slice took (the most a request waited for it). */
-  longestSliceMs = 0;
+  /** How long background slices took (the most recent 4096): what a request may wait for one. */
+  readonly sliceMs = new Float64Array(4096);
+  slices = 0;
   readonly started = performance.now();
 
   constructor(readonly graph: AnnGraph, readonly metric: Metric, readonly recordBytes: number, readonly name: string) {}
@@ -117,9 +126,11 @@ export class Approximate {
   }
 
   /** The namespace's graph, for tests and the bench: whether it covers the namespace and its size. */
-  state(nv: NamespaceVectors): { built: boolean; covers: boolean; changed: number; size: number; bytes: number; longestSliceMs: number } | undefined {
+  state(nv: NamespaceVectors): { built: boolean; covers: boolean; changed: number; size: number; bytes: number; sliceMs: number[] } | undefined {
     const g = this.graphs.get(nv);
-    return g && { built: g.built, covers: g.covers(), changed: g.changed.size, size: g.graph.size(), bytes: g.bytes, longestSliceMs: g.longestSliceMs };
+    if (!g) return undefined;
+    const sliceMs = Array.from(g.sliceMs.subarray(0, Math.min(g.slices, g.sliceMs.length)));
+    return { built: g.built, covers: g.covers(), changed: g.changed.size, size: g.graph.size(), bytes: g.bytes, sliceMs };
   }
 
   /** Starts a graph for the namespace if it has grown past the threshold; drops one it has shrunk well below. Cheap. */
@@ -206,19 +217,10 @@ export class Approximate {
     for (const [nv, { metric, name }] of this.waiting) {
       this.waiting.delete(nv);
       if (this.stopped || this.graphs.has(nv) || nv.count < this.options.above) continue;
-      // cosine: 1 byte a dimension (usearch scales each vector to unit length, which cosine ignores); dot products
-      // and distances depend on the scale, so 2 bytes (float16), or 4 for values float16 cannot hold
-      const quantization: AnnOptions["quantization"] = metric === "cosine" ? "i8" : nv.maxNorm < 30000 ? "f16" : "f32";
-      const scalar = quantization === "i8" ? 1 : quantization === "f16" ? 2 : 4;
+      const options = graphOptions(metric, nv.dimension, nv.maxNorm);
+      const scalar = options.quantization === "i8" ? 1 : options.quantization === "f16" ? 2 : 4;
       try {
-        const graph = library.create({
-          dimensions: nv.dimension,
-          metric,
-          quantization,
-          connectivity: CONNECTIVITY,
-          expansionAdd: EXPANSION_ADD,
-          expansionSearch: EXPANSION_SEARCH,
-        });
+        const graph = library.create(options);
         this.graphs.set(nv, new Graph(graph, metric, nv.dimension * scalar + NODE_BYTES, name));
         this.log(`vecdb-mcp local service: building an approximate index (${library.name}) for ${name}, ${nv.count} records, in the background`);
       } catch (e) {
@@ -255,7 +257,7 @@ export class Approximate {
         } catch (e) {
           this.refuse(nv, g.name, e);
         }
-        g.longestSliceMs = Math.max(g.longestSliceMs, performance.now() - t);
+        g.sliceMs[g.slices++ % g.sliceMs.length] = performance.now() - t;
         await new Promise((r) => setImmediate(r));
       }
     } finally {
