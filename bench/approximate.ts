@@ -9,7 +9,8 @@
 // clusters around them, records around the clusters, each component's spread 0.8/√dim), queries drawn the same way.
 //
 //   BENCH_ANN_COUNT (default 100000) records × BENCH_ANN_DIM (768); BENCH_ANN_QUERIES (100); BENCH_ANN_METRIC
-//   (cosine | dotproduct | euclidean); BENCH_ANN_TOPK (10). Run with node --expose-gc for steadier memory figures.
+//   (cosine | dotproduct | euclidean); BENCH_ANN_TOPK (10); BENCH_ANN_THREADS (the build's native threads: default
+//   the machine's cores, at most 4); BENCH_ANN_MEMORY=0 skips the memory child (a second build of the same size).
 import { execFileSync } from "node:child_process";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
@@ -65,7 +66,8 @@ export async function benchApproximate(): Promise<void> {
   const topK = Number(process.env.BENCH_ANN_TOPK ?? 10);
   const threads = process.env.BENCH_ANN_THREADS ? Number(process.env.BENCH_ANN_THREADS) : undefined;
   // the graph's memory, measured alone in a child process (here the JavaScript heap's churn would blur it)
-  const child = execFileSync(process.execPath, ["--expose-gc", "--import", "tsx", fileURLToPath(new URL("./approximate-memory.ts", import.meta.url))], {
+  const measureMemory = process.env.BENCH_ANN_MEMORY !== "0";
+  const child = !measureMemory ? "{\"bytes\":NaN}" : execFileSync(process.execPath, ["--expose-gc", "--import", "tsx", fileURLToPath(new URL("./approximate-memory.ts", import.meta.url))], {
     encoding: "utf8",
     env: { ...process.env, BENCH_ANN_COUNT: String(count), BENCH_ANN_DIM: String(dim), BENCH_ANN_METRIC: metric },
   });

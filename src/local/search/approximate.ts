@@ -275,7 +275,7 @@ export class Approximate {
   private sweep(nv: NamespaceVectors, g: Graph, batch: number): void {
     const slots: number[] = [];
     let s = g.cursor;
-    for (; s < nv.used && slots.length < batch; s++) if (nv.ids[s] !== undefined) slots.push(s);
+    for (; s < nv.used && slots.length < batch; s++) if (this.belongs(nv, g, s)) slots.push(s);
     this.add(nv, g, slots);
     g.cursor = s;
     if (s >= nv.used) {
@@ -297,8 +297,14 @@ export class Approximate {
       g.graph.remove(BigUint64Array.from(gone, BigInt));
       for (const s of gone) g.mark(s, 0);
     }
-    this.add(nv, g, slots.filter((s) => nv.ids[s] !== undefined));
+    this.add(nv, g, slots.filter((s) => this.belongs(nv, g, s)));
     for (const s of slots) g.changed.delete(s);
+  }
+
+  /** Whether the slot's record goes into the graph: every live one, but for cosine the all-zero vectors (which
+   * have no direction; they score 0 exactly) are left out, so the graph never meets an undefined distance. */
+  private belongs(nv: NamespaceVectors, g: Graph, slot: number): boolean {
+    return nv.ids[slot] !== undefined && (g.metric !== "cosine" || nv.norms[slot] > 0);
   }
 
   private add(nv: NamespaceVectors, g: Graph, slots: number[]): void {
