@@ -108,11 +108,12 @@ describe("vecdb-mcp serve", () => {
       expect(created.status).toBe(201);
       await waitReady(api, "/indexes/big");
       const host = `http://${(created.body as { host: string }).host}`;
-      const vectors = Array.from({ length: 800 }, (_, i) => ({ id: `v${i}`, values: Array.from({ length: 8 }, (_, d) => Math.sin(i * (d + 1))) }));
+      const vectors = Array.from({ length: 800 }, (_, i) => ({ id: `v${i}`, values: Array.from({ length: 8 }, (_, d) => Math.sin((i + 1) * (d + 1))) }));
       expect((await call(`${host}/vectors/upsert`, { method: "POST", apiKey: "k-0123456789abcdef", body: { vectors } })).status).toBe(200);
       const query = () => call(`${host}/query`, { method: "POST", apiKey: "k-0123456789abcdef", body: { vector: vectors[5].values, topK: 3 } });
       expect(((await query()).body as { matches: { id: string }[] }).matches[0].id).toBe("v5");
       for (let i = 0; i < 500 && !svc.stderr().includes("built (800 records"); i++) await new Promise((r) => setTimeout(r, 20));
+      expect(svc.stderr()).toContain('vecdb-mcp local service: building an approximate index (usearch 2.25.3) for namespace "", 800 records, in the background');
       expect(svc.stderr()).toContain('vecdb-mcp local service: approximate index for namespace "" built (800 records');
       expect(((await query()).body as { matches: { id: string; score: number }[] }).matches[0]).toMatchObject({ id: "v5" });
     } finally {

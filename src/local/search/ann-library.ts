@@ -2,7 +2,9 @@
 // the size that needs it: the MCP server and a small local service never read it. It is an optional dependency with
 // prebuilt binaries inside the package (linux x64/arm64, macOS); where it is missing or cannot load, the loader
 // rejects and search stays exact (search/approximate.ts logs that once).
+import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import type { Metric } from "./score.js";
 
 /** One HNSW graph over keys (the namespace's slots) and its own quantized copy of their vectors. */
@@ -61,9 +63,17 @@ export const loadUsearch: AnnLoader = async () => {
   const mod = require(name) as UsearchModule;
   let version = "";
   try {
-    version = (require(`${name}/package.json`) as { version: string }).version;
+    // its package.json is not among the package's exports: found from the entry it resolves to
+    for (let dir = dirname(require.resolve(name)); dir !== dirname(dir); dir = dirname(dir)) {
+      const pkg = join(dir, "package.json");
+      if (!existsSync(pkg)) continue;
+      const parsed = JSON.parse(readFileSync(pkg, "utf8")) as { name?: string; version?: string };
+      if (parsed.name !== name) continue;
+      version = parsed.version ?? "";
+      break;
+    }
   } catch {
-    // the package's exports may hide package.json: the name alone is enough for the log
+    // the name alone is enough for the log
   }
   // A first graph proves the binary works on this machine (a missing or broken one throws here, not mid-build).
   new mod.Index({ dimensions: 8, metric: "cos", quantization: "i8", connectivity: 16, expansion_add: 16, expansion_search: 16, multi: false });

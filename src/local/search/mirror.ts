@@ -4,7 +4,7 @@
 // dropped and loaded again on its next use.
 import { MemoryLimitError, NamespaceVectors, type MemoryBudget } from "./vectors.js";
 import { Approximate, DEFAULT_APPROXIMATE_ABOVE } from "./approximate.js";
-import type { AnnLoader } from "./ann-library.js";
+import type { GraphHostLoader } from "./ann-host.js";
 import type { Metric } from "./score.js";
 import type { SparseVector } from "../storage/codec.js";
 
@@ -24,8 +24,8 @@ const WARM_SLICE = 2000;
 export interface MirrorOptions {
   /** Namespaces with at least this many records get an approximate index (search/approximate.ts); 0: never. */
   approximateAbove?: number;
-  /** How the approximate index's native library is loaded (tests make it fail). */
-  annLoader?: AnnLoader;
+  /** Starts the worker holding the approximate indexes (tests make it fail, or wrap it). */
+  annLoader?: GraphHostLoader;
   log?: (line: string) => void;
 }
 

@@ -344,17 +344,29 @@ export class VectorStore {
 
   // ---- search, from memory ------------------------------------------------------------------------------
 
-  /** The best `topK` records for the query (exactly as scoring every record would rank them), optionally filtered. */
-  search(space: string, namespace: string, metric: Metric, q: Query, topK: number, filter?: Json): { hits: Hit[]; considered: number } {
+  /**
+   * The best `topK` records for the query, optionally filtered: exactly as scoring every record would rank them, or,
+   * for a large namespace's approximate index (search/approximate.ts), its candidates scored exactly.
+   */
+  async search(space: string, namespace: string, metric: Metric, q: Query, topK: number, filter?: Json): Promise<{ hits: Hit[]; considered: number }> {
     if (!this.catalog.scopeOf(space, namespace)) return { hits: [], considered: 0 };
     this.mirror.learnMetric(space, metric);
     const nv = this.vectors(space, namespace);
     const allowed = filter === undefined ? undefined : this.select(nv, filter);
-    // a large namespace's approximate index answers when it can (search/approximate.ts), exact search otherwise
-    const hits =
-      this.mirror.approximate.search(nv, metric, q, topK, allowed, `namespace ${JSON.stringify(namespace)}`) ??
-      searchNamespace(nv, metric, q, topK, allowed);
-    return { hits, considered: allowed ? allowed.length : nv.count };
+    const approximate = this.mirror.approximate;
+    if (approximate.answers(nv, metric, q, topK, allowed, `namespace ${JSON.stringify(namespace)}`)) {
+      const hits = await approximate.search(nv, metric, q, topK, allowed);
+      if (hits) return { hits, considered: allowed ? allowed.length : nv.count };
+      return this.exactSearch(space, namespace, metric, q, topK, filter); // the namespace as it is after the wait
+    }
+    return { hits: searchNamespace(nv, metric, q, topK, allowed), considered: allowed ? allowed.length : nv.count };
+  }
+
+  private exactSearch(space: string, namespace: string, metric: Metric, q: Query, topK: number, filter?: Json): { hits: Hit[]; considered: number } {
+    if (!this.catalog.scopeOf(space, namespace)) return { hits: [], considered: 0 };
+    const nv = this.vectors(space, namespace);
+    const allowed = filter === undefined ? undefined : this.select(nv, filter);
+    return { hits: searchNamespace(nv, metric, q, topK, allowed), considered: allowed ? allowed.length : nv.count };
   }
 
   /** How many records of the namespace a filter keeps (from the metadata index). */

@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Approximate } from "../../../src/local/search/approximate.js";
+import { startWorkerHost, type GraphHost } from "../../../src/local/search/ann-host.js";
 import { scoreEach, searchNamespace } from "../../../src/local/search/exact.js";
 import { makeQuery, type Metric } from "../../../src/local/search/score.js";
 import { NamespaceVectors } from "../../../src/local/search/vectors.js";
@@ -46,6 +47,22 @@ function clustered(count: number, dim: number) {
 
 const ids = (hits: { id: string }[]) => hits.map((h) => h.id);
 
+/** The real worker, whose batches can be held back (to see a graph that has not caught up yet). */
+function gatedLoader() {
+  let open: Promise<void> = Promise.resolve();
+  let release = () => {};
+  return {
+    loader: async (): Promise<GraphHost> => {
+      const host = await startWorkerHost();
+      return { ...host, name: host.name, update: async (...args) => (await open, host.update(...args)) };
+    },
+    hold() {
+      open = new Promise((r) => (release = r));
+    },
+    release: () => release(),
+  };
+}
+
 describe("approximate index: recall and answers", () => {
   it.each<Metric>(["cosine", "dotproduct", "euclidean"])("recall@10 ≥ 0.95 against exact on clustered data (%s); every score exact", async (metric) => {
     const { nv, vector } = clustered(4000, 96);
@@ -57,7 +74,8 @@ describe("approximate index: recall and answers", () => {
     for (let i = 0; i < queries; i++) {
       const q = makeQuery(vector(), undefined);
       const exact = searchNamespace(nv, metric, q, 10);
-      const ann = approximate.search(nv, metric, q, 10, undefined, "test")!;
+      expect(approximate.answers(nv, metric, q, 10, undefined, "test")).toBe(true);
+      const ann = (await approximate.search(nv, metric, q, 10, undefined))!;
       expect(ann).toHaveLength(10);
       // each hit's score is the exact one, in exact search's order
       expect(ann).toEqual(scoreEach(nv, metric, q, 10, ann.map((h) => h.slot)));
@@ -70,31 +88,33 @@ describe("approximate index: recall and answers", () => {
 
   it("scores changed records exactly until the graph has them, and after", async () => {
     const { nv, vector } = clustered(3000, 32);
-    const approximate = new Approximate({ above: 2000, budget: unlimited, log: () => {} });
+    const gate = gatedLoader();
+    const approximate = new Approximate({ above: 2000, budget: unlimited, log: () => {}, loader: gate.loader });
     approximate.consider(nv, "cosine", "test");
     await until(() => approximate.state(nv)?.built === true, "the build");
     const v = vector();
     const q = makeQuery(v, undefined);
-    const search = () => approximate.search(nv, "cosine", q, 10, undefined, "test")!;
-    const gone = search()[0];
-    // no background slice runs between these lines: the graph still holds the old vectors
+    const search = async () => (await approximate.search(nv, "cosine", q, 10, undefined))!;
+    const gone = (await search())[0];
+    gate.hold(); // the worker gets no batch until release(): the graph keeps the old vectors
     nv.remove(gone.id);
     approximate.changed(nv, gone.slot);
-    expect(ids(search())).not.toContain(gone.id);
     nv.put("moved", v, undefined, undefined); // into the freed slot
     approximate.changed(nv, nv.slotOf.get("moved")!);
     expect(nv.slotOf.get("moved")).toBe(gone.slot);
-    expect(approximate.state(nv)?.changed).toBe(1);
-    const check = () => {
-      const hits = search();
+    const check = async () => {
+      expect(approximate.answers(nv, "cosine", q, 10, undefined, "test")).toBe(true);
+      const hits = await search();
       expect(hits[0].id).toBe("moved");
       expect(hits[0].score).toBeCloseTo(1, 6);
       expect(ids(hits)).not.toContain(gone.id);
       expect(hits).toEqual(scoreEach(nv, "cosine", q, 10, hits.map((h) => h.slot)));
     };
-    check();
+    await check();
+    expect(approximate.state(nv)?.changed).toBe(1);
+    gate.release();
     await until(() => approximate.state(nv)?.changed === 0, "the catch-up");
-    check();
+    await check();
     approximate.stop();
   });
 
@@ -107,18 +127,19 @@ describe("approximate index: recall and answers", () => {
     let found = 0;
     for (let i = 0; i < 20; i++) {
       const q = makeQuery(vector(), undefined);
-      const ann = approximate.search(nv, "cosine", q, 10, most, "test")!;
+      expect(approximate.answers(nv, "cosine", q, 10, most, "test")).toBe(true);
+      const ann = (await approximate.search(nv, "cosine", q, 10, most))!;
       expect(ann.every((h) => h.slot % 4 !== 0)).toBe(true);
       const want = new Set(ids(searchNamespace(nv, "cosine", q, 10, most)));
       found += ann.filter((h) => want.has(h.id)).length;
     }
     expect(found / 200).toBeGreaterThanOrEqual(0.95);
     const q = makeQuery(vector(), undefined);
-    expect(approximate.search(nv, "cosine", q, 10, nv.liveSlots().filter((s) => s % 4 === 0), "test")).toBeUndefined();
-    expect(approximate.search(nv, "cosine", makeQuery(vector(), { indices: Uint32Array.of(1), values: Float32Array.of(1) }), 10, undefined, "test")).toBeUndefined();
-    expect(approximate.search(nv, "cosine", makeQuery(new Float32Array(64), undefined), 10, undefined, "test")).toBeUndefined();
-    expect(approximate.search(nv, "cosine", q, 1001, undefined, "test")).toBeUndefined();
-    expect(approximate.search(nv, "euclidean", q, 10, undefined, "test")).toBeUndefined(); // built for another metric
+    expect(approximate.answers(nv, "cosine", q, 10, nv.liveSlots().filter((s) => s % 4 === 0), "test")).toBe(false);
+    expect(approximate.answers(nv, "cosine", makeQuery(vector(), { indices: Uint32Array.of(1), values: Float32Array.of(1) }), 10, undefined, "test")).toBe(false);
+    expect(approximate.answers(nv, "cosine", makeQuery(new Float32Array(64), undefined), 10, undefined, "test")).toBe(false);
+    expect(approximate.answers(nv, "cosine", q, 1001, undefined, "test")).toBe(false);
+    expect(approximate.answers(nv, "euclidean", q, 10, undefined, "test")).toBe(false); // built for another metric
     approximate.stop();
   });
 });
@@ -152,7 +173,7 @@ describe("approximate index: in step with writes (data plane, lmdb, memory)", ()
     await until(() => approximate.state(nv)?.built === true, "the build");
     expect(lines.some((l) => l.includes("approximate index for namespace \"\" built"))).toBe(true);
 
-    const answeredByGraph = (values: Float32Array) => approximate.search(nv, "cosine", makeQuery(values, undefined), 5, undefined, "") !== undefined;
+    const answeredByGraph = (values: Float32Array) => approximate.answers(nv, "cosine", makeQuery(values, undefined), 5, undefined, "");
     const check = async () => {
       // r7 was removed: its own vector finds its neighbours, never r7
       const own = Float32Array.from(records[7].values);
