@@ -20,6 +20,8 @@ export type NamespaceLoader = (space: string, namespace: string, into: Namespace
 export type SliceLoader = (space: string, namespace: string, into: NamespaceVectors) => (max: number) => boolean;
 
 const WARM_SLICE = 2000;
+/** Rows brought into the int8 copy or the metadata index per turn of the event loop (≈ 5 ms at 768 dimensions). */
+const CATCH_UP_SLICE = 1500;
 
 export interface MirrorOptions {
   /** Namespaces with at least this many records get an approximate index (search/approximate.ts); 0: never. */
@@ -33,6 +35,7 @@ export class Mirror implements MemoryBudget {
   private readonly spaces = new Map<string, Map<string, NamespaceVectors>>();
   /** Namespaces being loaded in the background, with the step that loads their next slice. */
   private readonly loading = new Map<NamespaceVectors, { space: string; namespace: string; step: (max: number) => boolean }>();
+  private readonly catchingUp = new Set<NamespaceVectors>();
   private inUse = 0;
   private stopped = false;
   /** Large namespaces' approximate indexes, kept in step by apply(). */
@@ -92,6 +95,7 @@ export class Mirror implements MemoryBudget {
       return found;
     }
     const nv = new NamespaceVectors(dimension, this, nsLabel(namespace));
+    nv.deferIndexes();
     try {
       this.load(space, namespace, nv);
     } catch (e) {
@@ -100,6 +104,7 @@ export class Mirror implements MemoryBudget {
     }
     if (!byName) this.spaces.set(space, (byName = new Map()));
     byName.set(namespace, nv);
+    void this.catchUpLater(nv);
     this.consider(space, namespace, nv);
     return nv;
   }
@@ -116,6 +121,7 @@ export class Mirror implements MemoryBudget {
       if (this.stopped) return;
       if (this.spaces.get(space)?.has(namespace) || !this.slices) continue;
       const nv = new NamespaceVectors(dimension, this, nsLabel(namespace));
+      nv.deferIndexes();
       const step = this.slices(space, namespace, nv);
       let byName = this.spaces.get(space);
       if (!byName) this.spaces.set(space, (byName = new Map()));
@@ -123,6 +129,7 @@ export class Mirror implements MemoryBudget {
       this.loading.set(nv, { space, namespace, step });
       try {
         while (this.loading.has(nv) && !this.stopped && !step(WARM_SLICE)) await new Promise((r) => setImmediate(r));
+        void this.catchUpLater(nv);
       } catch (e) {
         log(`vecdb-mcp local service: namespace ${JSON.stringify(namespace)} not loaded in advance (${(e as Error).message}); it loads on first use`);
         this.forget(space, namespace, nv);
@@ -149,6 +156,21 @@ export class Mirror implements MemoryBudget {
       throw e;
     }
     this.consider(loading.space, loading.namespace, nv);
+    void this.catchUpLater(nv);
+  }
+
+  /**
+   * Builds a loaded namespace's int8 copy and metadata index a slice per turn of the event loop (vectors.ts,
+   * deferIndexes): the first query after a restart waits for the records only.
+   */
+  private async catchUpLater(nv: NamespaceVectors): Promise<void> {
+    if (this.catchingUp.has(nv)) return;
+    this.catchingUp.add(nv);
+    try {
+      while (!this.stopped && !nv.catchUp(CATCH_UP_SLICE)) await new Promise((r) => setImmediate(r));
+    } finally {
+      this.catchingUp.delete(nv);
+    }
   }
 
   private forget(space: string, namespace: string, nv: NamespaceVectors): void {

@@ -396,7 +396,7 @@ export class VectorStore {
   }
 
   private select(nv: NamespaceVectors, filter: Json): number[] {
-    return nv.metadata.select(filter, () => nv.liveSlots());
+    return nv.metadataIndex().select(filter, () => nv.liveSlots());
   }
 
   private vectors(space: string, namespace: string, dimension?: number): NamespaceVectors {
@@ -416,8 +416,10 @@ export class VectorStore {
       for (const { key, value } of range) {
         const parts = decodeRecordParts(value);
         into.put(idFromKey(key) ?? parts.longId ?? "", parts.dense, parts.sparse, parts.metadataJson);
-        after = Buffer.from(key);
-        if (++n >= max) return false;
+        if (++n >= max) {
+          after = Buffer.from(key); // the next slice starts past it (lmdb reuses the key's bytes, hence the copy)
+          return false;
+        }
       }
       return true;
     };
