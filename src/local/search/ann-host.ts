@@ -46,7 +46,8 @@ function workerFor(): Worker {
 export const startWorkerHost: GraphHostLoader = () =>
   new Promise((resolve, reject) => {
     const worker = workerFor();
-    worker.unref(); // it never keeps the service's process alive
+    // it keeps the process alive only while it owes an answer
+    worker.unref();
     const waiting = new Map<number, { resolve: (m: FromWorker & { t: "done" }) => void; reject: (e: Error) => void }>();
     let seq = 0;
     let nextId = 0;
@@ -62,6 +63,7 @@ export const startWorkerHost: GraphHostLoader = () =>
     const ask = (message: ToWorker & { seq: number }, transfer: ArrayBuffer[] = []) =>
       new Promise<FromWorker & { t: "done" }>((res, rej) => {
         if (broken) return rej(broken);
+        if (waiting.size === 0) worker.ref();
         waiting.set(message.seq, { resolve: res, reject: rej });
         worker.postMessage(message, transfer);
       });
@@ -100,6 +102,7 @@ export const startWorkerHost: GraphHostLoader = () =>
       const w = waiting.get(m.seq);
       if (!w) return;
       waiting.delete(m.seq);
+      if (waiting.size === 0) worker.unref();
       if (m.t === "error") w.reject(new Error(m.message));
       else w.resolve(m);
     });
