@@ -67,11 +67,11 @@ export async function benchApproximate(): Promise<void> {
   const threads = process.env.BENCH_ANN_THREADS ? Number(process.env.BENCH_ANN_THREADS) : undefined;
   // the graph's memory, measured alone in a child process (here the JavaScript heap's churn would blur it)
   const measureMemory = process.env.BENCH_ANN_MEMORY !== "0";
-  const child = !measureMemory ? "{\"bytes\":NaN}" : execFileSync(process.execPath, ["--expose-gc", "--import", "tsx", fileURLToPath(new URL("./approximate-memory.ts", import.meta.url))], {
+  const child = !measureMemory ? '{"bytes":null}' : execFileSync(process.execPath, ["--expose-gc", "--import", "tsx", fileURLToPath(new URL("./approximate-memory.ts", import.meta.url))], {
     encoding: "utf8",
     env: { ...process.env, BENCH_ANN_COUNT: String(count), BENCH_ANN_DIM: String(dim), BENCH_ANN_METRIC: metric },
   });
-  const graphBytes = (JSON.parse(child) as { bytes: number }).bytes;
+  const graphBytes = (JSON.parse(child) as { bytes: number | null }).bytes ?? NaN;
 
   gc();
   const rss0 = rssMb();
@@ -158,8 +158,12 @@ export async function benchApproximate(): Promise<void> {
       `longest ${sliceAt(1)} ms; the event loop's longest wait ${(loop.max / 1e6).toFixed(0)} ms)\n` +
       `approximate index query top ${topK} (${queries} queries): p50 ${first.ann.toFixed(2)} ms, exact ${first.exact.toFixed(1)} ms ` +
       `(${(first.ann / first.exact).toFixed(3)}× its time; target ≤ 10 ms at 1,000,000); recall@${topK} against exact ${first.recall.toFixed(3)} (target ≥ 0.95; the worst query ${first.worst}/${topK})\n` +
-      `approximate index memory: +${graphMb.toFixed(0)} MB resident for the graph (measured alone) (${((graphMb * 1048576) / count).toFixed(0)} bytes a record; ` +
-      `${(graphMb / vectorsMb).toFixed(2)}× the ${vectorsMb.toFixed(0)} MB of raw float32 vectors; accounted ${(state.bytes / 1048576).toFixed(0)} MB); ` +
+      `approximate index memory: ${
+        measureMemory
+          ? `+${graphMb.toFixed(0)} MB resident for the graph (measured alone) (${((graphMb * 1048576) / count).toFixed(0)} bytes a record; ` +
+            `${(graphMb / vectorsMb).toFixed(2)}× the ${vectorsMb.toFixed(0)} MB of raw float32 vectors; accounted ${(state.bytes / 1048576).toFixed(0)} MB); `
+          : `the graph not measured (BENCH_ANN_MEMORY=0), accounted ${(state.bytes / 1048576).toFixed(0)} MB (${(state.bytes / (count * dim * 4)).toFixed(2)}× the raw float32 vectors); `
+      }` +
       `the namespace itself +${(rssData - rss0).toFixed(0)} MB\n` +
       `approximate index after ${rewrite} rewrites and ${removeN} removals: caught up in ${catchUpS.toFixed(1)} s; ` +
       `p50 ${after.ann.toFixed(2)} ms, recall@${topK} ${after.recall.toFixed(3)}\n`,
