@@ -142,7 +142,7 @@ export async function benchLocalSearch(): Promise<void> {
         `minimal JSON server ${ceiling.toFixed(0)} records/s, ratio ${(ours / ceiling).toFixed(2)}× (target ≥ 0.8×)\n`,
     );
 
-    const plain = await latencies(pc, host, queries);
+    const plain = await phase("queries", () => latencies(pc, host, queries));
     const checked = Math.min(5, queryCount);
     let same = 0;
     const bruteTimes: number[] = [];
