@@ -10,6 +10,7 @@ import { benchBulkImport } from "./bulk-import.js";
 import { benchText } from "./text.js";
 import { benchDocuments } from "./documents.js";
 import { benchLocalSearch } from "./local-search.js";
+import { benchApproximate } from "./approximate.js";
 
 const BENCHMARKS: Record<string, () => Promise<unknown>> = {
   "upsert-tool": benchUpsertTool,
@@ -19,6 +20,7 @@ const BENCHMARKS: Record<string, () => Promise<unknown>> = {
   text: benchText,
   documents: benchDocuments,
   "local-search": benchLocalSearch,
+  approximate: benchApproximate,
   "http-load": benchHttpLoad,
   "cold-start-shared": benchColdStartShared,
   "bulk-import": benchBulkImport,

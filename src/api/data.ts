@@ -152,22 +152,31 @@ export class DataPlane {
     signal?: AbortSignal,
     maxQueryChars = 6000,
   ): Promise<Record<string, FetchedRecord>> {
-    const groups: string[][] = [];
-    let group: string[] = [];
-    let length = 0;
-    for (const id of ids) {
-      const cost = encodeURIComponent(id).length + 5; // "&ids=" + the encoded id
-      if (group.length > 0 && (length + cost > maxQueryChars || group.length >= 1000)) {
-        groups.push(group);
-        group = [];
-        length = 0;
-      }
-      group.push(id);
-      length += cost;
-    }
-    if (group.length > 0) groups.push(group);
     const found: Record<string, FetchedRecord> = {};
-    for (const g of groups) Object.assign(found, await this.fetch(host, g, namespace, signal));
+    for (const g of idGroups(ids, maxQueryChars)) Object.assign(found, await this.fetch(host, g, namespace, signal));
+    return found;
+  }
+
+  /**
+   * The metadata of the records with these ids that exist (any number of ids, split as fetchMany splits them). The
+   * answer is checked for what is used — records by id, each with its metadata — not value by value: index_documents
+   * fetches thousands of records for a few metadata fields, and checking every value of each cost more than the rest.
+   */
+  async fetchMetadata(host: string, ids: string[], namespace?: string, signal?: AbortSignal): Promise<Map<string, Record<string, unknown>>> {
+    const found = new Map<string, Record<string, unknown>>();
+    const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+    for (const g of idGroups(ids, 6000)) {
+      const query = new URLSearchParams(g.map((id): [string, string] => ["ids", id]));
+      if (namespace !== undefined) query.set("namespace", namespace);
+      const url = `${this.dataUrl(host)}/vectors/fetch?${query.toString()}`;
+      const body = await this.http.request<unknown>({ url, method: "GET", signal });
+      const vectors = isObject(body) ? (body.vectors ?? {}) : undefined;
+      if (!isObject(vectors)) throw new ResponseShapeError(url.split("?")[0], "not a fetch answer");
+      for (const [id, record] of Object.entries(vectors)) {
+        if (!isObject(record) || (record.metadata !== undefined && !isObject(record.metadata))) throw new ResponseShapeError(url.split("?")[0], "not a fetch answer");
+        found.set(id, (record.metadata as Record<string, unknown> | undefined) ?? {});
+      }
+    }
     return found;
   }
 
@@ -196,4 +205,23 @@ export class DataPlane {
     const next = parsed.data.pagination?.next;
     return { ids: (parsed.data.vectors ?? []).map((v) => v.id), ...(next ? { next } : {}) };
   }
+}
+
+/** Ids in groups whose query string stays under `maxQueryChars` (and at most 1,000 ids, the API's limit). */
+function idGroups(ids: readonly string[], maxQueryChars: number): string[][] {
+  const groups: string[][] = [];
+  let group: string[] = [];
+  let length = 0;
+  for (const id of ids) {
+    const cost = encodeURIComponent(id).length + 5; // "&ids=" + the encoded id
+    if (group.length > 0 && (length + cost > maxQueryChars || group.length >= 1000)) {
+      groups.push(group);
+      group = [];
+      length = 0;
+    }
+    group.push(id);
+    length += cost;
+  }
+  if (group.length > 0) groups.push(group);
+  return groups;
 }

@@ -26,6 +26,8 @@ export interface TextUpsertArgs {
   records: TextRecord[];
   concurrency: number;
   signal?: AbortSignal;
+  /** Stops sending new batches; batches in flight are answered (see runUpsert). */
+  stopSending?: AbortSignal;
   onProgress?: (done: number, total: number | undefined) => void;
   onBatch?: (report: BatchReport) => void;
   /** Limits of one request (tests use smaller ones); default 96 records and 2,000,000 bytes. */
@@ -48,6 +50,7 @@ export function runTextUpsert(args: TextUpsertArgs): Promise<UpsertOutcome> {
     ids: args.records.map((r) => String(textRecordId(r))),
     concurrency: args.concurrency,
     signal: args.signal,
+    stopSending: args.stopSending,
     onProgress: args.onProgress,
     onBatch: args.onBatch,
     send: async (host, batch, signal) => {

@@ -33,6 +33,8 @@ export interface LocalServiceOptions {
   embedTimeoutMs?: number;
   /** The most memory the records kept in memory for search may take (default: 60% of the machine's). */
   memoryLimitBytes?: number;
+  /** Namespaces with at least this many records get an approximate index (default 1,500,000; 0: never). */
+  approximateAbove?: number;
   /** Stop after this long with no MCP server attached and no request (a service an MCP server started); default never. */
   idleStopMs?: number;
   /** Called once the quiet period has passed; the caller closes the service. */
@@ -92,7 +94,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
     // (and where the umask cannot be set, a worker thread, they are tightened right after)
     for (const name of [DATABASE_FILE, `${DATABASE_FILE}-lock`]) tightenDataFile(dataDir, name);
     const catalog = new Catalog(root);
-    const store = new VectorStore(root, { memoryLimitBytes: options.memoryLimitBytes });
+    const store = new VectorStore(root, { memoryLimitBytes: options.memoryLimitBytes, approximateAbove: options.approximateAbove, log });
     const declared = new DeclaredNamespaces(root);
     const models = new Models({ embedUrl: options.embedUrl, embedKey: options.embedKey, embedTimeoutMs: options.embedTimeoutMs });
     // Before anything writes: records a crash left behind mid-copy or mid-drop belong to no space any more.
@@ -120,7 +122,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
     backups.start();
     imports.resume();
     // Every index's records into memory for search, in the background; a namespace needed sooner loads at once.
-    void store.warm([...catalog.indexes.values()].map((i) => i.space), log);
+    void store.warm([...catalog.indexes.values()].map((i) => ({ space: i.space, metric: i.metric })), log);
 
     const control = createServer(SERVER_TIMEOUTS, lifecycle.wrap(controlPlaneHandler(registry, apiKey, log, models, backups)));
     control.keepAliveTimeout = 5000;

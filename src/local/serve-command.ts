@@ -4,7 +4,7 @@ import { resolve } from "node:path";
 import { acquireDataDirLock, DataDirInUseError } from "./storage/lock.js";
 import { preparePrivateDir, UntrustedDataDirError } from "./storage/private-dir.js";
 
-const USAGE = "usage: vecdb-mcp serve --data-dir DIR [--port N] [--api-key-file FILE | --api-key KEY] [--host 127.0.0.1] [--idle-stop-s N] [--allow-dir DIR]… [--embed-url URL] [--memory-limit-mb N]";
+const USAGE = "usage: vecdb-mcp serve --data-dir DIR [--port N] [--api-key-file FILE | --api-key KEY] [--host 127.0.0.1] [--idle-stop-s N] [--allow-dir DIR]… [--embed-url URL] [--memory-limit-mb N] [--approximate-above N]";
 /** 127.0.0.0/8, ::1 and localhost: only this machine can connect. */
 function isLoopbackAddress(host: string): boolean {
   return host === "localhost" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
@@ -20,6 +20,8 @@ export interface ServeArgs {
   apiKey?: string;
   embedUrl?: string;
   memoryLimitBytes?: number;
+  /** Namespaces with at least this many records get an approximate index; 0: never. */
+  approximateAbove?: number;
   /** Stop after this many seconds with no MCP server attached and no request (MCP servers start it so). */
   idleStopS?: number;
   /** Directories bulk imports may read; --allow-dir is repeatable. */
@@ -37,7 +39,7 @@ export function parseServeArgs(argv: string[], envKey?: string): ServeArgs {
     const arg = argv[i];
     const eq = arg.indexOf("=");
     const flag = eq > 0 ? arg.slice(0, eq) : arg;
-    if (!["--port", "--data-dir", "--api-key", "--api-key-file", "--host", "--idle-stop-s", "--allow-dir", "--embed-url", "--memory-limit-mb"].includes(flag)) throw new Error(`unknown argument ${arg}`);
+    if (!["--port", "--data-dir", "--api-key", "--api-key-file", "--host", "--idle-stop-s", "--allow-dir", "--embed-url", "--memory-limit-mb", "--approximate-above"].includes(flag)) throw new Error(`unknown argument ${arg}`);
     const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
     if (value === undefined) throw new Error(`${flag} needs a value`);
     if (flag === "--allow-dir") allowDirs.push(value);
@@ -61,6 +63,10 @@ export function parseServeArgs(argv: string[], envKey?: string): ServeArgs {
   if (limitText !== undefined && (!/^\d+$/.test(limitText) || Number(limitText) < 1)) {
     throw new Error(`--memory-limit-mb must be a whole number of megabytes, at least 1 (got ${limitText})`);
   }
+  const aboveText = values.get("--approximate-above");
+  if (aboveText !== undefined && !/^\d{1,10}$/.test(aboveText)) {
+    throw new Error(`--approximate-above must be a whole number of records, or 0 for never (got ${aboveText})`);
+  }
   return {
     dataDir,
     port,
@@ -68,6 +74,7 @@ export function parseServeArgs(argv: string[], envKey?: string): ServeArgs {
     ...(apiKey !== undefined ? { apiKey } : {}),
     ...(embedUrl !== undefined ? { embedUrl } : {}),
     ...(limitText !== undefined ? { memoryLimitBytes: Number(limitText) * 1048576 } : {}),
+    ...(aboveText !== undefined ? { approximateAbove: Number(aboveText) } : {}),
     ...(idleText !== undefined ? { idleStopS: Number(idleText) } : {}),
     allowDirs,
   };

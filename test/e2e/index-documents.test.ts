@@ -1,7 +1,10 @@
 // index_documents end to end: the built server over stdio, the local service with a local-bm25 index, a folder of
 // Markdown / text / HTML with nested folders, a link leading outside, a binary and a non-UTF-8 file. Then edits
-// (a shortened file, a deleted one, a new one) and exact counts on the second run, and a third run that sends nothing.
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+// (a shortened file, a deleted one, a new one) and exact counts on the second run, and a third run that sends nothing
+// and reads only the file that was touched. Files get modification times in the past, one second apart at each
+// write: a file changed less than 2 s before a run is read again by the next one (RACY_MS), which would blur the
+// counts of files read.
+import { mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -40,10 +43,18 @@ async function createForModel(name: string): Promise<string> {
   throw new Error("never ready");
 }
 
+let written = 0;
+/** Writes a file and gives it a modification time an hour ago (a later write a later time). */
+function write(path: string, content: string | Buffer): void {
+  writeFileSync(path, content);
+  const then = new Date(Date.now() - 3_600_000 + 1000 * written++);
+  utimesSync(path, then, then);
+}
+
 const run = (args: Record<string, unknown> = {}) => mcp.call("index_documents", { index: "notes", paths: ["notes"], chunkSize: 200, chunkOverlap: 0, ...args });
 const counts = (s: Record<string, unknown> | undefined) => {
-  const { files, skipped, chunks, added, changed, unchanged, pruned, upserted } = s as Record<string, number>;
-  return { files, skipped, chunks, added, changed, unchanged, pruned, upserted };
+  const { files, filesRead, skipped, chunks, added, changed, unchanged, pruned, upserted } = s as Record<string, number>;
+  return { files, filesRead, skipped, chunks, added, changed, unchanged, pruned, upserted };
 };
 
 beforeAll(async () => {
@@ -57,12 +68,12 @@ beforeAll(async () => {
   mkdirSync(join(notes, "deep", "er", "still"), { recursive: true });
   mkdirSync(outside);
   writeFileSync(join(outside, "secret.md"), "# Secret\n\nThe outside text never lands.");
-  writeFileSync(join(notes, "setup.md"), SETUP);
-  writeFileSync(join(notes, "deep", "er", "still", "garden.md"), "# Garden\n\n## Roses\n\nPrune the roses in late winter before the buds swell.");
-  writeFileSync(join(notes, "plain.txt"), `\uFEFFA plain note about the quorbellian tides, ${"long enough to fill most of a chunk ".repeat(3)}\n\nA second paragraph, ${"also long enough to need a chunk of its own ".repeat(3)}`);
-  writeFileSync(join(notes, "page.html"), "<html><head><title>Recipes</title></head><body><h1>Bread</h1><p>Knead the dough &amp; let it rise.</p><script>no()</script></body></html>");
-  writeFileSync(join(notes, "photo.png"), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 13, 1, 2, 3]));
-  writeFileSync(join(notes, "latin1.txt"), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]));
+  write(join(notes, "setup.md"), SETUP);
+  write(join(notes, "deep", "er", "still", "garden.md"), "# Garden\n\n## Roses\n\nPrune the roses in late winter before the buds swell.");
+  write(join(notes, "plain.txt"), `\uFEFFA plain note about the quorbellian tides, ${"long enough to fill most of a chunk ".repeat(3)}\n\nA second paragraph, ${"also long enough to need a chunk of its own ".repeat(3)}`);
+  write(join(notes, "page.html"), "<html><head><title>Recipes</title></head><body><h1>Bread</h1><p>Knead the dough &amp; let it rise.</p><script>no()</script></body></html>");
+  write(join(notes, "photo.png"), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 13, 1, 2, 3]));
+  write(join(notes, "latin1.txt"), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]));
   symlinkSync(join(outside, "secret.md"), join(notes, "link.md"));
   mcp = await startMcp({ env: { PINECONE_API_KEY: svc.apiKey, PINECONE_CONTROLLER_HOST: svc.controlUrl }, args: ["--allow-dir", allowed] });
 });
@@ -77,7 +88,7 @@ describe("index_documents", () => {
   it("a dry run counts files and chunks and writes nothing", async () => {
     const r = await run({ dryRun: true });
     expect(r.isError, r.text).toBe(false);
-    expect(counts(r.structured)).toEqual({ files: 4, skipped: 3, chunks: 8, added: 8, changed: 0, unchanged: 0, pruned: 0, upserted: 0 });
+    expect(counts(r.structured)).toEqual({ files: 4, filesRead: 4, skipped: 3, chunks: 8, added: 8, changed: 0, unchanged: 0, pruned: 0, upserted: 0 });
     expect((await indexStats(svc, host)).totalVectorCount).toBe(0);
     expect(r.text).toContain("Dry run: nothing was written.");
   });
@@ -85,14 +96,14 @@ describe("index_documents", () => {
   it("writes every chunk, lists what it skipped and why, and search finds a deep file's sentence with its heading path", async () => {
     const r = await run();
     expect(r.isError, r.text).toBe(false);
-    expect(counts(r.structured)).toEqual({ files: 4, skipped: 3, chunks: 8, added: 8, changed: 0, unchanged: 0, pruned: 0, upserted: 8 });
+    expect(counts(r.structured)).toEqual({ files: 4, filesRead: 4, skipped: 3, chunks: 8, added: 8, changed: 0, unchanged: 0, pruned: 0, upserted: 8 });
     const skipped = Object.fromEntries((r.structured!.skippedFiles as { path: string; reason: string }[]).map((f) => [f.path.slice(notes.length + 1), f.reason]));
     expect(skipped).toEqual({
       "latin1.txt": "not UTF-8 (invalid byte sequences)",
       "link.md": "a symbolic link (links are not followed)",
       "photo.png": "binary content (NUL bytes)",
     });
-    expect(r.text).toContain("| files read | skipped | chunks | added | unchanged | changed | pruned | seconds |");
+    expect(r.text).toContain("| files | read | skipped | chunks | added | unchanged | changed | pruned | seconds |");
 
     const hit = await mcp.call("search_records", { index: "notes", query: { text: "prune roses winter", topK: 3 } });
     expect(hit.isError, hit.text).toBe(false);
@@ -103,23 +114,36 @@ describe("index_documents", () => {
   });
 
   it("after edits, a second run sends only what changed and prunes what is gone; a third run sends nothing", async () => {
-    writeFileSync(join(notes, "setup.md"), SETUP.split("\n\n## Windows")[0].replace("with apt", "with apt-get")); // shorter, one chunk changed
+    write(join(notes, "setup.md"), SETUP.split("\n\n## Windows")[0].replace("with apt", "with apt-get")); // shorter, one chunk changed
     unlinkSync(join(notes, "plain.txt"));
-    writeFileSync(join(notes, "new.md"), "# New\n\nA fresh note about kettles.");
+    write(join(notes, "new.md"), "# New\n\nA fresh note about kettles.");
     const second = await run();
     expect(second.isError, second.text).toBe(false);
     // setup.md: "Setup" unchanged, "Linux" changed, "Windows" pruned; plain.txt's 2 chunks pruned; new.md added
-    expect(counts(second.structured)).toEqual({ files: 4, skipped: 3, chunks: 6, added: 1, changed: 1, unchanged: 4, pruned: 3, upserted: 2 });
+    // Only setup.md and new.md are read: the others' size and modification time are what their first chunks record.
+    expect(counts(second.structured)).toEqual({ files: 4, filesRead: 2, skipped: 3, chunks: 6, added: 1, changed: 1, unchanged: 4, pruned: 3, upserted: 2 });
     const ids = (await api(svc, "GET", `http://${host}/vectors/list?namespace=&limit=100`)).body.vectors.map((v: { id: string }) => v.id).sort();
-    expect(ids).toEqual(["notes/deep/er/still/garden.md#1", "notes/deep/er/still/garden.md#2", "notes/new.md#1", "notes/page.html#1", "notes/setup.md#1", "notes/setup.md#2"]);
-    // setup.md's first chunk kept its text (not sent again) but names the file's new version, as its second chunk does
-    const setup = await fetchVectors(svc, host, ["notes/setup.md#1", "notes/setup.md#2"]);
-    expect(setup["notes/setup.md#1"].metadata.fileHash).toBe(setup["notes/setup.md#2"].metadata.fileHash);
+    // First chunks carry a leading "/": listing "/notes/" finds one id a file
+    expect(ids).toEqual(["/notes/deep/er/still/garden.md#1", "/notes/new.md#1", "/notes/page.html#1", "/notes/setup.md#1", "notes/deep/er/still/garden.md#2", "notes/setup.md#2"]);
+    // setup.md's first chunk kept its text (not sent again) but names the file's new version, as its second chunk does,
+    // and records the file's chunk count, size, modification time and chunking
+    const setup = await fetchVectors(svc, host, ["/notes/setup.md#1", "notes/setup.md#2"]);
+    expect(setup["/notes/setup.md#1"].metadata.fileHash).toBe(setup["notes/setup.md#2"].metadata.fileHash);
+    const stat = statSync(join(notes, "setup.md"));
+    expect(setup["/notes/setup.md#1"].metadata).toMatchObject({ chunks: 2, fileBytes: stat.size, modifiedMs: stat.mtimeMs, chunking: "1:200/0" });
+    expect(setup["notes/setup.md#2"].metadata.chunks).toBeUndefined();
     const gone = await mcp.call("search_records", { index: "notes", query: { text: "quorbellian tides", topK: 3 } });
     expect(gone.structured!.hits).toEqual([]);
 
+    // A touched file (new time, same text) is read, found in step by its hash, and its first chunk records the new time.
+    const touched = new Date(Date.now() - 1_800_000);
+    utimesSync(join(notes, "page.html"), touched, touched);
     const third = await run();
-    expect(counts(third.structured)).toEqual({ files: 4, skipped: 3, chunks: 6, added: 0, changed: 0, unchanged: 6, pruned: 0, upserted: 0 });
+    expect(counts(third.structured)).toEqual({ files: 4, filesRead: 1, skipped: 3, chunks: 6, added: 0, changed: 0, unchanged: 6, pruned: 0, upserted: 0 });
+    const page = await fetchVectors(svc, host, ["/notes/page.html#1"]);
+    expect(page["/notes/page.html#1"].metadata.modifiedMs).toBe(statSync(join(notes, "page.html")).mtimeMs);
+    const fourth = await run();
+    expect(counts(fourth.structured)).toEqual({ files: 4, filesRead: 0, skipped: 3, chunks: 6, added: 0, changed: 0, unchanged: 6, pruned: 0, upserted: 0 });
   });
 
   it("refuses an index without integrated embedding, and a path outside the allowed folders, reading nothing", async () => {

@@ -83,7 +83,8 @@ export function randomVector(dim: number, seed: number): number[] {
   return v;
 }
 
-export type Fault = "pass" | "drop" | "stall" | { status: number; headers?: Record<string, string>; body?: string };
+/** `{ holdMs }`: forwarded like "pass", after that long (what the client does meanwhile reaches the server first). */
+export type Fault = "pass" | "drop" | "stall" | { holdMs: number } | { status: number; headers?: Record<string, string>; body?: string };
 
 export interface Proxy {
   url: string;
@@ -124,35 +125,39 @@ export async function startProxy(opts: {
         res.on("close", () => (entry.status = "closed by client"));
         return;
       }
-      if (fate !== "pass") {
+      if (fate !== "pass" && "status" in fate) {
         entry.status = fate.status;
         res.writeHead(fate.status, { "Content-Type": "application/json", ...fate.headers });
         res.end(fate.body ?? JSON.stringify({ code: 14, message: `injected ${fate.status}`, details: [] }));
         return;
       }
       const headers = { ...req.headers, host: target.host };
-      const upstream = httpRequest(
-        { host: target.hostname, port: target.port, method: req.method, path: req.url, headers },
-        (up) => {
-          const parts: Buffer[] = [];
-          up.on("data", (c: Buffer) => parts.push(c));
-          up.on("end", () => {
-            entry.status = up.statusCode ?? 0;
-            let body = Buffer.concat(parts).toString("utf8");
-            if (opts.rewrite) body = opts.rewrite(body);
-            const h = { ...up.headers };
-            delete h["content-length"];
-            delete h["transfer-encoding"];
-            res.writeHead(up.statusCode ?? 502, h);
-            res.end(body);
-          });
-        },
-      );
-      upstream.on("error", () => {
-        entry.status = "dropped";
-        req.socket.destroy();
-      });
-      upstream.end(Buffer.concat(chunks));
+      const forward = () => {
+        const upstream = httpRequest(
+          { host: target.hostname, port: target.port, method: req.method, path: req.url, headers },
+          (up) => {
+            const parts: Buffer[] = [];
+            up.on("data", (c: Buffer) => parts.push(c));
+            up.on("end", () => {
+              entry.status = up.statusCode ?? 0;
+              let body = Buffer.concat(parts).toString("utf8");
+              if (opts.rewrite) body = opts.rewrite(body);
+              const h = { ...up.headers };
+              delete h["content-length"];
+              delete h["transfer-encoding"];
+              res.writeHead(up.statusCode ?? 502, h);
+              res.end(body);
+            });
+          },
+        );
+        upstream.on("error", () => {
+          entry.status = "dropped";
+          req.socket.destroy();
+        });
+        upstream.end(Buffer.concat(chunks));
+      };
+      if (fate === "pass") forward();
+      else setTimeout(forward, fate.holdMs);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { startLocalService } from "../../src/local/index.js";
 import { cliPath, newDataDir, startServiceProcess } from "../helpers/local-service.js";
-import { call } from "./http.js";
+import { call, controlClient, waitReady } from "./http.js";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -42,10 +42,11 @@ describe("vecdb-mcp serve", () => {
     [["--data-dir", "/tmp/x", "--verbose"], "vecdb-mcp serve: unknown argument --verbose"],
     [["--data-dir", "/tmp/x", "--port", "http"], "vecdb-mcp serve: --port must be an integer from 0 to 65535 (got http)"],
     [["--data-dir", "/tmp/x", "--port=70000"], "vecdb-mcp serve: --port must be an integer from 0 to 65535 (got 70000)"],
+    [["--data-dir", "/tmp/x", "--approximate-above", "1e6"], "vecdb-mcp serve: --approximate-above must be a whole number of records, or 0 for never (got 1e6)"],
   ])("refuses %j with exit code 2 and the usage", async (args, message) => {
     const { code, stderr } = await run(args);
     expect(code).toBe(2);
-    expect(stderr).toBe(`${message}\nusage: vecdb-mcp serve --data-dir DIR [--port N] [--api-key-file FILE | --api-key KEY] [--host 127.0.0.1] [--idle-stop-s N] [--allow-dir DIR]… [--embed-url URL] [--memory-limit-mb N]\n`);
+    expect(stderr).toBe(`${message}\nusage: vecdb-mcp serve --data-dir DIR [--port N] [--api-key-file FILE | --api-key KEY] [--host 127.0.0.1] [--idle-stop-s N] [--allow-dir DIR]… [--embed-url URL] [--memory-limit-mb N] [--approximate-above N]\n`);
   });
 
   it("prints exactly one listening line, and closes cleanly with exit code 0 on SIGINT and SIGTERM", async () => {
@@ -96,6 +97,29 @@ describe("vecdb-mcp serve", () => {
       expect(existsSync(join(dataDir, "service.lock"))).toBe(false);
     } finally {
       await new Promise((r) => squatter.close(r));
+    }
+  });
+
+  it("--approximate-above: the built service loads the native library from its bundle and builds the index in the background", async () => {
+    const svc = await startServiceProcess({ dataDir: dir(), apiKey: "k-0123456789abcdef", args: ["--approximate-above", "600"] });
+    try {
+      const api = controlClient(svc.controlUrl, "k-0123456789abcdef");
+      const created = await api("POST", "/indexes", { name: "big", dimension: 8, metric: "cosine", spec: { serverless: { cloud: "aws", region: "us-east-1" } } });
+      expect(created.status).toBe(201);
+      await waitReady(api, "/indexes/big");
+      const host = `http://${(created.body as { host: string }).host}`;
+      const vectors = Array.from({ length: 800 }, (_, i) => ({ id: `v${i}`, values: Array.from({ length: 8 }, (_, d) => Math.sin((i + 1) * (d + 1))) }));
+      expect((await call(`${host}/vectors/upsert`, { method: "POST", apiKey: "k-0123456789abcdef", body: { vectors } })).status).toBe(200);
+      const query = () => call(`${host}/query`, { method: "POST", apiKey: "k-0123456789abcdef", body: { vector: vectors[5].values, topK: 3 } });
+      expect(((await query()).body as { matches: { id: string }[] }).matches[0].id).toBe("v5");
+      for (let i = 0; i < 500 && !svc.stderr().includes("built (800 records"); i++) await new Promise((r) => setTimeout(r, 20));
+      expect(svc.stderr()).toContain('vecdb-mcp local service: building an approximate index (usearch 2.25.3) for namespace "", 800 records, in the background');
+      expect(svc.stderr()).toContain('vecdb-mcp local service: approximate index for namespace "" built (800 records');
+      expect(((await query()).body as { matches: { id: string; score: number }[] }).matches[0]).toMatchObject({ id: "v5" });
+    } finally {
+      const exited = new Promise((r) => svc.child.once("exit", r));
+      svc.child.kill("SIGTERM");
+      await exited;
     }
   });
 

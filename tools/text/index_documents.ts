@@ -32,10 +32,11 @@ async function defaultChunkSize(service: Service, model: IndexModel, signal: Abo
 
 const Outcome = {
   ...writtenTo,
-  files: z.number().int().describe("Documents read."),
+  files: z.number().int().describe("Documents indexed: read, or unchanged since the last run by size and modification time."),
+  filesRead: z.number().int().describe("Of those, documents read (the others' size and modification time match their first chunk's record)."),
   skipped: z.number().int().describe("Files skipped (binary, unknown format, not UTF-8, links, …)."),
   chunks: z.number().int().describe("Chunks the documents hold now."),
-  bytes: z.number().int().describe("Bytes of the documents read."),
+  bytes: z.number().int().describe("Bytes of the documents indexed."),
   added: z.number().int().describe("Chunks new to the index."),
   changed: z.number().int().describe("Chunks whose text changed."),
   unchanged: z.number().int().describe("Chunks already in the index as they are (not sent)."),
@@ -52,10 +53,10 @@ const Outcome = {
 type Structured = z.output<z.ZodObject<typeof Outcome>>;
 
 function summary(s: Structured): string {
-  const counts = `${s.files} files read, ${s.skipped} skipped, ${s.chunks} chunks: ${s.added} added, ${s.changed} changed, ${s.unchanged} unchanged, ${s.pruned} pruned`;
+  const counts = `${s.files} files (${s.filesRead} read), ${s.skipped} skipped, ${s.chunks} chunks: ${s.added} added, ${s.changed} changed, ${s.unchanged} unchanged, ${s.pruned} pruned`;
   const table = markdownTable(
-    ["files read", "skipped", "chunks", "added", "unchanged", "changed", "pruned", "seconds"],
-    [[s.files, s.skipped, s.chunks, s.added, s.unchanged, s.changed, s.pruned, s.seconds.toFixed(2)]],
+    ["files", "read", "skipped", "chunks", "added", "unchanged", "changed", "pruned", "seconds"],
+    [[s.files, s.filesRead, s.skipped, s.chunks, s.added, s.unchanged, s.changed, s.pruned, s.seconds.toFixed(2)]],
   );
   const skipped = s.skippedFiles.map((f) => [f.path, f.reason]);
   const skippedTable =
@@ -69,11 +70,22 @@ function noteFor(out: SyncDocumentsOutcome, dryRun: boolean, index: string): str
   if (dryRun) return `Dry run: nothing was written. Call index_documents again without dryRun to write ${out.added + out.changed} chunks and prune ${out.pruned}.`;
   if (out.stopped !== undefined) {
     return (
-      `The run stopped (${out.stopped}): ${out.filesDone} of ${out.files} documents read are fully written; nothing was pruned. ` +
-      "Next step: call index_documents again with the same arguments — unchanged chunks are not sent again."
+      `The run stopped (${out.stopped}): ${stoppedAccount(out)} ` +
+      "Next step: call index_documents again with the same arguments — chunks already written are not sent again."
     );
   }
   return `The documents are in step with index ${JSON.stringify(index)}. Next step: search_records finds text in them (the heading path and source are in each record's fields).`;
+}
+
+/** What a stopped run did and left undone, in one sentence (the result's note, and the log line of a cancelled run). */
+function stoppedAccount(out: SyncDocumentsOutcome): string {
+  const notWritten = out.notLanded.reduce((n, f) => n + f.ids.length, 0);
+  const inFlight = out.notLanded.filter((f) => f.message.startsWith("in flight")).reduce((n, f) => n + f.ids.length, 0);
+  return (
+    `${out.filesDone} of ${out.found} documents are in step; ${out.upserted} chunks were written, ${notWritten} were not` +
+    `${inFlight > 0 ? ` (${inFlight} of them were still in flight and may have landed)` : ""}; ` +
+    `${out.pruned > 0 ? `${out.pruned} chunks were pruned before it stopped` : "nothing was pruned"}.`
+  );
 }
 
 export default defineTool({
@@ -81,8 +93,9 @@ export default defineTool({
   title: "Index a folder of documents",
   description:
     "Make Markdown, text and HTML files under allowed folders searchable in an index with integrated embedding: chunks along " +
-    'headings and paragraphs become records (_id "path#chunk"; fields source, headingPath, chunk, modified). Run it again after ' +
-    "edits: only changed chunks are sent, and chunks of shortened or deleted files are pruned.",
+    'headings and paragraphs become records (_id "path#chunk", the first chunk "/path#1"; fields source, headingPath, chunk, ' +
+    "modified). Run it again after edits: unchanged files are not read, only changed chunks are sent, and chunks of " +
+    "shortened or deleted files are pruned.",
   inputSchema: {
     index: indexArg("Name of the index with integrated embedding to write to.", RULES),
     namespace: namespaceArg("Namespace (default \"\"); one of their own keeps pruning to these documents.", RULES),
@@ -134,7 +147,7 @@ export default defineTool({
     }
     const failures = distinctFailures(out.notLanded);
     const structured: Structured = {
-      index, namespace, files: out.files, skipped: out.skipped.length, chunks: out.chunks, bytes: out.bytes,
+      index, namespace, files: out.files, filesRead: out.filesRead, skipped: out.skipped.length, chunks: out.chunks, bytes: out.bytes,
       added: out.added, changed: out.changed, unchanged: out.unchanged, pruned: out.pruned, upserted: out.upserted,
       seconds: Math.round((performance.now() - started) / 10) / 100, dryRun, chunkSize: size,
       skippedFiles: out.skipped.slice(0, MAX_SKIPPED_SHOWN), notLanded: out.notLanded.flatMap((f) => f.ids), failures,
@@ -142,6 +155,10 @@ export default defineTool({
     };
     const text = summary(structured);
     if (out.stopped === undefined) return { structured, table: text };
+    // A cancelled call's result never reaches the client (the protocol drops it): the log keeps the account.
+    if (out.stopped === "cancelled") {
+      ctx.log.warning(`index_documents into ${JSON.stringify(index)} (namespace ${JSON.stringify(namespace)}) cancelled: ${stoppedAccount(out)} Run it again with the same arguments to finish.`);
+    }
     const why = failures.map((f) => `- ${f.records} chunks: ${f.message}`).join("\n");
     return { structured, isError: true, table: `${structured.notLanded.length} chunks were NOT written.\n\n${text}${why ? `\n\nWhy:\n${why}` : ""}` };
   },

@@ -38,11 +38,27 @@ export class DocumentPathError extends Error {}
 
 const posix = (p: string) => p.split(sep).join("/");
 
+export interface CheckedPaths {
+  /** The id prefix of each path asked for, known before anything is walked (what a run lists in the index). */
+  scopes: string[];
+  /** Walks the folders and applies the globs. */
+  find(): Promise<FoundDocuments>;
+}
+
 export async function findDocuments(
   paths: readonly string[],
   roots: readonly string[],
   globs: { include?: readonly string[]; exclude?: readonly string[] },
 ): Promise<FoundDocuments> {
+  return (await checkDocumentPaths(paths, roots, globs)).find();
+}
+
+/** Checks every path (refusing the call whole, naming the path and why); `find` then walks them. */
+export async function checkDocumentPaths(
+  paths: readonly string[],
+  roots: readonly string[],
+  globs: { include?: readonly string[]; exclude?: readonly string[] },
+): Promise<CheckedPaths> {
   const resolved = await resolveRoots(roots);
   if (!resolved.ok) throw new DocumentPathError(resolved.message);
   const { declared, real } = resolved.roots;
@@ -77,6 +93,21 @@ export async function findDocuments(
     }
   }
 
+  const scopeOf = (start: { real: string; folder: boolean }) => {
+    const base = posix(relative(rootOf(start.real)!, start.real));
+    return start.folder ? (base === "" ? "" : `${base}/`) : documentIdPrefix(base);
+  };
+  return { scopes: starts.map(scopeOf), find: () => walkStarts(starts, roots, rootOf, scopeOf, included, excluded) };
+}
+
+async function walkStarts(
+  starts: readonly { path: string; real: string; folder: boolean }[],
+  roots: readonly string[],
+  rootOf: (realPath: string) => string | undefined,
+  scopeOf: (start: { real: string; folder: boolean }) => string,
+  included: (path: string) => boolean,
+  excluded: (path: string) => boolean,
+): Promise<FoundDocuments> {
   const found: FoundDocuments = { files: [], skipped: [], scopes: [] };
   const seen = new Set<string>();
   for (const start of starts) {
@@ -84,16 +115,17 @@ export async function findDocuments(
     const sourceOf = (realPath: string) => posix(relative(root, realPath));
     if (!start.folder) {
       const source = sourceOf(start.real);
-      found.scopes.push({ prefix: documentIdPrefix(source), present: new Set([source]) });
+      found.scopes.push({ prefix: scopeOf(start), present: new Set([source]) });
       if (!seen.has(source)) found.files.push({ path: start.path, source });
       seen.add(source);
       continue;
     }
-    const base = sourceOf(start.real);
-    const scope: DocumentScope = { prefix: base === "" ? "" : `${base}/`, present: new Set() };
+    const scope: DocumentScope = { prefix: scopeOf(start), present: new Set() };
     found.scopes.push(scope);
+    const base = sourceOf(start.real);
     for await (const entry of walkAllowedDir(start.path, roots)) {
-      const source = posix(relative(root, resolve(start.real, entry.relative)));
+      // The walk names entries under the folder (never with ".."): the source is the folder's source and that.
+      const source = base === "" ? posix(entry.relative) : `${base}/${posix(entry.relative)}`;
       scope.present.add(source);
       if (seen.has(source)) continue;
       seen.add(source);

@@ -1,36 +1,43 @@
-// What a run must do to make the index hold exactly the documents' current chunks: compare the records the files
-// give now with what the index holds under the same id prefixes (learnt by listing and fetching, not from a local
-// cache that could drift).
+// What a run must do to make the index hold exactly the documents' current chunks: per file, which chunks are new,
+// changed or unchanged against what the index holds (index-view.ts); at the end, which ids no file accounts for.
 import type { DocumentRecord } from "./document-records.js";
+import { otherChunkId, otherChunks, type IndexView } from "./index-view.js";
 
-export interface SyncPlan {
+export interface FilePlan {
   add: DocumentRecord[];
   change: DocumentRecord[];
   unchanged: number;
-  /** Ids to delete: chunks past a file's new end, and the chunks of files that are gone. */
-  prune: string[];
 }
 
-/**
- * @param wanted the records of every file read in this run
- * @param existing contentHash of each record the index holds under this run's prefixes (undefined: no hash stored)
- * @param gone whether an existing id belongs to a chunk that no longer exists (its file was read and is shorter, or
- *   the file is no longer there); ids of files that still exist but were not read (excluded, skipped) are kept
- */
-export function syncPlan(
-  wanted: readonly DocumentRecord[],
-  existing: ReadonlyMap<string, string | undefined>,
-  gone: (id: string) => boolean,
-  prune: boolean,
-): SyncPlan {
-  const plan: SyncPlan = { add: [], change: [], unchanged: 0, prune: [] };
-  const wantedIds = new Set<string>();
+/** @param existing contentHash of each chunk of the file the index holds, by id (undefined: no hash stored) */
+export function filePlan(wanted: readonly DocumentRecord[], existing: ReadonlyMap<string, string | undefined>): FilePlan {
+  const plan: FilePlan = { add: [], change: [], unchanged: 0 };
   for (const record of wanted) {
-    wantedIds.add(record.id);
     if (!existing.has(record.id)) plan.add.push(record);
     else if (existing.get(record.id) !== record.metadata.contentHash) plan.change.push(record);
     else plan.unchanged++;
   }
-  if (prune) for (const id of existing.keys()) if (!wantedIds.has(id) && gone(id)) plan.prune.push(id);
   return plan;
+}
+
+/**
+ * Ids to delete: chunks past the end of a file that is shorter now, first chunks of the earlier id layout, and every
+ * chunk of a file that is gone. A file that still exists but was not read (excluded, skipped) keeps its chunks.
+ * A file's first chunk goes after its other chunks, so a run that stops while pruning leaves it to be found again.
+ *
+ * @param counts chunk counts of the files in step after this run (read, or unchanged by size and time), by id prefix
+ * @param present id prefixes of every file found under the run's scopes
+ */
+export function prunePlan(view: IndexView, counts: ReadonlyMap<string, number>, present: ReadonlySet<string>): string[] {
+  const others: string[] = [];
+  const firsts: string[] = [];
+  for (const prefix of new Set([...view.firsts.keys(), ...(view.others?.keys() ?? [])])) {
+    const count = counts.get(prefix);
+    if (count === undefined && present.has(prefix)) continue;
+    const keep = count ?? 0;
+    for (const chunk of otherChunks(view, prefix)) if (chunk === 1 || chunk > keep) others.push(otherChunkId(prefix, chunk));
+    const first = view.firsts.get(prefix);
+    if (first && keep === 0) firsts.push(first.id);
+  }
+  return [...others, ...firsts];
 }

@@ -1,26 +1,27 @@
 // Exact top-K over one namespace in memory: the same scores (search/score.ts) and order as scoring every record.
 //
 // Order: by the score as a float32 (what the answer prints), better first — higher, or lower for euclidean — then
-// by id. Dense queries run the SIMD kernel (kernel.ts) over every row for approximate scores, re-score the best C
-// of them exactly, and accept the top K only when a bound on the kernel's rounding proves that no other record can
-// reach the K-th score; otherwise C grows (up to every record). Sparse queries walk the inverted index; a filter
-// that keeps few records is scored record by record.
-import type { SparseVector } from "../storage/codec.js";
+// by id. A dense query first runs the int8 pass (quantized-search.ts): integer scores over the int8 copy of the rows
+// with a bound on what quantizing lost. If the bounds are too loose to settle the top K cheaply, the float32 pass
+// runs the SIMD kernel (kernel.ts) over every row, with a bound on its rounding. Either way the best candidates are
+// re-scored exactly and the top K accepted only once no record left out can reach the K-th score (candidates.ts).
+// Sparse queries walk the inverted index; a filter that keeps few records is scored record by record.
+import { addSparse, confirmTop, exactScore, order, type Hit } from "./candidates.js";
 import { intersect } from "./metadata-index.js";
-import { scoreParts, type Metric, type Query } from "./score.js";
+import { quantizedSearch } from "./quantized-search.js";
+import type { Metric, Query } from "./score.js";
 import type { NamespaceVectors } from "./vectors.js";
 
-export interface Hit { slot: number; id: string; score: number }
+export type { Hit } from "./candidates.js";
 
 /** A kept set this small (of the namespace) is scored record by record rather than by the kernel. */
 const SMALL_SET = 1 / 16;
-const EMPTY = new Float32Array(0);
 
 export function searchNamespace(nv: NamespaceVectors, metric: Metric, q: Query, topK: number, allowed?: number[]): Hit[] {
   const eligible = allowed ? allowed.length : nv.count;
   if (eligible === 0) return [];
   if (q.dense && nv.dimension > 0 && (!allowed || allowed.length > Math.max(2048, nv.count * SMALL_SET))) {
-    const hits = kernelSearch(nv, metric, q, topK, allowed);
+    const hits = quantizedSearch(nv, metric, q, topK, allowed) ?? kernelSearch(nv, metric, q, topK, allowed);
     if (hits) return hits;
   }
   if (!q.dense && q.sparse) {
@@ -28,16 +29,6 @@ export function searchNamespace(nv: NamespaceVectors, metric: Metric, q: Query, 
     if (hits) return hits;
   }
   return scoreEach(nv, metric, q, topK, allowed ?? nv.liveSlots());
-}
-
-function exactScore(nv: NamespaceVectors, metric: Metric, q: Query, slot: number): number {
-  const values = nv.dimension > 0 ? nv.row(slot) : EMPTY;
-  return scoreParts(metric, q, values, nv.dimension > 0 ? nv.norms[slot] : 0, nv.sparse[slot] as SparseVector | undefined);
-}
-
-function order(metric: Metric): (a: Hit, b: Hit) => number {
-  const sign = metric === "euclidean" ? 1 : -1;
-  return (a, b) => sign * (Math.fround(a.score) - Math.fround(b.score)) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 
 /** Every slot given, scored exactly. */
@@ -71,7 +62,6 @@ function kernelSearch(nv: NamespaceVectors, metric: Metric, q: Query, topK: numb
   const dense = q.dense!;
   const euclidean = metric === "euclidean";
   const n = nv.used;
-  // goodness: higher is better for every metric (a distance is negated); NaN for slots that are not candidates
   const good = new Float64Array(n).fill(NaN);
   let mask: Uint8Array | undefined;
   if (allowed) {
@@ -96,73 +86,12 @@ function kernelSearch(nv: NamespaceVectors, metric: Metric, q: Query, topK: numb
       good[slot] = euclidean ? -a : a;
     }
   }
-  let sparseMagnitude = 0;
-  if (q.sparse) {
-    for (const [term, w] of q.sparse) {
-      const list = nv.postings.get(term);
-      if (!list) continue;
-      for (const [slot, v] of list) {
-        if (!Number.isNaN(good[slot])) good[slot] += w * v;
-        sparseMagnitude = Math.max(sparseMagnitude, Math.abs(w * v));
-      }
-    }
-  }
+  const sparseLargest = addSparse(nv, q, good);
   const eligible = allowed ? allowed.length : nv.count;
   // The kernel's float32 sums of `dimPad` products in 8 lanes differ from the exact double sums by far less than
   // dimPad · 2^-22 of the magnitudes involved (|q|·|v| for products, (|q|+|v|)² for squared distances).
   const gamma = nv.dimPad * 2 ** -22;
-  const dense_eps =
+  const margin =
     metric === "cosine" ? gamma : metric === "dotproduct" ? gamma * q.denseNorm * nv.maxNorm : gamma * (q.denseNorm + nv.maxNorm) ** 2;
-  const cmp = order(metric);
-  for (let c = topK + Math.max(32, topK); ; c *= 4) {
-    const { slots, cutoff } = bestBy(good, Math.min(c, eligible));
-    const hits: Hit[] = [];
-    for (const slot of slots) hits.push({ slot, id: nv.ids[slot]!, score: exactScore(nv, metric, q, slot) });
-    hits.sort(cmp);
-    const top = hits.slice(0, topK);
-    if (slots.length >= eligible) return top;
-    const eps = dense_eps + 1e-9 * (1 + Math.abs(cutoff) + (q.sparse ? q.sparse.size * sparseMagnitude : 0));
-    const kth = Math.fround(top[topK - 1].score);
-    // every record left out has goodness ≤ cutoff, so its exact score is within eps of that
-    if (euclidean ? Math.fround(-cutoff - eps) > kth : Math.fround(cutoff + eps) < kth) return top;
-  }
-}
-
-/** The `count` slots of highest goodness (NaN skipped), and the lowest goodness among them. */
-function bestBy(good: Float64Array, count: number): { slots: number[]; cutoff: number } {
-  // a min-heap of (goodness, slot) of size `count`
-  const heapG = new Float64Array(count);
-  const heapS = new Int32Array(count);
-  let size = 0;
-  for (let slot = 0; slot < good.length; slot++) {
-    const g = good[slot];
-    if (Number.isNaN(g)) continue;
-    if (size < count) {
-      let i = size++;
-      while (i > 0) {
-        const p = (i - 1) >> 1;
-        if (heapG[p] <= g) break;
-        heapG[i] = heapG[p];
-        heapS[i] = heapS[p];
-        i = p;
-      }
-      heapG[i] = g;
-      heapS[i] = slot;
-    } else if (g > heapG[0]) {
-      let i = 0;
-      for (;;) {
-        const l = 2 * i + 1;
-        if (l >= size) break;
-        const r = l + 1;
-        const m = r < size && heapG[r] < heapG[l] ? r : l;
-        if (heapG[m] >= g) break;
-        heapG[i] = heapG[m];
-        heapS[i] = heapS[m];
-        i = m;
-      }
-      heapG[i] = g;
-      heapS[i] = slot;
-    }
-  }
-  return { slots: Array.from(heapS.subarray(0, size)), cutoff: size > 0 ? heapG[0] : -Infinity };
+  return confirmTop(nv, metric, q, topK, good, eligible, margin, sparseLargest);
 }

@@ -3,6 +3,9 @@
 // before the write is acknowledged. lmdb stays the truth; a namespace whose mirror could not follow a change is
 // dropped and loaded again on its next use.
 import { MemoryLimitError, NamespaceVectors, type MemoryBudget } from "./vectors.js";
+import { Approximate, DEFAULT_APPROXIMATE_ABOVE } from "./approximate.js";
+import type { GraphHostLoader } from "./ann-host.js";
+import type { Metric } from "./score.js";
 import type { SparseVector } from "../storage/codec.js";
 
 export type MirrorChange =
@@ -17,15 +20,52 @@ export type NamespaceLoader = (space: string, namespace: string, into: Namespace
 export type SliceLoader = (space: string, namespace: string, into: NamespaceVectors) => (max: number) => boolean;
 
 const WARM_SLICE = 2000;
+/** Rows brought into the int8 copy or the metadata index per turn of the event loop (≈ 5 ms at 768 dimensions). */
+const CATCH_UP_SLICE = 1500;
+
+export interface MirrorOptions {
+  /** Namespaces with at least this many records get an approximate index (search/approximate.ts); 0: never. */
+  approximateAbove?: number;
+  /** Starts the worker holding the approximate indexes (tests make it fail, or wrap it). */
+  annLoader?: GraphHostLoader;
+  log?: (line: string) => void;
+}
 
 export class Mirror implements MemoryBudget {
   private readonly spaces = new Map<string, Map<string, NamespaceVectors>>();
   /** Namespaces being loaded in the background, with the step that loads their next slice. */
   private readonly loading = new Map<NamespaceVectors, { space: string; namespace: string; step: (max: number) => boolean }>();
+  private readonly catchingUp = new Set<NamespaceVectors>();
   private inUse = 0;
   private stopped = false;
+  /** Large namespaces' approximate indexes, kept in step by apply(). */
+  readonly approximate: Approximate;
+  /** Each space's metric, once known (from a query, or from warm): an approximate index needs it. */
+  private readonly metrics = new Map<string, Metric>();
 
-  constructor(private readonly load: NamespaceLoader, readonly limitBytes: number, private readonly slices?: SliceLoader) {}
+  constructor(
+    private readonly load: NamespaceLoader,
+    readonly limitBytes: number,
+    private readonly slices?: SliceLoader,
+    options: MirrorOptions = {},
+  ) {
+    this.approximate = new Approximate({
+      above: options.approximateAbove ?? DEFAULT_APPROXIMATE_ABOVE,
+      budget: this,
+      loader: options.annLoader,
+      log: options.log,
+    });
+  }
+
+  /** The space's metric: from now on its namespaces past the threshold get an approximate index. */
+  learnMetric(space: string, metric: Metric): void {
+    this.metrics.set(space, metric);
+  }
+
+  private consider(space: string, namespace: string, nv: NamespaceVectors): void {
+    const metric = this.metrics.get(space);
+    if (metric && !this.loading.has(nv)) this.approximate.consider(nv, metric, nsLabel(namespace));
+  }
 
   get bytesInUse(): number {
     return this.inUse;
@@ -54,7 +94,8 @@ export class Mirror implements MemoryBudget {
       this.finishLoading(found);
       return found;
     }
-    const nv = new NamespaceVectors(dimension, this, `namespace ${JSON.stringify(namespace)}`);
+    const nv = new NamespaceVectors(dimension, this, nsLabel(namespace));
+    nv.deferIndexes();
     try {
       this.load(space, namespace, nv);
     } catch (e) {
@@ -63,6 +104,8 @@ export class Mirror implements MemoryBudget {
     }
     if (!byName) this.spaces.set(space, (byName = new Map()));
     byName.set(namespace, nv);
+    void this.catchUpLater(nv);
+    this.consider(space, namespace, nv);
     return nv;
   }
 
@@ -72,11 +115,13 @@ export class Mirror implements MemoryBudget {
    * to what is loaded so far and read again from lmdb by the slices after them (a put or remove applied twice is
    * the same as once), so the result equals a load done at once.
    */
-  async warm(targets: { space: string; namespace: string; dimension: number }[], log: (line: string) => void): Promise<void> {
+  async warm(targets: { space: string; namespace: string; dimension: number; metric?: Metric }[], log: (line: string) => void): Promise<void> {
+    for (const { space, metric } of targets) if (metric) this.learnMetric(space, metric);
     for (const { space, namespace, dimension } of targets) {
       if (this.stopped) return;
       if (this.spaces.get(space)?.has(namespace) || !this.slices) continue;
-      const nv = new NamespaceVectors(dimension, this, `namespace ${JSON.stringify(namespace)}`);
+      const nv = new NamespaceVectors(dimension, this, nsLabel(namespace));
+      nv.deferIndexes();
       const step = this.slices(space, namespace, nv);
       let byName = this.spaces.get(space);
       if (!byName) this.spaces.set(space, (byName = new Map()));
@@ -84,17 +129,20 @@ export class Mirror implements MemoryBudget {
       this.loading.set(nv, { space, namespace, step });
       try {
         while (this.loading.has(nv) && !this.stopped && !step(WARM_SLICE)) await new Promise((r) => setImmediate(r));
+        void this.catchUpLater(nv);
       } catch (e) {
         log(`vecdb-mcp local service: namespace ${JSON.stringify(namespace)} not loaded in advance (${(e as Error).message}); it loads on first use`);
         this.forget(space, namespace, nv);
       }
       this.loading.delete(nv);
+      if (this.spaces.get(space)?.get(namespace) === nv) this.consider(space, namespace, nv);
     }
   }
 
   /** Stops background loading (the store is closing). */
   stop(): void {
     this.stopped = true;
+    this.approximate.stop();
   }
 
   private finishLoading(nv: NamespaceVectors): void {
@@ -107,10 +155,27 @@ export class Mirror implements MemoryBudget {
       this.forget(loading.space, loading.namespace, nv); // never leave a half-loaded namespace to search
       throw e;
     }
+    this.consider(loading.space, loading.namespace, nv);
+    void this.catchUpLater(nv);
+  }
+
+  /**
+   * Builds a loaded namespace's int8 copy and metadata index a slice per turn of the event loop (vectors.ts,
+   * deferIndexes): the first query after a restart waits for the records only.
+   */
+  private async catchUpLater(nv: NamespaceVectors): Promise<void> {
+    if (this.catchingUp.has(nv)) return;
+    this.catchingUp.add(nv);
+    try {
+      while (!this.stopped && !nv.catchUp(CATCH_UP_SLICE)) await new Promise((r) => setImmediate(r));
+    } finally {
+      this.catchingUp.delete(nv);
+    }
   }
 
   private forget(space: string, namespace: string, nv: NamespaceVectors): void {
     this.loading.delete(nv);
+    this.approximate.forget(nv);
     nv.release();
     const byName = this.spaces.get(space);
     if (byName?.get(namespace) === nv) byName.delete(namespace);
@@ -118,6 +183,7 @@ export class Mirror implements MemoryBudget {
 
   /** Applies committed changes to the namespaces in memory (those not loaded load later from lmdb). */
   apply(changes: MirrorChange[]): void {
+    const touched = new Map<NamespaceVectors, { space: string; namespace: string }>();
     for (const c of changes) {
       const byName = this.spaces.get(c.space);
       if (!byName) continue;
@@ -131,12 +197,25 @@ export class Mirror implements MemoryBudget {
       const nv = byName.get(c.namespace);
       if (!nv) continue;
       try {
-        if (c.kind === "put") nv.put(c.id, c.values, c.sparse, c.metadataJson);
-        else nv.remove(c.id);
+        if (c.kind === "put") {
+          nv.put(c.id, c.values, c.sparse, c.metadataJson);
+          this.approximate.changed(nv, nv.slotOf.get(c.id)!);
+        } else {
+          const slot = nv.slotOf.get(c.id);
+          nv.remove(c.id);
+          if (slot !== undefined) this.approximate.changed(nv, slot);
+        }
+        touched.set(nv, c);
       } catch {
         // out of memory for a change that lmdb already holds: forget the namespace; its next use loads it again
         this.forget(c.space, c.namespace, nv);
+        touched.delete(nv);
       }
     }
+    for (const [nv, { space, namespace }] of touched) if (this.spaces.get(space)?.get(namespace) === nv) this.consider(space, namespace, nv);
   }
+}
+
+function nsLabel(namespace: string): string {
+  return `namespace ${JSON.stringify(namespace)}`;
 }

@@ -4,6 +4,7 @@
 import { norm, type SparseVector } from "../storage/codec.js";
 import { VectorBlock } from "./kernel.js";
 import { MetadataIndex } from "./metadata-index.js";
+import { QuantizedBlock } from "./quantized-block.js";
 
 /** A block holds about this many bytes of rows; the first block grows by doubling up to it. */
 const BLOCK_BYTES = 64 * 1024 * 1024;
@@ -22,13 +23,22 @@ export class NamespaceVectors {
   /** Slots per full block (every block but a still-growing first one). */
   readonly blockSlots: number;
   blocks: VectorBlock[] = [];
+  /** Each block's int8 copy (search/quantized-block.ts), for the first pass of a dense query. */
+  quantized: (QuantizedBlock | undefined)[] = [];
+  /**
+   * What a namespace loading from lmdb builds after the load (deferIndexes), so that it answers sooner: rows at and
+   * past these slots may not be in the int8 copy / the metadata index yet (Infinity: all are). Until the int8 copy is
+   * whole, dense queries take the float32 pass; a filter finishes the metadata index first (metadataIndex()).
+   */
+  quantizedBelow = Infinity;
+  private metadataIndexedBelow = Infinity;
   /** slot → id (undefined: free). */
   ids: (string | undefined)[] = [];
   norms = new Float64Array(0);
   sparse: (SparseVector | undefined)[] = [];
   metadataJson: (string | undefined)[] = [];
   readonly slotOf = new Map<string, number>();
-  readonly metadata = new MetadataIndex();
+  private readonly metadata = new MetadataIndex();
   /** term → (slot → weight), for sparse queries. */
   readonly postings = new Map<number, Map<number, number>>();
   /** Slots below this have been used. */
@@ -37,6 +47,7 @@ export class NamespaceVectors {
   maxNorm = 0;
   private readonly free: number[] = [];
   private bytes = 0;
+  private released = false;
 
   constructor(readonly dimension: number, private readonly budget: MemoryBudget, private readonly label: string) {
     this.dimPad = Math.ceil(dimension / 8) * 8;
@@ -73,6 +84,7 @@ export class NamespaceVectors {
       else new Uint8Array(row.buffer, row.byteOffset, values.byteLength).set(values);
       const n = norm(row);
       this.norms[slot] = n;
+      if (slot < this.quantizedBelow) this.quantize(slot);
       if (n > this.maxNorm) this.maxNorm = n;
     }
     this.sparse[slot] = sparse;
@@ -91,15 +103,18 @@ export class NamespaceVectors {
     if (this.dimension > 0) {
       this.row(slot).fill(0);
       this.norms[slot] = 0;
+      if (slot < this.quantizedBelow) this.quantize(slot);
     }
     this.free.push(slot);
   }
 
   /** Returns the memory to the budget; the object must not be used afterwards. */
   release(): void {
+    this.released = true;
     this.budget.give(this.bytes);
     this.bytes = 0;
     this.blocks = [];
+    this.quantized = [];
   }
 
   /** The dense values of a slot: a view of dimension floats in its block. */
@@ -108,6 +123,41 @@ export class NamespaceVectors {
     const block = this.blocks[b];
     const start = (slot - b * this.blockSlots) * this.dimPad;
     return block.rows.subarray(start, start + this.dimension);
+  }
+
+  deferIndexes(): void {
+    this.quantizedBelow = 0;
+    this.metadataIndexedBelow = 0;
+  }
+
+  /** Builds what deferIndexes put off for up to `max` more rows; true once all is built. */
+  catchUp(max: number): boolean {
+    if (this.released) return true;
+    const from = this.metadataIndexedBelow;
+    if (from !== Infinity) {
+      const end = Math.min(this.used, from + max);
+      for (let slot = from; slot < end; slot++) this.indexMetadata(slot);
+      this.metadataIndexedBelow = end >= this.used ? Infinity : end;
+      max -= end - from;
+    }
+    if (this.quantizedBelow !== Infinity && max > 0) {
+      const end = Math.min(this.used, this.quantizedBelow + max);
+      for (let slot = this.quantizedBelow; slot < end; slot++) this.quantize(slot);
+      this.quantizedBelow = end >= this.used ? Infinity : end;
+    }
+    return this.quantizedBelow === Infinity && this.metadataIndexedBelow === Infinity;
+  }
+
+  /** The metadata index, whole. */
+  metadataIndex(): MetadataIndex {
+    for (let slot = this.metadataIndexedBelow; slot < this.used; slot++) this.indexMetadata(slot);
+    this.metadataIndexedBelow = Infinity;
+    return this.metadata;
+  }
+
+  private quantize(slot: number): void {
+    const b = Math.floor(slot / this.blockSlots);
+    this.quantized[b]?.set(slot - b * this.blockSlots, this.row(slot));
   }
 
   /** Live slots in ascending order. */
@@ -129,38 +179,52 @@ export class NamespaceVectors {
       let slots = first ? first.capacity : FIRST_BLOCK_SLOTS;
       while (slots < Math.min(need, this.blockSlots)) slots *= 2;
       slots = Math.min(slots, this.blockSlots);
-      const block = this.newBlock(slots);
+      const [block, quantized] = this.newBlock(slots);
       if (first) {
         block.rows.set(first.rows);
-        const old = first.capacity * this.dimPad * 4 + (this.dimPad + first.capacity) * 4;
+        if (quantized && this.quantized[0]) quantized.copyFrom(this.quantized[0]);
+        const old = this.blockBytes(first.capacity);
         this.budget.give(old);
         this.bytes -= old;
       }
       this.blocks[0] = block;
+      this.quantized[0] = quantized;
     } else {
-      this.blocks.push(this.newBlock(this.blockSlots));
+      const [block, quantized] = this.newBlock(this.blockSlots);
+      this.blocks.push(block);
+      this.quantized.push(quantized);
     }
     const norms = new Float64Array(this.capacity());
     norms.set(this.norms.subarray(0, Math.min(this.norms.length, norms.length)));
     this.norms = norms;
   }
 
-  private newBlock(slots: number): VectorBlock {
-    const bytes = slots * this.dimPad * 4 + (this.dimPad + slots) * 4;
+  /** A block's bytes: its float32 rows with the query and scores beside them, and its int8 copy. */
+  private blockBytes(slots: number): number {
+    return slots * this.dimPad * 4 + (this.dimPad + slots) * 4 + QuantizedBlock.bytesFor(this.dimPad, slots);
+  }
+
+  private newBlock(slots: number): [VectorBlock, QuantizedBlock | undefined] {
+    const bytes = this.blockBytes(slots);
     this.budget.take(bytes, this.label);
     try {
       const block = new VectorBlock(this.dimPad, slots);
+      const quantized = QuantizedBlock.create(this.dimPad, slots);
       this.bytes += bytes;
-      return block;
+      return [block, quantized];
     } catch (e) {
       this.budget.give(bytes);
       throw new MemoryLimitError(`could not allocate ${Math.round(bytes / 1048576)} MB for ${this.label}: ${(e as Error).message}`);
     }
   }
 
-  private index(slot: number): void {
+  private indexMetadata(slot: number): void {
     const json = this.metadataJson[slot];
     if (json !== undefined) this.metadata.add(slot, JSON.parse(json) as Record<string, unknown>);
+  }
+
+  private index(slot: number): void {
+    if (slot < this.metadataIndexedBelow) this.indexMetadata(slot);
     const sv = this.sparse[slot];
     if (sv) {
       for (let i = 0; i < sv.indices.length; i++) {
@@ -172,7 +236,7 @@ export class NamespaceVectors {
   }
 
   private unindex(slot: number): void {
-    const json = this.metadataJson[slot];
+    const json = slot < this.metadataIndexedBelow ? this.metadataJson[slot] : undefined;
     if (json !== undefined) this.metadata.remove(slot, JSON.parse(json) as Record<string, unknown>);
     const sv = this.sparse[slot];
     if (sv) {

@@ -9,7 +9,7 @@
 import { totalmem } from "node:os";
 import type { Database, RootDatabase } from "lmdb";
 import { searchNamespace, type Hit } from "../search/exact.js";
-import { Mirror, type MirrorChange } from "../search/mirror.js";
+import { Mirror, type MirrorChange, type MirrorOptions } from "../search/mirror.js";
 import type { Metric, Query } from "../search/score.js";
 import type { NamespaceVectors } from "../search/vectors.js";
 import type { Json } from "../data/validate.js";
@@ -32,7 +32,7 @@ const DELETE_CHUNK = 5000;
 /** By default the records held in memory may take this share of the machine's memory. */
 const DEFAULT_MEMORY_SHARE = 0.6;
 
-export interface VectorStoreOptions {
+export interface VectorStoreOptions extends MirrorOptions {
   /** The most bytes the in-memory copy of the records may take (default: 60% of the machine's memory). */
   memoryLimitBytes?: number;
 }
@@ -54,6 +54,7 @@ export class VectorStore {
       (space, namespace, into) => this.loadNamespace(space, namespace, into)(Infinity),
       options.memoryLimitBytes ?? Math.floor(totalmem() * DEFAULT_MEMORY_SHARE),
       (space, namespace, into) => this.loadNamespace(space, namespace, into),
+      options,
     );
   }
 
@@ -343,8 +344,25 @@ export class VectorStore {
 
   // ---- search, from memory ------------------------------------------------------------------------------
 
-  /** The best `topK` records for the query (exactly as scoring every record would rank them), optionally filtered. */
-  search(space: string, namespace: string, metric: Metric, q: Query, topK: number, filter?: Json): { hits: Hit[]; considered: number } {
+  /**
+   * The best `topK` records for the query, optionally filtered: exactly as scoring every record would rank them, or,
+   * for a large namespace's approximate index (search/approximate.ts), its candidates scored exactly.
+   */
+  async search(space: string, namespace: string, metric: Metric, q: Query, topK: number, filter?: Json): Promise<{ hits: Hit[]; considered: number }> {
+    if (!this.catalog.scopeOf(space, namespace)) return { hits: [], considered: 0 };
+    this.mirror.learnMetric(space, metric);
+    const nv = this.vectors(space, namespace);
+    const allowed = filter === undefined ? undefined : this.select(nv, filter);
+    const approximate = this.mirror.approximate;
+    if (approximate.answers(nv, metric, q, topK, allowed, `namespace ${JSON.stringify(namespace)}`)) {
+      const hits = await approximate.search(nv, metric, q, topK, allowed);
+      if (hits) return { hits, considered: allowed ? allowed.length : nv.count };
+      return this.exactSearch(space, namespace, metric, q, topK, filter); // the namespace as it is after the wait
+    }
+    return { hits: searchNamespace(nv, metric, q, topK, allowed), considered: allowed ? allowed.length : nv.count };
+  }
+
+  private exactSearch(space: string, namespace: string, metric: Metric, q: Query, topK: number, filter?: Json): { hits: Hit[]; considered: number } {
     if (!this.catalog.scopeOf(space, namespace)) return { hits: [], considered: 0 };
     const nv = this.vectors(space, namespace);
     const allowed = filter === undefined ? undefined : this.select(nv, filter);
@@ -378,7 +396,7 @@ export class VectorStore {
   }
 
   private select(nv: NamespaceVectors, filter: Json): number[] {
-    return nv.metadata.select(filter, () => nv.liveSlots());
+    return nv.metadataIndex().select(filter, () => nv.liveSlots());
   }
 
   private vectors(space: string, namespace: string, dimension?: number): NamespaceVectors {
@@ -398,19 +416,25 @@ export class VectorStore {
       for (const { key, value } of range) {
         const parts = decodeRecordParts(value);
         into.put(idFromKey(key) ?? parts.longId ?? "", parts.dense, parts.sparse, parts.metadataJson);
-        after = Buffer.from(key);
-        if (++n >= max) return false;
+        if (++n >= max) {
+          after = Buffer.from(key); // the next slice starts past it (lmdb reuses the key's bytes, hence the copy)
+          return false;
+        }
       }
       return true;
     };
   }
 
-  /** Starts loading every namespace of these spaces into memory in the background (the service's indexes at start). */
-  warm(spaces: string[], log: (line: string) => void): Promise<void> {
-    const targets = spaces.flatMap((space) => {
+  /**
+   * Starts loading every namespace of these spaces into memory in the background (the service's indexes at start);
+   * a space given with its metric also gets approximate indexes for its large namespaces.
+   */
+  warm(spaces: (string | { space: string; metric: Metric })[], log: (line: string) => void): Promise<void> {
+    const targets = spaces.flatMap((given) => {
+      const { space, metric } = typeof given === "string" ? { space: given, metric: undefined } : given;
       const entry = this.catalog.space(space);
       if (!entry) return [];
-      return this.catalog.namespaces(entry.no).map(({ entry: ns }) => ({ space, namespace: ns.name, dimension: entry.dimension ?? 0 }));
+      return this.catalog.namespaces(entry.no).map(({ entry: ns }) => ({ space, namespace: ns.name, dimension: entry.dimension ?? 0, metric }));
     });
     return this.mirror.warm(targets, log);
   }

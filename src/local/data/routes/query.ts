@@ -10,7 +10,7 @@ import type { RouteContext } from "../types.js";
 import { checkId, describe, field, LIMITS, namespaceOf, optionalBoolean, parseBody, sparseValues, type Json } from "../validate.js";
 import type { SparseVector } from "../../storage/codec.js";
 
-export function query({ req, index, store }: RouteContext) {
+export async function query({ req, index, store }: RouteContext) {
   const body = parseBody(req.body);
   const topK = checkTopK(field(body, "topK"));
   const namespace = namespaceOf(field(body, "namespace"));
@@ -46,9 +46,10 @@ export function query({ req, index, store }: RouteContext) {
     sparse = source.sparse;
   }
 
-  // Searched in memory (exact: the order scoring every record gives); the records answered are read from lmdb.
+  // Searched in memory (exact: the order scoring every record gives; a large namespace's approximate index: its
+  // candidates scored exactly); the records answered are read from lmdb.
   const rawFilter = field(body, "filter");
-  const { hits, considered } = store.search(index.space, namespace, index.metric, makeQuery(dense, sparse), topK, predicate ? rawFilter : undefined);
+  const { hits, considered } = await store.search(index.space, namespace, index.metric, makeQuery(dense, sparse), topK, predicate ? rawFilter : undefined);
   const matches = [];
   for (const hit of hits) {
     const r = includeValues || includeMetadata ? store.get(index.space, namespace, hit.id) : undefined;
