@@ -10,7 +10,8 @@
 // startup path too. The check after the build fails it if the local service or Parquet is on the startup path, and
 // dist/bundle/meta.json keeps the metafile (test/bundle.test.ts reads it). lmdb stays external: a native module with
 // per-platform prebuilt packages, the one runtime dependency the bundle still loads from node_modules.
-import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { execFileSync } from "node:child_process";
@@ -35,6 +36,10 @@ const LAZY_ONLY = [
   // index_documents' file reading, chunking and HTML parsing
   /^src\/ingest\/documents\//,
   /node_modules\/(htmlparser2|picomatch)\//,
+  // the tool modules, each loaded on its tool's first call (src/mcp/tool-catalog.ts), and the zod → JSON Schema
+  // conversion of their schemas, done here at build time instead (toolCatalog below)
+  /^tools\/(?!index\.ts$)/,
+  /^src\/mcp\/tool-schemas\.ts$/,
 ];
 
 // CommonJS dependencies bundled into ESM (undici, parts of the SDK's deps) call require() for Node built-ins;
@@ -76,8 +81,32 @@ const slimStartup = {
   },
 };
 
-// The tools' JSON Schemas, converted once here instead of on every start (src/mcp/tool-schemas.ts); needs tsc's dist/tools.
-const toolSchemas = execFileSync(process.execPath, [join(root, "scripts", "tool-schemas.mjs")], { cwd: root, encoding: "utf8" });
+// What every tool declares (name, description, annotations, JSON Schemas…), written here from the tool modules so that
+// the server lists the tools without loading them (src/mcp/tool-catalog.ts). scripts/tool-catalog.mjs is bundled from
+// the sources and run (not run on tsc's dist/, which a test's rebuild of a stale bundle does not refresh).
+const toolCatalog = await declareTools();
+
+async function declareTools() {
+  const dir = mkdtempSync(join(tmpdir(), "vecdb-tool-catalog-"));
+  try {
+    await build({
+      absWorkingDir: root,
+      entryPoints: ["scripts/tool-catalog.mjs"],
+      outdir: dir,
+      bundle: true,
+      splitting: true, // keeps the modules' evaluation order (a single file reorders the tools' lazy imports)
+      platform: "node",
+      format: "esm",
+      target: "node20",
+      external: ["lmdb"],
+      banner: { js: banner },
+      logLevel: "warning",
+    });
+    return execFileSync(process.execPath, [join(dir, "tool-catalog.js")], { cwd: root, encoding: "utf8" });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 const result = await build({
   absWorkingDir: root,
@@ -97,7 +126,7 @@ const result = await build({
   external: ["lmdb"],
   plugins: [slimStartup],
   banner: { js: banner },
-  define: { __VECDB_TOOL_SCHEMAS__: JSON.stringify(toolSchemas) },
+  define: { __VECDB_TOOL_CATALOG__: JSON.stringify(toolCatalog) },
   metafile: true,
   write: false,
   logLevel: "warning",
@@ -144,6 +173,7 @@ const place = (file, contents, mode = 0o644) => {
 };
 for (const file of result.outputFiles) if (file.path !== ENTRY) place(file.path, file.contents);
 place(join(CHUNKS, "meta.json"), JSON.stringify(result.metafile));
+place(join(CHUNKS, "tool-catalog.json"), toolCatalog); // what the bundle carries, for test/mcp/tool-catalog.test.ts
 place(ENTRY, result.outputFiles.find((file) => file.path === ENTRY).contents, 0o755); // runnable as ./dist/vecdb-mcp.js
 // Sweep chunks of earlier builds, once they are old enough that no server just spawned can still be loading them.
 for (const name of readdirSync(CHUNKS)) {

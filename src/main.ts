@@ -3,6 +3,7 @@ import { createService, type Service } from "./api/service.js";
 import { ConfigError, loadConfig, USAGE, type Config } from "./config.js";
 import { createLogger } from "./log.js";
 import { createServer } from "./mcp/server.js";
+import { loadToolCatalog } from "./mcp/tool-catalog.js";
 import type { ServiceSupply } from "./mcp/service-supply.js";
 import { shutdownOnce } from "./shutdown.js";
 import { LineStdioTransport } from "./transports/stdio.js";
@@ -83,6 +84,7 @@ export async function runMcpCommand(argv: string[]): Promise<void> {
     localService: local !== undefined,
   });
   const closeService = () => ("close" in service ? service.close() : Promise.resolve());
+  const tools = await loadToolCatalog(); // declared by the build: no tool module is loaded before its first call
   if (config.http) {
     const { runHttpTransport } = await import("./transports/http/command.js");
     const release = async () => {
@@ -94,10 +96,10 @@ export async function runMcpCommand(argv: string[]): Promise<void> {
       log,
       release,
       tokenGenerated,
-      newServer: ({ stopping, stop }) => createServer(config, service, { log, stopping, stop }),
+      newServer: ({ stopping, stop }) => createServer(config, service, { tools, log, stopping, stop }),
     });
   }
-  const server = createServer(config, service, { log });
+  const server = createServer(config, service, { tools, log });
   const transport = new LineStdioTransport();
 
   const shutdown = shutdownOnce(log, [() => server.close(), closeService, () => local?.close()]);

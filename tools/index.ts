@@ -1,90 +1,55 @@
-// The registry: every tool the server offers, in the order tools/list shows them.
+// The registry: every tool the server offers, in the order tools/list shows them, each by its name and the module that
+// defines it. A module is loaded when its tool is first called: what tools/list and the safe modes need of a tool
+// (its name, description, JSON Schemas, annotations) the bundle carries, written at build time from these same modules
+// (src/mcp/tool-catalog.ts, scripts/tool-catalog.mjs).
 import type { AnyTool } from "../src/tool-kit/tool.js";
-import createCollection from "./collections/create_collection.js";
-import createIndex from "./indexes/create_index.js";
-import deleteCollection from "./collections/delete_collection.js";
-import deleteIndex from "./indexes/delete_index.js";
-import deleteVectors from "./vectors/delete_vectors.js";
-import listCollections from "./collections/list_collections.js";
-import listIndexes from "./indexes/list_indexes.js";
-import upsertVectors from "./vectors/upsert_vectors.js";
-import importVectors from "./vectors/import_vectors.js";
-import describeIndex from "./indexes/describe_index.js";
-import describeIndexStats from "./indexes/describe_index_stats.js";
-import queryVectors from "./vectors/query_vectors.js";
-import fetchVectors from "./vectors/fetch_vectors.js";
-import listVectorIds from "./vectors/list_vector_ids.js";
-import describeCollection from "./collections/describe_collection.js";
-import createIndexForModel from "./indexes/create_index_for_model.js";
-import upsertRecords from "./text/upsert_records.js";
-import searchRecords from "./text/search_records.js";
-import searchIndexes from "./text/search_indexes.js";
-import indexDocuments from "./text/index_documents.js";
-import embedTexts from "./inference/embed_texts.js";
-import rerankDocuments from "./inference/rerank_documents.js";
-import listModels from "./inference/list_models.js";
-import configureIndex from "./indexes/configure_index.js";
-import listNamespaces from "./namespaces/list_namespaces.js";
-import describeNamespace from "./namespaces/describe_namespace.js";
-import createNamespace from "./namespaces/create_namespace.js";
-import deleteNamespace from "./namespaces/delete_namespace.js";
-import updateVectors from "./vectors/update_vectors.js";
-import fetchByMetadata from "./vectors/fetch_by_metadata.js";
-import createBackup from "./backups/create_backup.js";
-import listBackups from "./backups/list_backups.js";
-import describeBackup from "./backups/describe_backup.js";
-import createIndexFromBackup from "./backups/create_index_from_backup.js";
-import listRestoreJobs from "./backups/list_restore_jobs.js";
-import describeRestoreJob from "./backups/describe_restore_job.js";
-import deleteBackup from "./backups/delete_backup.js";
-import startBulkImport from "./imports/start_bulk_import.js";
-import listBulkImports from "./imports/list_bulk_imports.js";
-import describeBulkImport from "./imports/describe_bulk_import.js";
-import cancelBulkImport from "./imports/cancel_bulk_import.js";
 
-export const tools: readonly AnyTool[] = [
-  listIndexes,
-  listCollections,
-  createIndex,
-  createCollection,
-  upsertVectors,
-  importVectors,
-  describeIndex,
-  describeIndexStats,
-  queryVectors,
-  fetchVectors,
-  listVectorIds,
-  describeCollection,
+/** Loads the module of one tool (its default export is the tool's definition). */
+export type ToolModule = () => Promise<{ default: AnyTool }>;
+
+export const toolModules: readonly (readonly [name: string, load: ToolModule])[] = [
+  ["list_indexes", () => import("./indexes/list_indexes.js")],
+  ["list_collections", () => import("./collections/list_collections.js")],
+  ["create_index", () => import("./indexes/create_index.js")],
+  ["create_collection", () => import("./collections/create_collection.js")],
+  ["upsert_vectors", () => import("./vectors/upsert_vectors.js")],
+  ["import_vectors", () => import("./vectors/import_vectors.js")],
+  ["describe_index", () => import("./indexes/describe_index.js")],
+  ["describe_index_stats", () => import("./indexes/describe_index_stats.js")],
+  ["query_vectors", () => import("./vectors/query_vectors.js")],
+  ["fetch_vectors", () => import("./vectors/fetch_vectors.js")],
+  ["list_vector_ids", () => import("./vectors/list_vector_ids.js")],
+  ["describe_collection", () => import("./collections/describe_collection.js")],
   // The text path (integrated embedding) and the models.
-  createIndexForModel,
-  upsertRecords,
-  searchRecords,
-  searchIndexes,
-  indexDocuments,
-  embedTexts,
-  rerankDocuments,
-  listModels,
+  ["create_index_for_model", () => import("./indexes/create_index_for_model.js")],
+  ["upsert_records", () => import("./text/upsert_records.js")],
+  ["search_records", () => import("./text/search_records.js")],
+  ["search_indexes", () => import("./text/search_indexes.js")],
+  ["index_documents", () => import("./text/index_documents.js")],
+  ["embed_texts", () => import("./inference/embed_texts.js")],
+  ["rerank_documents", () => import("./inference/rerank_documents.js")],
+  ["list_models", () => import("./inference/list_models.js")],
   // Administration (issue 14)
-  configureIndex,
-  listNamespaces,
-  describeNamespace,
-  createNamespace,
-  updateVectors,
-  fetchByMetadata,
-  createBackup,
-  listBackups,
-  describeBackup,
-  createIndexFromBackup,
-  listRestoreJobs,
-  describeRestoreJob,
-  startBulkImport,
-  listBulkImports,
-  describeBulkImport,
-  cancelBulkImport,
+  ["configure_index", () => import("./indexes/configure_index.js")],
+  ["list_namespaces", () => import("./namespaces/list_namespaces.js")],
+  ["describe_namespace", () => import("./namespaces/describe_namespace.js")],
+  ["create_namespace", () => import("./namespaces/create_namespace.js")],
+  ["update_vectors", () => import("./vectors/update_vectors.js")],
+  ["fetch_by_metadata", () => import("./vectors/fetch_by_metadata.js")],
+  ["create_backup", () => import("./backups/create_backup.js")],
+  ["list_backups", () => import("./backups/list_backups.js")],
+  ["describe_backup", () => import("./backups/describe_backup.js")],
+  ["create_index_from_backup", () => import("./backups/create_index_from_backup.js")],
+  ["list_restore_jobs", () => import("./backups/list_restore_jobs.js")],
+  ["describe_restore_job", () => import("./backups/describe_restore_job.js")],
+  ["start_bulk_import", () => import("./imports/start_bulk_import.js")],
+  ["list_bulk_imports", () => import("./imports/list_bulk_imports.js")],
+  ["describe_bulk_import", () => import("./imports/describe_bulk_import.js")],
+  ["cancel_bulk_import", () => import("./imports/cancel_bulk_import.js")],
   // Only with --allow-destructive (src/mcp/access.ts):
-  deleteVectors,
-  deleteIndex,
-  deleteCollection,
-  deleteNamespace,
-  deleteBackup,
+  ["delete_vectors", () => import("./vectors/delete_vectors.js")],
+  ["delete_index", () => import("./indexes/delete_index.js")],
+  ["delete_collection", () => import("./collections/delete_collection.js")],
+  ["delete_namespace", () => import("./namespaces/delete_namespace.js")],
+  ["delete_backup", () => import("./backups/delete_backup.js")],
 ];

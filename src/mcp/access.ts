@@ -19,7 +19,7 @@ export type Access = Pick<Config, "readOnly" | "allowDestructive" | "indexes">;
 const list = (names: readonly string[]) => names.map((n) => JSON.stringify(n)).join(", ");
 
 /** Why `tool` does not exist on this server (the text a call to it gets), or undefined when it does. */
-export function toolRefusal(tool: AnyTool, access: Access): string | undefined {
+export function toolRefusal(tool: Pick<AnyTool, "name" | "annotations" | "requiresAllowDestructive" | "unscopedWrite">, access: Access): string | undefined {
   if (access.readOnly && !tool.annotations.readOnlyHint) {
     return (
       `${tool.name} is not available: this server runs read-only (--read-only / VECDB_READ_ONLY), so only tools that ` +
@@ -50,7 +50,7 @@ export function indexRefusal(name: string, indexes: readonly string[]): string {
 }
 
 /** The refusal of a call whose `index` argument (or another argument naming an index) is outside --indexes. */
-export function callRefusal(tool: AnyTool, args: Record<string, unknown>, access: Access): string | undefined {
+export function callRefusal(tool: Pick<AnyTool, "indexArguments">, args: Record<string, unknown>, access: Access): string | undefined {
   if (!access.indexes) return undefined;
   for (const arg of ["index", ...(tool.indexArguments ?? [])]) {
     const name = args[arg];

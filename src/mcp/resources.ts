@@ -6,11 +6,14 @@ import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mc
 import type { ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import type { AnyTool, ToolContext } from "../tool-kit/tool.js";
 
+/** A tool by name, its module loaded when a resource is first read through it (tool-catalog.ts). */
+type ToolByName = { name: string; load(): Promise<AnyTool> };
+
 const JSON_TYPE = "application/json";
 const MARKDOWN = "text/markdown";
 
 /** `contextFor` may have to wait for the service (a shared local service found or started on demand). */
-export function registerResources(server: McpServer, tools: readonly AnyTool[], contextFor: (signal: AbortSignal) => Promise<ToolContext>): void {
+export function registerResources(server: McpServer, tools: readonly ToolByName[], contextFor: (signal: AbortSignal) => Promise<ToolContext>): void {
   const tool = (name: string) => tools.find((t) => t.name === name);
   const describeIndex = tool("describe_index");
   const stats = tool("describe_index_stats");
@@ -40,9 +43,11 @@ export function registerResources(server: McpServer, tools: readonly AnyTool[], 
     async (uri, variables, extra): Promise<ReadResourceResult> => {
       const name = decodeURIComponent(String(variables.name));
       const ctx = await contextFor(extra.signal);
-      const described = await describeIndex.run({ index: name }, ctx);
+      const described = await (await describeIndex.load()).run({ index: name }, ctx);
       let counted: Awaited<ReturnType<AnyTool["run"]>> | undefined;
-      if (stats && (described.structured as { index: { ready?: boolean } }).index.ready) counted = await stats.run({ index: name }, ctx).catch(() => undefined);
+      if (stats && (described.structured as { index: { ready?: boolean } }).index.ready) {
+        counted = await stats.load().then((tool) => tool.run({ index: name }, ctx)).catch(() => undefined);
+      }
       const json = { ...(described.structured as object), ...(counted ? { stats: counted.structured } : {}) };
       const text = [described.table, counted?.table].filter(Boolean).join("\n\n");
       return {
@@ -64,7 +69,7 @@ export function registerResources(server: McpServer, tools: readonly AnyTool[], 
       `vecdb://${name}`,
       { title, description: `Every ${name === "collections" ? "collection" : "backup"} there is, as ${listTool.name} lists them.`, mimeType: JSON_TYPE },
       async (uri, extra): Promise<ReadResourceResult> => {
-        const result = await listTool.run({}, await contextFor(extra.signal));
+        const result = await (await listTool.load()).run({}, await contextFor(extra.signal));
         return {
           contents: [
             { uri: uri.href, mimeType: JSON_TYPE, text: JSON.stringify(result.structured, null, 2) },

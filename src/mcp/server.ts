@@ -1,7 +1,8 @@
 // createServer: an McpServer with every tool of the registry. The MCP plumbing lives here and only here:
 // tool results → content + structuredContent, errors → isError text, progress tokens, cancellation, logging.
 import { existsSync, readFileSync } from "node:fs";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { McpServer, type RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { objectFromShape, type AnySchema } from "@modelcontextprotocol/sdk/server/zod-compat.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
   CallToolRequestSchema,
@@ -20,14 +21,13 @@ import { confirmer } from "./elicit.js";
 import { registerResources } from "./resources.js";
 import { callRefusal, scopedService, toolRefusal, type Access } from "./access.js";
 import { outputShapeOf, type AnyTool, type ToolContext } from "../tool-kit/tool.js";
-import { answerToolsList, schemasOf } from "./tool-schemas.js";
+import { answerToolsList, type LazyTool } from "./tool-catalog.js";
 import { nothingDone, unknownArguments, unknownArgumentsText } from "./strict-args.js";
 import { guardRequests } from "./request-guards.js";
 import { fixedSupply, isServiceSupply, runWithRecovery, type ServiceSupply } from "./service-supply.js";
-import { tools as registry } from "../../tools/index.js";
 
 /** The initialize result's instructions: how to start, and the safe modes in force. */
-export function instructionsFor(config: Access, tools: readonly AnyTool[]): string {
+export function instructionsFor(config: Access, tools: readonly { name: string }[]): string {
   const has = (name: string) => tools.some((t) => t.name === name);
   const lines = [
     "Administer and fill a vector database (Pinecone API).",
@@ -121,8 +121,8 @@ function redactDeep(value: Record<string, unknown>, secrets: readonly (string | 
 export interface CreateServerOptions {
   /** Base logger (stderr). Default: a new stderr logger. */
   log?: Logger;
-  /** The tools to register. Default: the whole registry. */
-  tools?: readonly AnyTool[];
+  /** The tools to offer (safe modes permitting): the registry's, from loadToolCatalog() (tool-catalog.ts). */
+  tools: readonly LazyTool[];
   /** Fires when the session must stop its calls (HTTP: shutdown past its grace period, or DELETE): each running
    * call stops as a cancelled one does and still answers, with what landed and what did not. */
   stop?: AbortSignal;
@@ -130,11 +130,11 @@ export interface CreateServerOptions {
   stopping?: AbortSignal;
 }
 
-export function createServer(config: Config, service: Service | ServiceSupply, options: CreateServerOptions = {}): McpServer {
+export function createServer(config: Config, service: Service | ServiceSupply, options: CreateServerOptions): McpServer {
   const supply = isServiceSupply(service) ? service : fixedSupply(service);
   const secrets = () => [config.apiKey];
   const base = options.log ?? createLogger({ secrets });
-  const all = options.tools ?? registry;
+  const all = options.tools;
   // Tools the safe modes take away are not registered (so not listed); a call to one by name gets why.
   const hidden = new Map<string, string>();
   for (const t of all) {
@@ -170,17 +170,13 @@ export function createServer(config: Config, service: Service | ServiceSupply, o
   };
   const roots = trackRoots(server.server, config.allowDirs, log, !config.http); // over HTTP only --allow-dir (roots.ts)
 
+  const registered = new Map<string, RegisteredTool>();
   for (const tool of offered) {
-    server.registerTool(
+    // No zod schemas yet: they come with the tool's module, loaded on the tool's first call (withSchemas below).
+    const record = server.registerTool(
       tool.name,
-      {
-        title: tool.title,
-        description: tool.description,
-        inputSchema: tool.inputSchema,
-        outputSchema: outputShapeOf(tool),
-        annotations: { title: tool.title, ...tool.annotations },
-      },
-      async (args: Record<string, unknown>, extra: Extra): Promise<CallToolResult> => {
+      { title: tool.title, description: tool.description, annotations: { title: tool.title, ...tool.annotations } },
+      (async (args: Record<string, unknown>, extra: Extra): Promise<CallToolResult> => {
         const started = Date.now();
         const progress = progressOf(extra);
         const allowedRoots = () => roots(extra);
@@ -203,7 +199,8 @@ export function createServer(config: Config, service: Service | ServiceSupply, o
           return { content: [{ type: "text", text: refused }], isError: true };
         }
         try {
-          const result = await runWithRecovery(tool.name, supply, (service) => tool.run(args, context(service)), signal, log);
+          const definition = await tool.load();
+          const result = await runWithRecovery(tool.name, supply, (service) => definition.run(args, context(service)), signal, log);
           await progress.settle();
           log.debug(`${tool.name} done in ${Date.now() - started} ms${result.isError ? " (isError)" : ""}`);
           const text = result.note ? `${result.table}\n\n${result.note}` : result.table;
@@ -223,8 +220,9 @@ export function createServer(config: Config, service: Service | ServiceSupply, o
           log.info(`${tool.name} → isError: ${text.split("\n")[0]}`);
           return { content: [{ type: "text", text }], isError: true };
         }
-      },
+      }) as never, // the SDK types a handler registered without a schema as taking no arguments
     );
+    registered.set(tool.name, record);
   }
   // Resources read through the same read-only tools (never one a safe mode hides) and the scoped service.
   registerResources(server, offered.filter((t) => t.annotations.readOnlyHint), async (signal) => ({
@@ -235,7 +233,7 @@ export function createServer(config: Config, service: Service | ServiceSupply, o
     log,
     allowedRoots: async () => [...config.allowDirs],
   }));
-  guardToolCalls(server, hidden, offered, log);
+  guardToolCalls(server, hidden, offered, registered, log);
   answerToolsList(server, offered);
   guardRequests(server); // last: it wraps every handler set above
   return server;
@@ -248,26 +246,63 @@ type CallHandler = (request: unknown, extra: unknown) => Promise<unknown>;
  * (the SDK alone would answer "Tool … not found") gets why; an argument key the tool does not know, at any depth
  * (zod would drop it in silence and the call would succeed without it, see strict-args.ts), is refused with the
  * nearest valid name; a key named "__proto__" (which zod would drop too, see dropped-keys.ts) is refused, naming
- * where. Nothing runs in any of these cases. The SDK offers no public hook there, so this wraps it.
+ * where. Nothing runs in any of these cases. Otherwise the tool's module is loaded (on its first call) and its zod
+ * schemas handed to the SDK, which checks the arguments and the result with them. The SDK offers no public hook
+ * there, so this wraps it.
  */
-function guardToolCalls(server: McpServer, hidden: ReadonlyMap<string, string>, offered: readonly AnyTool[], log: Logger): void {
+function guardToolCalls(
+  server: McpServer,
+  hidden: ReadonlyMap<string, string>,
+  offered: readonly LazyTool[],
+  registered: ReadonlyMap<string, RegisteredTool>,
+  log: Logger,
+): void {
   const handlers = (server.server as unknown as { _requestHandlers?: Map<string, CallHandler> })._requestHandlers;
   const sdkHandler = handlers?.get("tools/call");
   if (!sdkHandler) return; // no tool registered at all: the SDK refuses every call by itself
   const byName = new Map(offered.map((t) => [t.name, t]));
   server.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args } = request.params;
-    const refusal = hidden.get(name) ?? argumentRefusal(byName.get(name), args);
+    const tool = byName.get(name);
+    const refusal = hidden.get(name) ?? argumentRefusal(tool, args) ?? (tool && (await withSchemas(tool, registered.get(name)!, log)));
     if (refusal === undefined) return (await sdkHandler(request, extra)) as CallToolResult;
     log.info(`${name} → refused: ${refusal.split("\n")[0]}`);
     return { content: [{ type: "text", text: refusal }], isError: true };
   });
 }
 
+/** Each tool's zod schemas as the SDK checks with them, made once per process (an HTTP server has many sessions). */
+const zodObjects = new WeakMap<AnyTool, { inputSchema: AnySchema; outputSchema: AnySchema }>();
+
+/**
+ * Gives the SDK's record of `tool` the zod schemas of its module (loaded now if this is its first call), as
+ * registerTool would have made them from the module; undefined, or why the call cannot go on when the module fails to load.
+ */
+async function withSchemas(tool: LazyTool, record: RegisteredTool, log: Logger): Promise<string | undefined> {
+  if (record.inputSchema) return undefined;
+  let definition: AnyTool;
+  try {
+    definition = await tool.load();
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    log.error(`${tool.name}: its module did not load: ${reason}`);
+    return `${tool.name} could not be loaded (${reason}). ${nothingDone(tool)}\nNext step: tell the user; the server's installation may be damaged (reinstall it).`;
+  }
+  let schemas = zodObjects.get(definition);
+  if (!schemas) {
+    schemas = { inputSchema: objectFromShape(definition.inputSchema), outputSchema: objectFromShape(outputShapeOf(definition)) };
+    zodObjects.set(definition, schemas);
+  }
+  // Fields of the SDK's public RegisteredTool, set directly: its update() would also tell the client the list changed.
+  record.inputSchema ??= schemas.inputSchema;
+  record.outputSchema ??= schemas.outputSchema;
+  return undefined;
+}
+
 /** Why these arguments cannot be passed on to `tool` as given, or undefined. */
-function argumentRefusal(tool: AnyTool | undefined, args: Record<string, unknown> | undefined): string | undefined {
+function argumentRefusal(tool: LazyTool | undefined, args: Record<string, unknown> | undefined): string | undefined {
   if (tool === undefined || args === undefined) return undefined; // an unknown tool is the SDK's to answer
-  const unknown = unknownArguments(schemasOf(tool).inputSchema, args);
+  const unknown = unknownArguments(tool.schemas.inputSchema, args);
   if (unknown.length > 0) return unknownArgumentsText(unknown, tool.name, nothingDone(tool));
   const dropped = protoKeyPath(args);
   if (dropped === undefined) return undefined;

@@ -5,12 +5,11 @@
 //   (strict-args.ts), maps that hold data (z.record: metadata, filters, tags) keep their additionalProperties schema;
 // - no noise: zod writes ±9007199254740991 on every .int(), and `propertyNames: {type: "string"}` with
 //   `additionalProperties: {}` on every map — JSON says as much.
-// The bundle computes them at build time (scripts/tool-schemas.mjs calls toolJsonSchemas below): converting every
-// tool costs ~20 ms of each cold start. Without them (the tsc build, tests from source) they are converted on first use.
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+// Not on the bundle's startup path: the build runs it once (scripts/tool-catalog.mjs calls declareTool below) and the
+// bundle carries the result (tool-catalog.ts); converting every tool would cost ~20 ms of each cold start. Without
+// it (the tsc build, tests from source) tool-catalog.ts loads this module and converts every tool once.
 import { normalizeObjectSchema, objectFromShape } from "@modelcontextprotocol/sdk/server/zod-compat.js";
 import { toJsonSchemaCompat } from "@modelcontextprotocol/sdk/server/zod-json-schema-compat.js";
-import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { outputShapeOf, type AnyTool } from "../tool-kit/tool.js";
 
 export type JsonSchema = Record<string, unknown>;
@@ -19,6 +18,13 @@ export interface ToolJsonSchemas {
   inputSchema: JsonSchema;
   outputSchema?: JsonSchema;
 }
+
+/**
+ * What a tool declares besides its zod schemas and its run: all that tools/list, the safe modes (access.ts) and the
+ * strict argument check (strict-args.ts) need, with its schemas as the JSON Schemas tools/list shows. Plain JSON,
+ * so that the build can write it for the bundle (tool-catalog.ts).
+ */
+export type ToolDeclaration = Omit<AnyTool, "run" | "inputSchema" | "outputSchema"> & { schemas: ToolJsonSchemas };
 
 const SAFE_INTEGER_BOUND = Number.MAX_SAFE_INTEGER;
 
@@ -62,45 +68,14 @@ function convert(shape: unknown, io: "input" | "output"): JsonSchema | undefined
   return obj ? modelFacing(toJsonSchemaCompat(obj, { strictUnions: true, pipeStrategy: io, target: "draft-2020-12" })) : undefined;
 }
 
-/** Converts one tool's zod schemas (what scripts/tool-schemas.mjs runs at build time). */
+/** Converts one tool's zod schemas. */
 export function toolJsonSchemas(tool: Pick<AnyTool, "inputSchema" | "outputSchema">): ToolJsonSchemas {
   const outputSchema = tool.outputSchema ? convert(outputShapeOf(tool), "output") : undefined;
   return { inputSchema: convert(tool.inputSchema, "input") ?? EMPTY_OBJECT, ...(outputSchema && { outputSchema }) };
 }
 
-declare const __VECDB_TOOL_SCHEMAS__: string | undefined;
-
-let prebuilt: Record<string, ToolJsonSchemas> | undefined | null = null;
-const converted = new WeakMap<AnyTool, ToolJsonSchemas>();
-
-/** The tool's JSON Schemas: from the build when it carries this tool's, else converted once and kept. */
-export function schemasOf(tool: AnyTool): ToolJsonSchemas {
-  if (prebuilt === null) {
-    prebuilt = typeof __VECDB_TOOL_SCHEMAS__ === "string" ? (JSON.parse(__VECDB_TOOL_SCHEMAS__) as Record<string, ToolJsonSchemas>) : undefined;
-  }
-  const built = prebuilt?.[tool.name];
-  if (built) return built;
-  let schemas = converted.get(tool);
-  if (!schemas) converted.set(tool, (schemas = toolJsonSchemas(tool)));
-  return schemas;
-}
-
-/** Answers tools/list with schemasOf(tool), in the shape the SDK's own handler gives. */
-export function answerToolsList(server: McpServer, offered: readonly AnyTool[]): void {
-  let tools: unknown[] | undefined;
-  server.server.setRequestHandler(ListToolsRequestSchema, () => {
-    tools ??= offered.map((t) => {
-      const schemas = schemasOf(t);
-      return {
-        name: t.name,
-        title: t.title,
-        description: t.description,
-        inputSchema: schemas.inputSchema,
-        annotations: { title: t.title, ...t.annotations },
-        execution: { taskSupport: "forbidden" }, // what registerTool records for a plain (non-task) tool
-        ...(schemas.outputSchema && { outputSchema: schemas.outputSchema }),
-      };
-    });
-    return { tools };
-  });
+/** A tool's declaration: every field of its definition but run and the zod schemas, which become JSON Schemas. */
+export function declareTool(tool: AnyTool): ToolDeclaration {
+  const { run: _run, inputSchema: _input, outputSchema: _output, ...facts } = tool;
+  return { ...facts, schemas: toolJsonSchemas(tool) };
 }

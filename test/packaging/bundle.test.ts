@@ -1,6 +1,6 @@
 // The shipped bin is the single-file bundle (scripts/bundle.mjs): it exists, what a server with an API key reads
 // before answering holds neither the local service nor lmdb nor Parquet, and it answers initialize + tools/list.
-import { readFileSync, rmSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -50,6 +50,11 @@ describe("the bundle", () => {
     expect(Object.values(meta.outputs).some((o) => Object.keys(o.inputs).some((i) => i.includes("undici/lib/dispatcher/agent.js")))).toBe(true);
     expect(inputs.filter((i) => /node_modules\/(ajv|ajv-formats|fast-uri)\//.test(i))).toEqual([]);
     expect(inputs.filter((i) => /zod\/v4\/locales\/(?!en\.js|vecdb-en-only\.js)/.test(i))).toEqual([]);
+    // No tool module, nor the zod → JSON Schema conversion of their schemas: tools/list comes from the catalogue the
+    // build wrote, and each tool's module is a chunk of its own, loaded on the tool's first call (src/mcp/tool-catalog.ts).
+    expect(inputs.filter((i) => /^tools\/(?!index\.ts$)/.test(i) || i === "src/mcp/tool-schemas.ts")).toEqual([]);
+    const toolChunks = Object.values(meta.outputs).filter((o) => o.entryPoint?.startsWith("tools/"));
+    expect(toolChunks.length).toBe(readdirSync(join(root, "tools"), { recursive: true }).filter((f) => String(f).endsWith(".ts")).length - 1);
     // …while the local service is still there, in a chunk of its own.
     expect(Object.values(meta.outputs).some((o) => o.entryPoint === "src/local/index.ts")).toBe(true);
     // The import check's worker is an entry of its own next to the chunks (started as ./check-worker.js), never loaded at startup.
@@ -76,7 +81,7 @@ describe("the bundle", () => {
     }
   });
 
-  it("answers tools/list from the build's schemas exactly as the server converts them (tsc build, no prebuilt schemas)", async () => {
+  it("answers tools/list from the build's catalogue exactly as the tsc build does from the tool modules", async () => {
     const list = async (bin: string, args: string[]) => {
       const transport = new StdioClientTransport({
         command: process.execPath,
@@ -92,8 +97,9 @@ describe("the bundle", () => {
         await client.close();
       }
     };
-    // The bundle carries them (inlined by scripts/bundle.mjs), so the comparison below is not of the SDK with itself.
-    const inlined = startupFiles().some((out) => readFileSync(join(root, out), "utf8").includes('"upsert_vectors":{"inputSchema"'));
+    // The bundle carries them (the tool catalogue inlined by scripts/bundle.mjs), so the comparison below is not of the
+    // SDK with itself.
+    const inlined = startupFiles().some((out) => readFileSync(join(root, out), "utf8").includes('{"name":"upsert_vectors","title":'));
     expect(inlined).toBe(true);
     const unbundled = join(root, "dist", "src", "cli.js");
     for (const args of [[], ["--read-only"], ["--allow-destructive"]]) {

@@ -1,0 +1,81 @@
+// The tools as the server lists them, without their modules. A tool module holds the tool's zod schemas and its
+// run; evaluating all of them (with the zod schemas they build) was most of what a cold start spent beyond Node and
+// the SDK. So the server starts from each tool's declaration (tool-schemas.ts: name, description, annotations, the
+// safe-mode flags and the JSON Schemas tools/list shows), and a tool's module is loaded when it is first called.
+// The bundle carries the declarations, written at build time from the modules themselves (scripts/tool-catalog.mjs);
+// without them (the tsc build, tests from source) every module is loaded here and declared once, as the build does.
+// test/mcp/tool-catalog.test.ts fails if what the bundle lists drifts from what the modules declare.
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import type { AnyTool } from "../tool-kit/tool.js";
+import type { ToolDeclaration } from "./tool-schemas.js";
+import { toolModules, type ToolModule } from "../../tools/index.js";
+
+/** A tool of the registry: what it declares, and its definition, loaded on first use. */
+export type LazyTool = ToolDeclaration & {
+  /** The tool's module, loaded once (again after a failed load). */
+  load(): Promise<AnyTool>;
+};
+
+declare const __VECDB_TOOL_CATALOG__: string | undefined;
+
+let catalog: Promise<readonly LazyTool[]> | undefined;
+
+/** Every tool of the registry, in its order (tools/index.ts). */
+export function loadToolCatalog(): Promise<readonly LazyTool[]> {
+  catalog ??= declarations().then((declared) => {
+    const byName = new Map(declared.map((d) => [d.name, d]));
+    return toolModules.map(([name, load]) => {
+      const declaration = byName.get(name);
+      if (!declaration) throw new Error(`the build declares no tool ${name}: rebuild (npm run build)`);
+      return lazyTool(declaration, load);
+    });
+  });
+  return catalog;
+}
+
+/** The build's declarations, or else each module's own. */
+async function declarations(): Promise<readonly ToolDeclaration[]> {
+  if (typeof __VECDB_TOOL_CATALOG__ === "string") return JSON.parse(__VECDB_TOOL_CATALOG__) as ToolDeclaration[];
+  const { declareTool } = await import("./tool-schemas.js"); // the zod → JSON Schema conversion, kept off the bundle's startup path
+  return Promise.all(toolModules.map(async ([, load]) => declareTool((await load()).default)));
+}
+
+/** A declared tool whose module `module` loads. */
+export function lazyTool(declaration: ToolDeclaration, module: ToolModule): LazyTool {
+  let loaded: Promise<AnyTool> | undefined;
+  const load = async () => {
+    const tool = (await module()).default;
+    if (tool.name !== declaration.name) throw new Error(`tools/index.ts names ${declaration.name} a module that defines ${tool.name}`);
+    return tool;
+  };
+  return {
+    ...declaration,
+    load: () => (loaded ??= load().catch((err: unknown) => {
+      loaded = undefined;
+      throw err;
+    })),
+  };
+}
+
+/** The entry of one tool in tools/list, in the shape (and key order) the SDK's own handler gives. */
+export function listedTool(t: ToolDeclaration): Record<string, unknown> {
+  return {
+    name: t.name,
+    title: t.title,
+    description: t.description,
+    inputSchema: t.schemas.inputSchema,
+    annotations: { title: t.title, ...t.annotations },
+    execution: { taskSupport: "forbidden" }, // what registerTool records for a plain (non-task) tool
+    ...(t.schemas.outputSchema && { outputSchema: t.schemas.outputSchema }),
+  };
+}
+
+/** Answers tools/list from the declarations (no module is loaded for it). */
+export function answerToolsList(server: McpServer, offered: readonly ToolDeclaration[]): void {
+  let tools: unknown[] | undefined;
+  server.server.setRequestHandler(ListToolsRequestSchema, () => {
+    tools ??= offered.map(listedTool);
+    return { tools };
+  });
+}
