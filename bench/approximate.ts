@@ -18,17 +18,8 @@ import { Approximate } from "../src/local/search/approximate.js";
 import { searchNamespace, type Hit } from "../src/local/search/exact.js";
 import { makeQuery, type Metric } from "../src/local/search/score.js";
 import { NamespaceVectors } from "../src/local/search/vectors.js";
+import { seededRandom as random } from "./lib.js";
 
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Clustered vectors: `next()` fills a row with one more record (or query) of the mixture. */
 export function mixture(count: number, dim: number, seed: number): (out: Float32Array) => void {

@@ -8,21 +8,11 @@ import { Pinecone } from "@pinecone-database/pinecone";
 import { readFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { startServiceProcess, type RunningService } from "../test/helpers/local-service.js";
-import { createIndex, mb, type BenchRecord } from "./lib.js";
+import { createIndex, mb, seededRandom as random, type BenchRecord } from "./lib.js";
 import { startMinimalServer } from "./minimal-server.js";
 
 const DIM = 768;
 
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The records, generated as they are sent; their float32 values are kept in `into` for the brute-force check. */
 function* records(count: number, into?: Float32Array): Generator<BenchRecord> {

@@ -69,28 +69,34 @@ const I32_LT_U = 0x49;
 const I32_EQZ = 0x45;
 const F32_ADD = 0x92;
 
-// (query, base, rows, rowBytes, out): params 0–4; locals r=5, i=6, p=7, acc0=8, acc1=9, sum=10, diff=11
-function scorer(l2: boolean): number[] {
-  const term = (offset: number) =>
-    l2
-      ? [...get(0), ...get(6), I32_ADD, ...load(offset), ...get(7), ...load(offset), ...F32X4_SUB, ...tee(11), ...get(11), ...F32X4_MUL]
-      : [...get(0), ...get(6), I32_ADD, ...load(offset), ...get(7), ...load(offset), ...F32X4_MUL];
+// (query, base, rows, rowBytes, out): params 0–4; locals r=5, i=6, p=7, acc0=8, acc1=9, sum=10, v=11. For each of
+// `rows` rows from `base`: acc0 = acc1 = 0, i = 0, p = the start pointer; `step` until i reaches rowBytes; then
+// out[r] = the sum of the lanes of acc0 + acc1.
+interface RowLoop {
+  /** The param p starts from each row: 1 (the row, float32) or 0 (the query, int8 kernel). */
+  pointer: number;
+  step: number[];
+  pAdvance: number;
+  iAdvance: number;
+  lanes: { add: number[]; lane: (i: number) => number[]; scalarAdd: number; store: number[] };
+}
+
+function overRows({ pointer, step, pAdvance, iAdvance, lanes }: RowLoop): number[] {
   const body = [
     ...i32(0), ...set(5),
     0x02, 0x40, // block
     ...get(2), I32_EQZ, 0x0d, 0, // no rows: done
     0x03, 0x40, // loop over rows
-    ...ZERO, ...set(8), ...ZERO, ...set(9), ...i32(0), ...set(6), ...get(1), ...set(7),
-    0x03, 0x40, // loop over the row, 8 floats a step
-    ...get(8), ...term(0), ...F32X4_ADD, ...set(8),
-    ...get(9), ...term(16), ...F32X4_ADD, ...set(9),
-    ...get(7), ...i32(32), I32_ADD, ...set(7),
-    ...get(6), ...i32(32), I32_ADD, ...tee(6), ...get(3), I32_LT_U, 0x0d, 0,
+    ...ZERO, ...set(8), ...ZERO, ...set(9), ...i32(0), ...set(6), ...get(pointer), ...set(7),
+    0x03, 0x40, // loop over the row, a step at a time
+    ...step,
+    ...get(7), ...i32(pAdvance), I32_ADD, ...set(7),
+    ...get(6), ...i32(iAdvance), I32_ADD, ...tee(6), ...get(3), I32_LT_U, 0x0d, 0,
     0x0b,
     ...get(4), ...get(5), ...i32(2), I32_SHL, I32_ADD, // &out[r]
-    ...get(8), ...get(9), ...F32X4_ADD, ...tee(10),
-    ...lane(0), ...get(10), ...lane(1), F32_ADD, ...get(10), ...lane(2), F32_ADD, ...get(10), ...lane(3), F32_ADD,
-    0x38, 2, 0, // f32.store
+    ...get(8), ...get(9), ...lanes.add, ...tee(10),
+    ...lanes.lane(0), ...get(10), ...lanes.lane(1), lanes.scalarAdd, ...get(10), ...lanes.lane(2), lanes.scalarAdd, ...get(10), ...lanes.lane(3), lanes.scalarAdd,
+    ...lanes.store,
     ...get(1), ...get(3), I32_ADD, ...set(1),
     ...get(5), ...i32(1), I32_ADD, ...tee(5), ...get(2), I32_LT_U, 0x0d, 0,
     0x0b,
@@ -101,39 +107,30 @@ function scorer(l2: boolean): number[] {
   return [...leb(fn.length), ...fn];
 }
 
-// (query, base, rows, rowBytes, out) as above, over int8 rows and an int16 query (quantized-block.ts): exact integer
-// dot products, 64 values a step (rowBytes a multiple of 64) — a quarter of the float32 rows' bytes to read; the
-// unrolled step keeps more loads in flight, which a 16-value step leaves at half the memory bandwidth. Locals as
-// above, plus v=11.
+const FLOAT_LANES = { add: F32X4_ADD, lane, scalarAdd: F32_ADD, store: [0x38, 2, 0] }; // f32.store
+const INT_LANES = { add: I32X4_ADD, lane: i32Lane, scalarAdd: I32_ADD, store: [0x36, 2, 0] }; // i32.store
+
+/** Float32 dot products or squared distances, 8 floats a step. */
+function scorer(l2: boolean): number[] {
+  const term = (offset: number) =>
+    l2
+      ? [...get(0), ...get(6), I32_ADD, ...load(offset), ...get(7), ...load(offset), ...F32X4_SUB, ...tee(11), ...get(11), ...F32X4_MUL]
+      : [...get(0), ...get(6), I32_ADD, ...load(offset), ...get(7), ...load(offset), ...F32X4_MUL];
+  const step = [...get(8), ...term(0), ...F32X4_ADD, ...set(8), ...get(9), ...term(16), ...F32X4_ADD, ...set(9)];
+  return overRows({ pointer: 1, step, pAdvance: 32, iAdvance: 32, lanes: FLOAT_LANES });
+}
+
+// Over int8 rows and an int16 query (quantized-block.ts): exact integer dot products, 64 values a step (rowBytes a
+// multiple of 64) — a quarter of the float32 rows' bytes to read; the unrolled step keeps more loads in flight, which
+// a 16-value step leaves at half the memory bandwidth.
 export const STEP8 = 64;
 function integerScorer(): number[] {
   const quarter = (u: number) => [
     ...get(8), ...get(1), ...get(6), I32_ADD, ...load(16 * u), ...tee(11), ...I16X8_EXTEND_LOW_I8X16_S, ...get(7), ...load(32 * u), ...I32X4_DOT_I16X8_S, ...I32X4_ADD, ...set(8),
     ...get(9), ...get(11), ...I16X8_EXTEND_HIGH_I8X16_S, ...get(7), ...load(32 * u + 16), ...I32X4_DOT_I16X8_S, ...I32X4_ADD, ...set(9),
   ];
-  const body = [
-    ...i32(0), ...set(5),
-    0x02, 0x40, // block
-    ...get(2), I32_EQZ, 0x0d, 0, // no rows: done
-    0x03, 0x40, // loop over rows
-    ...ZERO, ...set(8), ...ZERO, ...set(9), ...i32(0), ...set(6), ...get(0), ...set(7),
-    0x03, 0x40, // loop over the row, 64 values a step
-    ...quarter(0), ...quarter(1), ...quarter(2), ...quarter(3),
-    ...get(7), ...i32(2 * STEP8), I32_ADD, ...set(7),
-    ...get(6), ...i32(STEP8), I32_ADD, ...tee(6), ...get(3), I32_LT_U, 0x0d, 0,
-    0x0b,
-    ...get(4), ...get(5), ...i32(2), I32_SHL, I32_ADD, // &out[r]
-    ...get(8), ...get(9), ...I32X4_ADD, ...tee(10),
-    ...i32Lane(0), ...get(10), ...i32Lane(1), I32_ADD, ...get(10), ...i32Lane(2), I32_ADD, ...get(10), ...i32Lane(3), I32_ADD,
-    0x36, 2, 0, // i32.store
-    ...get(1), ...get(3), I32_ADD, ...set(1),
-    ...get(5), ...i32(1), I32_ADD, ...tee(5), ...get(2), I32_LT_U, 0x0d, 0,
-    0x0b,
-    0x0b,
-    0x0b,
-  ];
-  const fn = [...vec([[3, I32], [4, V128]]), ...body];
-  return [...leb(fn.length), ...fn];
+  const step = [...quarter(0), ...quarter(1), ...quarter(2), ...quarter(3)];
+  return overRows({ pointer: 0, step, pAdvance: 2 * STEP8, iAdvance: STEP8, lanes: INT_LANES });
 }
 
 export function moduleBytes(): Uint8Array {

@@ -1,7 +1,7 @@
 // A namespace loaded from lmdb builds its int8 copy and its metadata index after the load (vectors.ts, deferIndexes):
 // writes before, during and after that catch-up, and filters asked before it ends, see exactly the records there are.
 import { describe, expect, it } from "vitest";
-import { scoreEach } from "../../../src/local/search/exact.js";
+import { scoreEach, searchNamespace } from "../../../src/local/search/exact.js";
 import { compileFilter } from "../../../src/local/search/filter.js";
 import { quantizedSearch } from "../../../src/local/search/quantized-search.js";
 import { makeQuery } from "../../../src/local/search/score.js";
@@ -29,6 +29,11 @@ describe("indexes built after a load", () => {
     nv.remove("r2990");
     nv.put("fresh", vector(9999), undefined, JSON.stringify({ g: 1, n: 9999 }));
     expect(quantizedSearch(nv, "cosine", makeQuery(vector(1), undefined), 5), "the int8 copy is not whole yet").toBeUndefined();
+    for (const metric of ["cosine", "dotproduct", "euclidean"] as const) {
+      // meanwhile the float32 pass answers, exactly
+      const q = makeQuery(vector(metric.length), undefined);
+      expect(searchNamespace(nv, metric, q, 10).map((h) => h.id)).toEqual(scoreEach(nv, metric, q, 10, nv.liveSlots()).map((h) => h.id));
+    }
 
     nv.catchUp(700); // part-way: some rows indexed, most not
     nv.put("r10", vector(10), undefined, JSON.stringify({ g: 0, n: 10 })); // below the mark
