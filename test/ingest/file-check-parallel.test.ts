@@ -2,7 +2,7 @@
 // record and bad counts, the same first bad records with the same line numbers, ids and messages, duplicates found
 // across the workers' byte ranges — for several worker counts and start lines. Then the same through the shipped
 // bundle (its worker is dist/bundle/check-worker.js) with import_vectors' dry run.
-import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -14,15 +14,9 @@ import { openJsonl } from "../../src/ingest/sources/index.js";
 import { createIndex, serverless } from "../e2e/support.js";
 import { startServiceProcess, type RunningService } from "../helpers/local-service.js";
 import { startMcp, type McpSession } from "../helpers/mcp-client.js";
+import { descriptorOpener } from "../helpers/open-files.js";
 
-// The readers take an open descriptor (the import opens each file once); these tests open their files here.
-const opened: number[] = [];
-const fdOf = (path: string) => {
-  const fd = openSync(path, "r");
-  opened.push(fd);
-  return { fd };
-};
-afterAll(() => opened.splice(0).forEach((fd) => closeSync(fd)));
+const fdOf = descriptorOpener();
 
 const DIM = 4;
 const model = { name: "par", dimension: DIM, metric: "cosine", host: "h", status: { ready: true, state: "Ready" } } as unknown as IndexModel;

@@ -7,16 +7,9 @@ import { type PlannedBatch, planBatches } from "../../src/ingest/batches.js";
 import { encodeJsonl } from "../../src/ingest/jsonl-encode.js";
 import { openJsonl, PositionMap, recordsWithPositions } from "../../src/ingest/sources/index.js";
 import { tempDir } from "./sources/fixtures.js";
-import { closeSync, openSync } from "node:fs";
+import { descriptorOpener } from "../helpers/open-files.js";
 
-// The readers take an open descriptor (the import opens each file once); these tests open their files here.
-const opened: number[] = [];
-const fdOf = (path: string) => {
-  const fd = openSync(path, "r");
-  opened.push(fd);
-  return { fd };
-};
-afterAll(() => opened.splice(0).forEach((fd) => closeSync(fd)));
+const fdOf = descriptorOpener();
 
 let dir: string;
 let cleanup: () => Promise<void>;

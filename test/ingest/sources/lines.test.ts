@@ -3,16 +3,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { countNonBlankLines, type Line, lineText, readLines } from "../../../src/ingest/sources/lines.js";
 import { collect, tempDir } from "./fixtures.js";
-import { closeSync, openSync } from "node:fs";
+import { descriptorOpener } from "../../helpers/open-files.js";
 
-// The readers take an open descriptor (the import opens each file once); these tests open their files here.
-const opened: number[] = [];
-const fdOf = (path: string) => {
-  const fd = openSync(path, "r");
-  opened.push(fd);
-  return { fd };
-};
-afterAll(() => opened.splice(0).forEach((fd) => closeSync(fd)));
+const fdOf = descriptorOpener();
 
 let dir: string;
 const shown = (lines: Line[]) => lines.map((l) => ({ number: l.number, ...(l.buf && { text: lineText(l) }), bytes: l.bytes }));
