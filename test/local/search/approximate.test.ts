@@ -7,7 +7,7 @@ import { open } from "lmdb";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Approximate } from "../../../src/local/search/approximate.js";
+import { Approximate, searchBreadth } from "../../../src/local/search/approximate.js";
 import { startWorkerHost, type GraphHost } from "../../../src/local/search/ann-host.js";
 import { scoreEach, searchNamespace } from "../../../src/local/search/exact.js";
 import { makeQuery, type Metric } from "../../../src/local/search/score.js";
@@ -83,6 +83,29 @@ describe("approximate index: recall and answers", () => {
       found += ann.filter((h) => want.has(h.id)).length;
     }
     expect(found / (queries * 10)).toBeGreaterThanOrEqual(0.95);
+    approximate.stop();
+  });
+
+  it("asks the graph for more candidates as the namespace grows (its search breadth), and re-scores them all", async () => {
+    // the rule measured at 1,000,000 × 768 (README): 128 up to 250,000 records, doubling with the size, at most 1,024
+    expect([1, 250_000, 250_001, 500_000, 1_000_000, 1_000_001, 1_500_000, 100_000_000].map(searchBreadth)).toEqual([128, 128, 256, 256, 512, 1024, 1024, 1024]);
+    const { nv, vector } = clustered(3000, 32);
+    const asked: number[] = [];
+    const approximate = new Approximate({
+      above: 2000,
+      budget: unlimited,
+      log: () => {},
+      loader: async (): Promise<GraphHost> => {
+        const host = await startWorkerHost();
+        return { ...host, name: host.name, update: host.update.bind(host), search: (id, v, k) => (asked.push(k), host.search(id, v, k)) };
+      },
+    });
+    approximate.consider(nv, "cosine", "test");
+    await until(() => approximate.state(nv)?.built === true, "the build");
+    const q = makeQuery(vector(), undefined);
+    const hits = (await approximate.search(nv, "cosine", q, 10, undefined))!;
+    expect(asked).toEqual([128]);
+    expect(ids(hits)).toEqual(ids(searchNamespace(nv, "cosine", q, 10)));
     approximate.stop();
   });
 
