@@ -68,7 +68,8 @@ export class NamespaceVectors {
     while (this.capacity() < need) this.grow(need);
   }
 
-  put(id: string, values: Float32Array | Uint8Array, sparse: SparseVector | undefined, metadataJson: string | undefined): void {
+  /** `storedNorm`: the values' norm as norm() computed it when they were stored (a load from lmdb spares the work). */
+  put(id: string, values: Float32Array | Uint8Array, sparse: SparseVector | undefined, metadataJson: string | undefined, storedNorm?: number): void {
     let slot = this.slotOf.get(id);
     if (slot !== undefined) this.unindex(slot);
     else {
@@ -82,7 +83,7 @@ export class NamespaceVectors {
       const row = this.row(slot);
       if (values instanceof Float32Array) row.set(values);
       else new Uint8Array(row.buffer, row.byteOffset, values.byteLength).set(values);
-      const n = norm(row);
+      const n = storedNorm ?? norm(row);
       this.norms[slot] = n;
       if (slot < this.quantizedBelow) this.quantize(slot);
       if (n > this.maxNorm) this.maxNorm = n;

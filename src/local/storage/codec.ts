@@ -112,12 +112,15 @@ function decodeTail(b: Buffer, flags: number, off: number, wantMetadata: boolean
   return out;
 }
 
-/** A record's parts without copying its dense values: `dense` is a view of their little-endian float32 bytes. */
-export function decodeRecordParts(b: Buffer): { dense: Buffer; sparse?: SparseVector; metadataJson?: string; longId?: string } {
+/**
+ * A record's parts without copying its dense values: `dense` is a view of their little-endian float32 bytes, `norm`
+ * the one stored beside them (computed by norm() from the same float32 values when the record was encoded).
+ */
+export function decodeRecordParts(b: Buffer): { dense: Buffer; norm: number; sparse?: SparseVector; metadataJson?: string; longId?: string } {
   const flags = b[0];
   const n = b.readUInt32LE(4);
   const off = HEADER + 4 * n;
-  return { dense: b.subarray(HEADER, off), ...decodeTail(b, flags, off, true) };
+  return { dense: b.subarray(HEADER, off), norm: b.readDoubleLE(8), ...decodeTail(b, flags, off, true) };
 }
 
 /** Reads only the metadata JSON (skips decoding the vectors). */

@@ -41,6 +41,12 @@ export class VectorStore {
   private readonly root: RootDatabase;
   private readonly catalog: SpaceCatalog;
   private readonly records: Database<Buffer, Buffer>;
+  /**
+   * The same records, each read as a view of lmdb-js's read buffer (reused by the next read) instead of a fresh copy:
+   * for the load into memory, which copies what it keeps at once — at 1,000,000 × 768, 3 GB of short-lived buffers
+   * the garbage collector no longer sees.
+   */
+  private readonly recordViews: Database<Buffer, Buffer>;
   /** Every record in memory for search; lmdb stays the truth (see commit). */
   readonly mirror: Mirror;
   /** Resolves once every commit so far is applied to the mirror. */
@@ -50,6 +56,10 @@ export class VectorStore {
     this.root = root;
     this.catalog = new SpaceCatalog(root);
     this.records = root.openDB<Buffer, Buffer>({ name: "vectors.records", encoding: "binary", keyEncoding: "binary" });
+    // a decoder that copies nothing: lmdb-js then hands it its read buffer (the "binary" encoding copies it out);
+    // `encoder` is in lmdb-js's documented options but not in its type declarations
+    const views = { encode: (value: Buffer) => value, decode: (bytes: Uint8Array, size: number) => Buffer.from(bytes.buffer, bytes.byteOffset, size) };
+    this.recordViews = root.openDB<Buffer, Buffer>({ name: "vectors.records", keyEncoding: "binary", encoder: views } as { name: string });
     this.mirror = new Mirror(
       (space, namespace, into) => this.loadNamespace(space, namespace, into)(Infinity),
       options.memoryLimitBytes ?? Math.floor(totalmem() * DEFAULT_MEMORY_SHARE),
@@ -412,10 +422,10 @@ export class VectorStore {
     let after: Buffer | undefined;
     return (max) => {
       let n = 0;
-      const range = this.records.getRange({ start: after ?? scopePrefix(scope.spaceNo, scope.nsNo), exclusiveStart: after !== undefined, end });
+      const range = this.recordViews.getRange({ start: after ?? scopePrefix(scope.spaceNo, scope.nsNo), exclusiveStart: after !== undefined, end });
       for (const { key, value } of range) {
         const parts = decodeRecordParts(value);
-        into.put(idFromKey(key) ?? parts.longId ?? "", parts.dense, parts.sparse, parts.metadataJson);
+        into.put(idFromKey(key) ?? parts.longId ?? "", parts.dense, parts.sparse, parts.metadataJson, parts.norm);
         if (++n >= max) {
           after = Buffer.from(key); // the next slice starts past it (lmdb reuses the key's bytes, hence the copy)
           return false;

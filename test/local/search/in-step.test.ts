@@ -49,6 +49,36 @@ describe("memory in step with lmdb", () => {
     expect(ids(await again.post("/query", { vector: [0, 1], topK: 2, filter: { k: "x" } }))).toEqual(["a"]);
   });
 
+  it.each(["dotproduct", "cosine"] as const)("a store opened on the same data loads every part of every record: 768 values, their norms, sparse values, metadata, an id too long for a key (%s)", async (metric) => {
+    env = openEnv();
+    const index = makeIndex({ dimension: 768, metric });
+    const sparse = metric === "dotproduct"; // (a cosine index takes no sparse values)
+    const value = (i: number, k: number) => Math.fround(Math.sin(i * 13 + k) * (1 + (k % 7)));
+    const vectors = Array.from({ length: 300 }, (_, i) => ({
+      id: i === 7 ? "𝄞".repeat(500) : `r${i}`, // 2,000 UTF-8 bytes: kept in the record, not the key
+      values: Array.from({ length: 768 }, (_, k) => value(i, k)),
+      ...(sparse && i % 3 === 0 ? { sparseValues: { indices: [i, 1000 + i], values: [0.5, Math.fround(i / 7)] } } : {}),
+      ...(i % 2 === 0 ? { metadata: { n: i, tag: `t${i % 5}`, list: ["a", `b${i}`] } } : {}),
+    }));
+    const api = client(env.store, index);
+    for (let i = 0; i < vectors.length; i += 100) await api.post("/vectors/upsert", { vectors: vectors.slice(i, i + 100) });
+    const everything = {
+      vector: Array.from({ length: 768 }, (_, k) => value(-1, k)),
+      ...(sparse ? { sparseVector: { indices: [3, 1003], values: [1, 1] } } : {}),
+      topK: 300,
+      includeValues: true,
+      includeMetadata: true,
+    };
+    const before = await api.post("/query", everything);
+    expect(before.body.matches).toHaveLength(300);
+
+    const again = client(new VectorStore(env.root), index);
+    expect((await again.post("/query", everything)).body).toEqual(before.body);
+    expect((await again.post("/query", { ...everything, filter: { tag: "t2" } })).body.matches.map((m: { id: string }) => m.id).sort()).toEqual(
+      vectors.filter((v, i) => i % 2 === 0 && i % 5 === 2).map((v) => v.id).sort(),
+    );
+  });
+
   it("loads in the background at open; writes during the load and queries before its end see the right records", async () => {
     env = openEnv();
     const index = makeIndex({ dimension: 2, metric: "euclidean" });
