@@ -20,6 +20,19 @@ export type NamespaceLoader = (space: string, namespace: string, into: Namespace
 export type SliceLoader = (space: string, namespace: string, into: NamespaceVectors) => (max: number) => boolean;
 
 const WARM_SLICE = 2000;
+/** Until measured: scanning lmdb is assumed to cost this share of loading, a record (measured ≈ 0.2–0.3 at 768). */
+const SCAN_SHARE_GUESS = 0.3;
+
+/** A namespace loading in the background, and what its loading and the scans answering for it have cost. */
+interface Loading {
+  space: string;
+  namespace: string;
+  step: (max: number) => boolean;
+  loadMs: number;
+  loaded: number;
+  scanMs: number;
+  scanned: number;
+}
 /** Rows brought into the int8 copy or the metadata index per turn of the event loop (≈ 5 ms at 768 dimensions). */
 const CATCH_UP_SLICE = 1500;
 
@@ -34,9 +47,11 @@ export interface MirrorOptions {
 export class Mirror implements MemoryBudget {
   private readonly spaces = new Map<string, Map<string, NamespaceVectors>>();
   /** Namespaces being loaded in the background, with the step that loads their next slice. */
-  private readonly loading = new Map<NamespaceVectors, { space: string; namespace: string; step: (max: number) => boolean }>();
+  private readonly loading = new Map<NamespaceVectors, Loading>();
   private readonly catchingUp = new Set<NamespaceVectors>();
   private inUse = 0;
+  /** Queries answered by scanning lmdb while their namespace loaded (scanInstead). */
+  scans = 0;
   private stopped = false;
   /** Large namespaces' approximate indexes, kept in step by apply(). */
   readonly approximate: Approximate;
@@ -126,9 +141,19 @@ export class Mirror implements MemoryBudget {
       let byName = this.spaces.get(space);
       if (!byName) this.spaces.set(space, (byName = new Map()));
       byName.set(namespace, nv);
-      this.loading.set(nv, { space, namespace, step });
+      const loading: Loading = { space, namespace, step, loadMs: 0, loaded: 0, scanMs: 0, scanned: 0 };
+      this.loading.set(nv, loading);
       try {
-        while (this.loading.has(nv) && !this.stopped && !step(WARM_SLICE)) await new Promise((r) => setImmediate(r));
+        for (;;) {
+          if (!this.loading.has(nv) || this.stopped) break;
+          const t = performance.now();
+          const before = nv.count;
+          const done = step(WARM_SLICE);
+          loading.loadMs += performance.now() - t;
+          loading.loaded += Math.max(0, nv.count - before);
+          if (done) break;
+          await new Promise((r) => setImmediate(r));
+        }
         void this.catchUpLater(nv);
       } catch (e) {
         log(`vecdb-mcp local service: namespace ${JSON.stringify(namespace)} not loaded in advance (${(e as Error).message}); it loads on first use`);
@@ -137,6 +162,32 @@ export class Mirror implements MemoryBudget {
       this.loading.delete(nv);
       if (this.spaces.get(space)?.get(namespace) === nv) this.consider(space, namespace, nv);
     }
+  }
+
+  /**
+   * For a query on a namespace still loading in the background (of `total` records in lmdb): whether to answer it by
+   * scanning lmdb (storage/scan-search.ts) rather than finishing the load first — when the scan costs less than the
+   * rest of the load, counting the scans already made for this load, so that a stream of queries never costs more
+   * than twice the load. Costs are measured as the load and the scans go.
+   */
+  scanInstead(space: string, namespace: string, total: number): boolean {
+    const nv = this.spaces.get(space)?.get(namespace);
+    const loading = nv && this.loading.get(nv);
+    if (!nv || !loading) return false;
+    const loadPerRecord = loading.loaded > 0 ? loading.loadMs / loading.loaded : undefined;
+    if (loadPerRecord === undefined) return true; // nothing measured yet: the load has hardly begun
+    const scanPerRecord = loading.scanned > 0 ? loading.scanMs / loading.scanned : loadPerRecord * SCAN_SHARE_GUESS;
+    return loading.scanMs + total * scanPerRecord < Math.max(0, total - nv.count) * loadPerRecord;
+  }
+
+  /** A scan answered for a namespace loading (what it cost counts in scanInstead). */
+  scanned(space: string, namespace: string, records: number, ms: number): void {
+    const nv = this.spaces.get(space)?.get(namespace);
+    const loading = nv && this.loading.get(nv);
+    this.scans++;
+    if (!loading) return;
+    loading.scanMs += ms;
+    loading.scanned += records;
   }
 
   /** Stops background loading (the store is closing). */

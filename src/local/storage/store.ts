@@ -9,12 +9,14 @@
 import { totalmem } from "node:os";
 import type { Database, RootDatabase } from "lmdb";
 import { searchNamespace, type Hit } from "../search/exact.js";
+import { compileFilter } from "../search/filter.js";
 import { Mirror, type MirrorChange, type MirrorOptions } from "../search/mirror.js";
 import type { Metric, Query } from "../search/score.js";
 import type { NamespaceVectors } from "../search/vectors.js";
 import type { Json } from "../data/validate.js";
 import { decodeLongId, decodeMetadataJson, decodeRecord, decodeRecordParts, encodeRecord, type SparseVector } from "./codec.js";
 import { idFromKey, KEY_HEADER, recordKey, scopeEnd, scopePrefix } from "./keys.js";
+import { scanSearch } from "./scan-search.js";
 import { SpaceCatalog, type NsHolder } from "./spaces.js";
 
 export interface SparseValues { indices: number[]; values: number[] }
@@ -359,8 +361,18 @@ export class VectorStore {
    * for a large namespace's approximate index (search/approximate.ts), its candidates scored exactly.
    */
   async search(space: string, namespace: string, metric: Metric, q: Query, topK: number, filter?: Json): Promise<{ hits: Hit[]; considered: number }> {
-    if (!this.catalog.scopeOf(space, namespace)) return { hits: [], considered: 0 };
+    const scope = this.catalog.scopeOf(space, namespace);
+    if (!scope) return { hits: [], considered: 0 };
     this.mirror.learnMetric(space, metric);
+    const total = this.catalog.holder(scope).entry.count;
+    if (this.mirror.scanInstead(space, namespace, total)) {
+      // still loading after a restart, and reading lmdb through is quicker than finishing the load
+      const t = performance.now();
+      const range = this.recordViews.getRange({ start: scopePrefix(scope.spaceNo, scope.nsNo), end: scopeEnd(scope.spaceNo, scope.nsNo) });
+      const found = scanSearch(range, metric, q, topK, filter === undefined ? undefined : compileFilter(filter));
+      this.mirror.scanned(space, namespace, total, performance.now() - t);
+      return found;
+    }
     const nv = this.vectors(space, namespace);
     const allowed = filter === undefined ? undefined : this.select(nv, filter);
     const approximate = this.mirror.approximate;
