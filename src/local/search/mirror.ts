@@ -32,7 +32,12 @@ interface Loading {
   loaded: number;
   scanMs: number;
   scanned: number;
+  scans: number;
+  started: number;
+  log: (line: string) => void;
 }
+/** A load of at least this many records is logged (how long it took, how many queries a scan answered meanwhile). */
+const LOG_LOAD_RECORDS = 10_000;
 /** Rows brought into the int8 copy or the metadata index per turn of the event loop (≈ 5 ms at 768 dimensions). */
 const CATCH_UP_SLICE = 1500;
 
@@ -141,7 +146,7 @@ export class Mirror implements MemoryBudget {
       let byName = this.spaces.get(space);
       if (!byName) this.spaces.set(space, (byName = new Map()));
       byName.set(namespace, nv);
-      const loading: Loading = { space, namespace, step, loadMs: 0, loaded: 0, scanMs: 0, scanned: 0 };
+      const loading: Loading = { space, namespace, step, loadMs: 0, loaded: 0, scanMs: 0, scanned: 0, scans: 0, started: performance.now(), log };
       this.loading.set(nv, loading);
       try {
         for (;;) {
@@ -151,7 +156,10 @@ export class Mirror implements MemoryBudget {
           const done = step(WARM_SLICE);
           loading.loadMs += performance.now() - t;
           loading.loaded += Math.max(0, nv.count - before);
-          if (done) break;
+          if (done) {
+            this.loaded(loading, nv);
+            break;
+          }
           await new Promise((r) => setImmediate(r));
         }
         void this.catchUpLater(nv);
@@ -186,8 +194,16 @@ export class Mirror implements MemoryBudget {
     const loading = nv && this.loading.get(nv);
     this.scans++;
     if (!loading) return;
+    loading.scans++;
     loading.scanMs += ms;
     loading.scanned += records;
+  }
+
+  private loaded(loading: Loading, nv: NamespaceVectors): void {
+    const ms = performance.now() - loading.started;
+    if (nv.count < LOG_LOAD_RECORDS) return;
+    const scans = loading.scans > 0 ? `; ${loading.scans} ${loading.scans === 1 ? "query" : "queries"} answered from lmdb meanwhile` : "";
+    loading.log(`vecdb-mcp local service: ${nsLabel(loading.namespace)} in memory: ${nv.count} records loaded in ${(ms / 1000).toFixed(1)} s${scans}`);
   }
 
   /** Stops background loading (the store is closing). */
@@ -206,6 +222,7 @@ export class Mirror implements MemoryBudget {
       this.forget(loading.space, loading.namespace, nv); // never leave a half-loaded namespace to search
       throw e;
     }
+    this.loaded(loading, nv);
     this.consider(loading.space, loading.namespace, nv);
     void this.catchUpLater(nv);
   }
