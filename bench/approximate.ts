@@ -159,7 +159,7 @@ export async function benchApproximate(): Promise<void> {
       `approximate index after ${rewrite} rewrites and ${removeN} removals: caught up in ${catchUpS.toFixed(1)} s; ` +
       `p50 ${after.ann.toFixed(2)} ms, recall@${topK} ${after.recall.toFixed(3)}\n`,
   );
-  approximate.stop();
+  await approximate.stop();
 }
 
 async function until(done: () => boolean): Promise<void> {

@@ -153,7 +153,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
           await servers.closeAll();
           await imports.close();
           await reg.drain();
-          store.mirror.stop();
+          await store.mirror.stop();
           await openRoot.close();
           release();
         })();

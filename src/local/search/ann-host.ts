@@ -11,7 +11,8 @@ export type ToWorker =
   | { t: "create"; id: number; options: AnnOptions }
   | { t: "drop"; id: number }
   | { t: "update"; id: number; seq: number; remove: BigUint64Array; keys: BigUint64Array; rows: Float32Array; threads: number }
-  | { t: "search"; id: number; seq: number; vector: Float32Array; k: number };
+  | { t: "search"; id: number; seq: number; vector: Float32Array; k: number }
+  | { t: "close" };
 
 type FromWorker =
   | { t: "ready"; name: string }
@@ -29,8 +30,16 @@ export interface GraphHost {
   /** Up to k keys nearest to the vector, nearest first, after every update sent before it. */
   search(id: number, vector: Float32Array, k: number): Promise<BigUint64Array>;
   drop(id: number): void;
-  close(): void;
+  /** Ends the worker once the native call it is in returns (resolves when it has). */
+  close(): Promise<void>;
 }
+
+/**
+ * How long close() waits for the worker to end by itself before terminating it. Terminating a worker inside a native
+ * call is what close() avoids: the library's calls then fail to make their results, throw from C++, and abort the
+ * whole process ("terminate called after throwing an instance of 'Napi::Error'"). A batch takes ~10 ms.
+ */
+const CLOSE_WAIT_MS = 10_000;
 
 export type GraphHostLoader = () => Promise<GraphHost>;
 
@@ -94,7 +103,11 @@ export const startWorkerHost: GraphHostLoader = () =>
           },
           close() {
             broken ??= new Error("closed");
-            void worker.terminate();
+            const exited = new Promise<void>((done) => worker.once("exit", () => done()));
+            worker.postMessage({ t: "close" } satisfies ToWorker); // handled after the message it is on
+            const timer = setTimeout(() => void worker.terminate(), CLOSE_WAIT_MS);
+            timer.unref();
+            return exited.finally(() => clearTimeout(timer));
           },
         });
         return;

@@ -25,6 +25,10 @@ port.on("message", (m: ToWorker) => {
       case "drop":
         graphs.delete(m.id);
         return;
+      case "close":
+        // between native calls: ending here is safe (ann-host.ts, close)
+        graphs.clear();
+        process.exit(0);
       case "update": {
         const graph = graphs.get(m.id);
         const t = performance.now();

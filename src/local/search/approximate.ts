@@ -196,10 +196,11 @@ export class Approximate {
     if (this.host && !(this.host instanceof Promise)) this.host.drop(g.id);
   }
 
-  stop(): void {
+  /** Drops every graph and ends the worker (resolves once it has). */
+  async stop(): Promise<void> {
     this.stopped = true;
     for (const nv of [...this.graphs.keys()]) this.forget(nv);
-    if (this.host && !(this.host instanceof Promise)) this.host.close();
+    if (this.host && !(this.host instanceof Promise)) await this.host.close();
   }
 
   /**
@@ -261,7 +262,7 @@ export class Approximate {
       this.log(`vecdb-mcp local service: no approximate index (${reason(e)}); search stays exact, which is slower past ${this.options.above} records`);
       return;
     }
-    if (this.stopped) this.host.close();
+    if (this.stopped) void this.host.close();
     else this.startWaiting();
   }
 

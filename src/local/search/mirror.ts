@@ -31,7 +31,7 @@ interface Loading {
   loadMs: number;
   loaded: number;
   scanMs: number;
-  scanned: number;
+  scannedRecords: number;
   scans: number;
   started: number;
   log: (line: string) => void;
@@ -146,7 +146,7 @@ export class Mirror implements MemoryBudget {
       let byName = this.spaces.get(space);
       if (!byName) this.spaces.set(space, (byName = new Map()));
       byName.set(namespace, nv);
-      const loading: Loading = { space, namespace, step, loadMs: 0, loaded: 0, scanMs: 0, scanned: 0, scans: 0, started: performance.now(), log };
+      const loading: Loading = { space, namespace, step, loadMs: 0, loaded: 0, scanMs: 0, scannedRecords: 0, scans: 0, started: performance.now(), log };
       this.loading.set(nv, loading);
       try {
         for (;;) {
@@ -184,7 +184,7 @@ export class Mirror implements MemoryBudget {
     if (!nv || !loading) return false;
     const loadPerRecord = loading.loaded > 0 ? loading.loadMs / loading.loaded : undefined;
     if (loadPerRecord === undefined) return true; // nothing measured yet: the load has hardly begun
-    const scanPerRecord = loading.scanned > 0 ? loading.scanMs / loading.scanned : loadPerRecord * SCAN_SHARE_GUESS;
+    const scanPerRecord = loading.scannedRecords > 0 ? loading.scanMs / loading.scannedRecords : loadPerRecord * SCAN_SHARE_GUESS;
     return loading.scanMs + total * scanPerRecord < Math.max(0, total - nv.count) * loadPerRecord;
   }
 
@@ -196,7 +196,7 @@ export class Mirror implements MemoryBudget {
     if (!loading) return;
     loading.scans++;
     loading.scanMs += ms;
-    loading.scanned += records;
+    loading.scannedRecords += records;
   }
 
   private loaded(loading: Loading, nv: NamespaceVectors): void {
@@ -206,10 +206,10 @@ export class Mirror implements MemoryBudget {
     loading.log(`vecdb-mcp local service: ${nsLabel(loading.namespace)} in memory: ${nv.count} records loaded in ${(ms / 1000).toFixed(1)} s${scans}`);
   }
 
-  /** Stops background loading (the store is closing). */
-  stop(): void {
+  /** Stops background loading and the approximate indexes' worker (the store is closing); resolves once it has. */
+  stop(): Promise<void> {
     this.stopped = true;
-    this.approximate.stop();
+    return this.approximate.stop();
   }
 
   private finishLoading(nv: NamespaceVectors): void {

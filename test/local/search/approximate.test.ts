@@ -83,7 +83,22 @@ describe("approximate index: recall and answers", () => {
       found += ann.filter((h) => want.has(h.id)).length;
     }
     expect(found / (queries * 10)).toBeGreaterThanOrEqual(0.95);
-    approximate.stop();
+    await approximate.stop();
+  });
+
+  it("stops while the worker is in a native call without taking the process down (it ends between calls)", async () => {
+    // Terminating the worker inside a native call made the library throw from C++ and abort the whole process
+    // ("terminate called after throwing an instance of 'Napi::Error'"); the worker now ends after the call.
+    const { nv, vector } = clustered(3000, 32);
+    for (let round = 0; round < 16; round++) {
+      const approximate = new Approximate({ above: 2000, budget: unlimited, log: () => {} });
+      approximate.consider(nv, "cosine", "test");
+      await until(() => approximate.state(nv)?.built === true, "the build");
+      const searching = approximate.search(nv, "cosine", makeQuery(vector(), undefined), 10, undefined);
+      await approximate.stop(); // the search is on its way to the worker, or in the native library already
+      await searching; // answered, or undefined (exact search answers then)
+      await new Promise((r) => setTimeout(r, 20));
+    }
   });
 
   it("asks the graph for more candidates as the namespace grows (its search breadth), and re-scores them all", async () => {
@@ -106,7 +121,7 @@ describe("approximate index: recall and answers", () => {
     const hits = (await approximate.search(nv, "cosine", q, 10, undefined))!;
     expect(asked).toEqual([128]);
     expect(ids(hits)).toEqual(ids(searchNamespace(nv, "cosine", q, 10)));
-    approximate.stop();
+    await approximate.stop();
   });
 
   it("scores changed records exactly until the graph has them, and after", async () => {
@@ -138,7 +153,7 @@ describe("approximate index: recall and answers", () => {
     gate.release();
     await until(() => approximate.state(nv)?.changed === 0, "the catch-up");
     await check();
-    approximate.stop();
+    await approximate.stop();
   });
 
   it("answers a filter keeping most records (only kept records, recall ≥ 0.95); leaves narrower filters, hybrid, zero and large-topK queries to exact search", async () => {
@@ -163,7 +178,7 @@ describe("approximate index: recall and answers", () => {
     expect(approximate.answers(nv, "cosine", makeQuery(new Float32Array(64), undefined), 10, undefined, "test")).toBe(false);
     expect(approximate.answers(nv, "cosine", q, 1001, undefined, "test")).toBe(false);
     expect(approximate.answers(nv, "euclidean", q, 10, undefined, "test")).toBe(false); // built for another metric
-    approximate.stop();
+    await approximate.stop();
   });
 });
 
@@ -227,7 +242,7 @@ describe("approximate index: in step with writes (data plane, lmdb, memory)", ()
     await query(vector());
     expect(approximate.state(nv)).toBeUndefined();
     expect(store.mirror.bytesInUse).toBeLessThan(bytes);
-    store.mirror.stop();
+    await store.mirror.stop();
     await root.close();
   });
 
@@ -246,7 +261,7 @@ describe("approximate index: in step with writes (data plane, lmdb, memory)", ()
     }
     await new Promise((r) => setTimeout(r, 50));
     expect(store.mirror.approximate.state(nv)).toBeUndefined();
-    store.mirror.stop();
+    await store.mirror.stop();
     await root.close();
   });
 
@@ -280,7 +295,7 @@ describe("approximate index: in step with writes (data plane, lmdb, memory)", ()
     expect(lines).toEqual([
       "vecdb-mcp local service: no approximate index (No native build was found for platform=plan9 arch=mips); search stays exact, which is slower past 500 records",
     ]);
-    store.mirror.stop();
+    await store.mirror.stop();
     await root.close();
   });
 });
