@@ -69,6 +69,8 @@ export const startWorkerHost: GraphHostLoader = () =>
     };
     worker.on("error", (e) => fail(e));
     worker.on("exit", (code) => fail(new Error(`the approximate index's worker stopped (exit code ${code})`)));
+    const exited = new Promise<void>((done) => worker.once("exit", () => done())); // (also when it ended before close)
+    let closing: Promise<void> | undefined;
     const ask = (message: ToWorker & { seq: number }, transfer: ArrayBuffer[] = []) =>
       new Promise<FromWorker & { t: "done" }>((res, rej) => {
         if (broken) return rej(broken);
@@ -103,11 +105,11 @@ export const startWorkerHost: GraphHostLoader = () =>
           },
           close() {
             broken ??= new Error("closed");
-            const exited = new Promise<void>((done) => worker.once("exit", () => done()));
+            if (closing) return closing;
             worker.postMessage({ t: "close" } satisfies ToWorker); // handled after the message it is on
             const timer = setTimeout(() => void worker.terminate(), CLOSE_WAIT_MS);
             timer.unref();
-            return exited.finally(() => clearTimeout(timer));
+            return (closing = exited.finally(() => clearTimeout(timer)));
           },
         });
         return;

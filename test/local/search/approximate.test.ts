@@ -97,6 +97,7 @@ describe("approximate index: recall and answers", () => {
       const searching = approximate.search(nv, "cosine", makeQuery(vector(), undefined), 10, undefined);
       await approximate.stop(); // the search is on its way to the worker, or in the native library already
       await searching; // answered, or undefined (exact search answers then)
+      await approximate.stop(); // a second stop finds the worker ended and resolves too
       await new Promise((r) => setTimeout(r, 20));
     }
   });
