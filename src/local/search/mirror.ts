@@ -27,6 +27,8 @@ const SCAN_SHARE_GUESS = 0.3;
 interface Loading {
   space: string;
   namespace: string;
+  /** For the log: 'index "docs", namespace "notes"'. */
+  label: string;
   step: (max: number) => boolean;
   loadMs: number;
   loaded: number;
@@ -135,9 +137,9 @@ export class Mirror implements MemoryBudget {
    * to what is loaded so far and read again from lmdb by the slices after them (a put or remove applied twice is
    * the same as once), so the result equals a load done at once.
    */
-  async warm(targets: { space: string; namespace: string; dimension: number; metric?: Metric }[], log: (line: string) => void): Promise<void> {
+  async warm(targets: { space: string; namespace: string; dimension: number; metric?: Metric; index?: string }[], log: (line: string) => void): Promise<void> {
     for (const { space, metric } of targets) if (metric) this.learnMetric(space, metric);
-    for (const { space, namespace, dimension } of targets) {
+    for (const { space, namespace, dimension, index } of targets) {
       if (this.stopped) return;
       if (this.spaces.get(space)?.has(namespace) || !this.slices) continue;
       const nv = new NamespaceVectors(dimension, this, nsLabel(namespace));
@@ -146,7 +148,8 @@ export class Mirror implements MemoryBudget {
       let byName = this.spaces.get(space);
       if (!byName) this.spaces.set(space, (byName = new Map()));
       byName.set(namespace, nv);
-      const loading: Loading = { space, namespace, step, loadMs: 0, loaded: 0, scanMs: 0, scannedRecords: 0, scans: 0, started: performance.now(), log };
+      const label = `${index === undefined ? "" : `index ${JSON.stringify(index)}, `}${nsLabel(namespace)}`;
+      const loading: Loading = { space, namespace, label, step, loadMs: 0, loaded: 0, scanMs: 0, scannedRecords: 0, scans: 0, started: performance.now(), log };
       this.loading.set(nv, loading);
       try {
         for (;;) {
@@ -203,7 +206,7 @@ export class Mirror implements MemoryBudget {
     const ms = performance.now() - loading.started;
     if (nv.count < LOG_LOAD_RECORDS) return;
     const scans = loading.scans > 0 ? `; ${loading.scans} ${loading.scans === 1 ? "query" : "queries"} answered from lmdb meanwhile` : "";
-    loading.log(`vecdb-mcp local service: ${nsLabel(loading.namespace)} in memory: ${nv.count} records loaded in ${(ms / 1000).toFixed(1)} s${scans}`);
+    loading.log(`vecdb-mcp local service: ${loading.label} in memory: ${nv.count} records loaded in ${(ms / 1000).toFixed(1)} s${scans}`);
   }
 
   /** Stops background loading and the approximate indexes' worker (the store is closing); resolves once it has. */

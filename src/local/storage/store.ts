@@ -451,12 +451,12 @@ export class VectorStore {
    * Starts loading every namespace of these spaces into memory in the background (the service's indexes at start);
    * a space given with its metric also gets approximate indexes for its large namespaces.
    */
-  warm(spaces: (string | { space: string; metric: Metric })[], log: (line: string) => void): Promise<void> {
+  warm(spaces: (string | { space: string; metric: Metric; index?: string })[], log: (line: string) => void): Promise<void> {
     const targets = spaces.flatMap((given) => {
-      const { space, metric } = typeof given === "string" ? { space: given, metric: undefined } : given;
+      const { space, metric, index } = typeof given === "string" ? { space: given, metric: undefined, index: undefined } : given;
       const entry = this.catalog.space(space);
       if (!entry) return [];
-      return this.catalog.namespaces(entry.no).map(({ entry: ns }) => ({ space, namespace: ns.name, dimension: entry.dimension ?? 0, metric }));
+      return this.catalog.namespaces(entry.no).map(({ entry: ns }) => ({ space, namespace: ns.name, dimension: entry.dimension ?? 0, metric, index }));
     });
     return this.mirror.warm(targets, log);
   }

@@ -75,7 +75,7 @@ describe("queries while a namespace loads after a restart", () => {
     const store = new VectorStore(env.root);
     const restarted = client(store, index);
     const log: string[] = [];
-    const warming = store.warm([index.space], (line) => log.push(line));
+    const warming = store.warm([{ space: index.space, metric: index.metric, index: index.name }], (line) => log.push(line));
     const ids = async () => (await restarted.post("/query", query)).body.matches.map((m: { id: string }) => m.id);
     await restarted.post("/vectors/delete", { ids: [top[0]] });
     await restarted.post("/vectors/update", { id: top[2], values: query.vector.map((x) => -x) });
@@ -90,6 +90,6 @@ describe("queries while a namespace loads after a restart", () => {
     expect(store.mirror.scans).toBe(1);
     await warming;
     expect(log).toHaveLength(1);
-    expect(log[0]).toMatch(/^vecdb-mcp local service: namespace "" in memory: 39999 records loaded in \d+\.\d s; 1 query answered from lmdb meanwhile$/);
+    expect(log[0]).toMatch(/^vecdb-mcp local service: index "idx", namespace "" in memory: 39999 records loaded in \d+\.\d s; 1 query answered from lmdb meanwhile$/);
   });
 });
