@@ -30,8 +30,8 @@ interface Loading {
   /** For the log: 'index "docs", namespace "notes"'. */
   label: string;
   step: (max: number) => boolean;
-  loadMs: number;
-  loaded: number;
+  /** What loading a record costs lately, in ms (a moving average over the slices: a load slows as it goes on). */
+  loadPerRecord?: number;
   scanMs: number;
   scannedRecords: number;
   scans: number;
@@ -149,7 +149,7 @@ export class Mirror implements MemoryBudget {
       if (!byName) this.spaces.set(space, (byName = new Map()));
       byName.set(namespace, nv);
       const label = `${index === undefined ? "" : `index ${JSON.stringify(index)}, `}${nsLabel(namespace)}`;
-      const loading: Loading = { space, namespace, label, step, loadMs: 0, loaded: 0, scanMs: 0, scannedRecords: 0, scans: 0, started: performance.now(), log };
+      const loading: Loading = { space, namespace, label, step, scanMs: 0, scannedRecords: 0, scans: 0, started: performance.now(), log };
       this.loading.set(nv, loading);
       try {
         for (;;) {
@@ -157,8 +157,11 @@ export class Mirror implements MemoryBudget {
           const t = performance.now();
           const before = nv.count;
           const done = step(WARM_SLICE);
-          loading.loadMs += performance.now() - t;
-          loading.loaded += Math.max(0, nv.count - before);
+          const added = nv.count - before;
+          if (added > 0) {
+            const perRecord = (performance.now() - t) / added;
+            loading.loadPerRecord = loading.loadPerRecord === undefined ? perRecord : 0.8 * loading.loadPerRecord + 0.2 * perRecord;
+          }
           if (done) {
             this.loaded(loading, nv);
             break;
@@ -179,13 +182,13 @@ export class Mirror implements MemoryBudget {
    * For a query on a namespace still loading in the background (of `total` records in lmdb): whether to answer it by
    * scanning lmdb (storage/scan-search.ts) rather than finishing the load first — when the scan costs less than the
    * rest of the load, counting the scans already made for this load, so that a stream of queries never costs more
-   * than twice the load. Costs are measured as the load and the scans go.
+   * than twice the load. Costs are measured as the load and the scans go (the load's by its recent slices).
    */
   scanInstead(space: string, namespace: string, total: number): boolean {
     const nv = this.spaces.get(space)?.get(namespace);
     const loading = nv && this.loading.get(nv);
     if (!nv || !loading) return false;
-    const loadPerRecord = loading.loaded > 0 ? loading.loadMs / loading.loaded : undefined;
+    const loadPerRecord = loading.loadPerRecord;
     if (loadPerRecord === undefined) return true; // nothing measured yet: the load has hardly begun
     const scanPerRecord = loading.scannedRecords > 0 ? loading.scanMs / loading.scannedRecords : loadPerRecord * SCAN_SHARE_GUESS;
     return loading.scanMs + total * scanPerRecord < Math.max(0, total - nv.count) * loadPerRecord;
