@@ -170,7 +170,7 @@ export class Mirror implements MemoryBudget {
         }
         void this.catchUpLater(nv);
       } catch (e) {
-        log(`vecdb-mcp local service: namespace ${JSON.stringify(namespace)} not loaded in advance (${(e as Error).message}); it loads on first use`);
+        log(`vecdb-mcp local service: ${label} not loaded in advance (${(e as Error).message}); it loads on first use`);
         this.forget(space, namespace, nv);
       }
       this.loading.delete(nv);
