@@ -20,6 +20,39 @@ export function order(metric: Metric): (a: Hit, b: Hit) => number {
   return (a, b) => sign * (Math.fround(a.score) - Math.fround(b.score)) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 
+/**
+ * The best K of hits offered one at a time, in the answer's order. `admits` says whether a score could still enter
+ * (one worse than the K-th best so far cannot; a tie can, by its id), so a caller may skip building the hit.
+ */
+export class BestHits {
+  private best: Hit[] = [];
+  /** The K-th best score as printed, once known. */
+  private bar = NaN;
+  private readonly cmp: (a: Hit, b: Hit) => number;
+  private readonly sign: number;
+
+  constructor(metric: Metric, private readonly topK: number) {
+    this.cmp = order(metric);
+    this.sign = metric === "euclidean" ? 1 : -1;
+  }
+
+  admits(score: number): boolean {
+    return !(this.sign * (Math.fround(score) - this.bar) > 0);
+  }
+
+  add(hit: Hit): void {
+    this.best.push(hit);
+    if (this.best.length >= 2 * this.topK + 64) {
+      this.best = this.best.sort(this.cmp).slice(0, this.topK);
+      this.bar = Math.fround(this.best[this.topK - 1].score);
+    }
+  }
+
+  top(): Hit[] {
+    return this.best.sort(this.cmp).slice(0, this.topK);
+  }
+}
+
 /** Adds the query's sparse part to every candidate's goodness; returns the largest single product (for the slack). */
 export function addSparse(nv: NamespaceVectors, q: Query, good: Float64Array): number {
   let largest = 0;

@@ -6,7 +6,7 @@
 // runs the SIMD kernel (kernel.ts) over every row, with a bound on its rounding. Either way the best candidates are
 // re-scored exactly and the top K accepted only once no record left out can reach the K-th score (candidates.ts).
 // Sparse queries walk the inverted index; a filter that keeps few records is scored record by record.
-import { addSparse, confirmTop, exactScore, order, type Hit } from "./candidates.js";
+import { addSparse, BestHits, confirmTop, exactScore, type Hit } from "./candidates.js";
 import { intersect } from "./metadata-index.js";
 import { quantizedSearch } from "./quantized-search.js";
 import type { Metric, Query } from "./score.js";
@@ -33,14 +33,13 @@ export function searchNamespace(nv: NamespaceVectors, metric: Metric, q: Query, 
 
 /** Every slot given, scored exactly. */
 export function scoreEach(nv: NamespaceVectors, metric: Metric, q: Query, topK: number, slots: ArrayLike<number>): Hit[] {
-  const cmp = order(metric);
-  let best: Hit[] = [];
+  const best = new BestHits(metric, topK);
   for (let i = 0; i < slots.length; i++) {
     const slot = slots[i];
-    best.push({ slot, id: nv.ids[slot]!, score: exactScore(nv, metric, q, slot) });
-    if (best.length >= 2 * topK + 64) best = best.sort(cmp).slice(0, topK);
+    const score = exactScore(nv, metric, q, slot);
+    if (best.admits(score)) best.add({ slot, id: nv.ids[slot]!, score });
   }
-  return best.sort(cmp).slice(0, topK);
+  return best.top();
 }
 
 /** Sparse-only query: records sharing no index with it score exactly 0, so only the others need scoring. */

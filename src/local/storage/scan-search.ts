@@ -3,7 +3,7 @@
 // where it lies — a view of lmdb-js's read buffer, nothing copied but a sparse part — with the same exact scores
 // (search/score.ts: the values and the norm stored with them are those memory holds) and the same order as the search
 // in memory, so the answer is the one the loaded namespace would give.
-import { order, type Hit } from "../search/candidates.js";
+import { BestHits, type Hit } from "../search/candidates.js";
 import type { Predicate } from "../search/filter.js";
 import { scoreParts, type Metric, type Query } from "../search/score.js";
 import { decodeRecordParts } from "./codec.js";
@@ -16,11 +16,7 @@ const EMPTY = new Float32Array(0);
  * those whose metadata `keep` accepts. Hits carry no slot (-1): they are not in memory yet.
  */
 export function scanSearch(range: Iterable<{ key: Buffer; value: Buffer }>, metric: Metric, q: Query, topK: number, keep?: Predicate): { hits: Hit[]; considered: number } {
-  const cmp = order(metric);
-  const sign = metric === "euclidean" ? 1 : -1;
-  let best: Hit[] = [];
-  /** The K-th best score as printed, once known: a record scoring worse cannot enter (a tie can, by its id). */
-  let bar = NaN;
+  const best = new BestHits(metric, topK);
   let considered = 0;
   let scratch = EMPTY;
   for (const { key, value } of range) {
@@ -37,12 +33,7 @@ export function scanSearch(range: Iterable<{ key: Buffer; value: Buffer }>, metr
       values = scratch;
     }
     const score = scoreParts(metric, q, values, parts.norm, parts.sparse);
-    if (sign * (Math.fround(score) - bar) > 0) continue;
-    best.push({ slot: -1, id: idFromKey(key) ?? parts.longId ?? "", score });
-    if (best.length >= 2 * topK + 64) {
-      best = best.sort(cmp).slice(0, topK);
-      bar = Math.fround(best[topK - 1].score);
-    }
+    if (best.admits(score)) best.add({ slot: -1, id: idFromKey(key) ?? parts.longId ?? "", score });
   }
-  return { hits: best.sort(cmp).slice(0, topK), considered };
+  return { hits: best.top(), considered };
 }
