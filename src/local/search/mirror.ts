@@ -179,19 +179,20 @@ export class Mirror implements MemoryBudget {
   }
 
   /**
-   * For a query on a namespace still loading in the background (of `total` records in lmdb): whether to answer it by
+   * For a query on a namespace still loading in the background (of `total()` records in lmdb): whether to answer it by
    * scanning lmdb (storage/scan-search.ts) rather than finishing the load first — when the scan costs less than the
    * rest of the load, counting the scans already made for this load, so that a stream of queries never costs more
    * than twice the load. Costs are measured as the load and the scans go (the load's by its recent slices).
    */
-  scanInstead(space: string, namespace: string, total: number): boolean {
+  scanInstead(space: string, namespace: string, total: () => number): boolean {
     const nv = this.spaces.get(space)?.get(namespace);
     const loading = nv && this.loading.get(nv);
     if (!nv || !loading) return false;
     const loadPerRecord = loading.loadPerRecord;
     if (loadPerRecord === undefined) return true; // nothing measured yet: the load has hardly begun
+    const records = total();
     const scanPerRecord = loading.scannedRecords > 0 ? loading.scanMs / loading.scannedRecords : loadPerRecord * SCAN_SHARE_GUESS;
-    return loading.scanMs + total * scanPerRecord < Math.max(0, total - nv.count) * loadPerRecord;
+    return loading.scanMs + records * scanPerRecord < Math.max(0, records - nv.count) * loadPerRecord;
   }
 
   /** A scan answered for a namespace loading (what it cost counts in scanInstead). */

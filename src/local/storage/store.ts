@@ -364,13 +364,14 @@ export class VectorStore {
     const scope = this.catalog.scopeOf(space, namespace);
     if (!scope) return { hits: [], considered: 0 };
     this.mirror.learnMetric(space, metric);
-    const total = this.catalog.holder(scope).entry.count;
+    // (the record count is read from lmdb only for a namespace still loading)
+    const total = () => this.catalog.holder(scope).entry.count;
     if (this.mirror.scanInstead(space, namespace, total)) {
       // still loading after a restart, and reading lmdb through is quicker than finishing the load
       const t = performance.now();
       const range = this.recordViews.getRange({ start: scopePrefix(scope.spaceNo, scope.nsNo), end: scopeEnd(scope.spaceNo, scope.nsNo) });
       const found = scanSearch(range, metric, q, topK, filter === undefined ? undefined : compileFilter(filter));
-      this.mirror.scanned(space, namespace, total, performance.now() - t);
+      this.mirror.scanned(space, namespace, total(), performance.now() - t);
       return found;
     }
     const nv = this.vectors(space, namespace);
