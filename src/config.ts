@@ -33,6 +33,9 @@ const int = (setting: string, min: number, max: number, fallback: number) =>
     .max(max, { error: () => `${setting} must be an integer from ${min} to ${max}` })
     .default(fallback);
 
+/** A comma-separated list of names, blanks dropped. */
+const nameList = z.string().transform((s) => s.split(",").map((n) => n.trim()).filter((n) => n !== ""));
+
 export const SETTINGS = {
   apiKey: "PINECONE_API_KEY",
   controllerUrl: "PINECONE_CONTROLLER_HOST",
@@ -62,6 +65,10 @@ export const SETTINGS = {
   httpShutdownGraceS: "--shutdown-grace-s / VECDB_HTTP_SHUTDOWN_GRACE_S",
   httpSendTimeoutS: "--send-timeout-s / VECDB_HTTP_SEND_TIMEOUT_S",
   localIdleS: "--local-idle-s / VECDB_LOCAL_IDLE_S",
+  toolsets: "--toolsets / VECDB_TOOLSETS",
+  tools: "--tools / VECDB_TOOLS",
+  excludeTools: "--exclude-tools / VECDB_EXCLUDE_TOOLS",
+  maxResultTokens: "--max-result-tokens / VECDB_MAX_RESULT_TOKENS",
 } as const;
 
 export const configSchema = z.object({
@@ -142,6 +149,15 @@ export const configSchema = z.object({
       }),
     )
     .optional(),
+  // ── Which tools exist (validated against the registry by src/mcp/access.ts) ───────────────────────
+  /** Toolsets to offer ("all", or names); unset: the lean default set. */
+  toolsets: nameList.optional(),
+  /** Tools added on top of the toolsets. */
+  tools: nameList.default([]),
+  /** Tools taken away from what the toolsets and --tools give. */
+  excludeTools: nameList.default([]),
+  /** The estimated tokens one channel of a tool result (text, or structuredContent) may take. */
+  maxResultTokens: int(SETTINGS.maxResultTokens, 1_000, 1_000_000, 10_000),
   // ── Transport: stdio, or Streamable HTTP with --http (src/transports/http/server.ts) ────────────────────
   http: z.boolean().default(false),
   /** 0 picks a free port. */
@@ -216,6 +232,11 @@ Options (environment variable in brackets):
   --request-timeout-s N   headers, and a new session's first request, must arrive within this (default 10) [VECDB_HTTP_REQUEST_TIMEOUT_S]
   --shutdown-grace-s N    at shutdown, running calls get this long before they are stopped (default 10) [VECDB_HTTP_SHUTDOWN_GRACE_S]
   --send-timeout-s N      drop a response the client stops reading for this long (default 60) [VECDB_HTTP_SEND_TIMEOUT_S]
+  --toolsets A,B          the toolsets to offer, or "all" (default: the lean default set) [VECDB_TOOLSETS]
+  --tools A,B             tools to add to the toolsets [VECDB_TOOLS]
+  --exclude-tools A,B     tools to take away [VECDB_EXCLUDE_TOOLS]
+  --max-result-tokens N   estimated tokens a result may take in each channel, 1000–1000000 (default 10000)
+                          [VECDB_MAX_RESULT_TOKENS]
   --help                  show this text
 
 Environment:
@@ -286,6 +307,10 @@ export function loadConfig(argv: string[], env: Env = process.env): { help: true
         "shutdown-grace-s": { type: "string" },
         "send-timeout-s": { type: "string" },
         "local-idle-s": { type: "string" },
+        toolsets: { type: "string" },
+        tools: { type: "string" },
+        "exclude-tools": { type: "string" },
+        "max-result-tokens": { type: "string" },
       },
     }));
   } catch (err) {
@@ -335,6 +360,10 @@ export function loadConfig(argv: string[], env: Env = process.env): { help: true
     httpSendTimeoutS: values["send-timeout-s"] ?? blank(env.VECDB_HTTP_SEND_TIMEOUT_S),
     localService: values.local && values["data-dir"] !== undefined ? "embedded" : "shared",
     localIdleS: values["local-idle-s"] ?? blank(env.VECDB_LOCAL_IDLE_S),
+    toolsets: values.toolsets ?? blank(env.VECDB_TOOLSETS),
+    tools: values.tools ?? blank(env.VECDB_TOOLS),
+    excludeTools: values["exclude-tools"] ?? blank(env.VECDB_EXCLUDE_TOOLS),
+    maxResultTokens: values["max-result-tokens"] ?? blank(env.VECDB_MAX_RESULT_TOKENS),
   };
   // Parsed once per process: zod's fast path, generated and compiled on a schema's first parse, would cost more than
   // it saves (~1 ms of every cold start).
