@@ -1,17 +1,25 @@
-// Control-plane calls. Every index host it returns becomes a trusted origin of the HttpClient, so the API key goes
-// only to the controller and to hosts the control plane named.
+// Control-plane calls, by resource: indexes (and configure), collections, backups and the restore jobs that make
+// indexes from them. Every index host it returns becomes a trusted origin of the HttpClient, so the API key goes only
+// to the controller and to hosts the control plane named.
 import type { z } from "zod";
 import { dataUrlFor } from "./data.js";
 import { isLoopbackHostname } from "./loopback-identity.js";
 import { ResponseShapeError } from "./errors.js";
 import type { HttpClient } from "./http.js";
 import {
+  BackupListSchema,
+  BackupModelSchema,
   CollectionListSchema,
   CollectionModelSchema,
+  CreateIndexFromBackupSchema,
   IndexListSchema,
   IndexModelSchema,
+  RestoreJobListSchema,
+  RestoreJobSchema,
+  type BackupModel,
   type CollectionModel,
   type IndexModel,
+  type RestoreJob,
 } from "./records.js";
 
 /** The body of POST /indexes: exactly one of spec.serverless / spec.pod. */
@@ -44,6 +52,16 @@ export interface CreateIndexForModelRequest {
   tags?: Record<string, string>;
 }
 
+/** The body of PATCH /indexes/{name}: only what changes. */
+export interface ConfigureIndexRequest {
+  deletion_protection?: "enabled" | "disabled";
+  tags?: Record<string, string>;
+  spec?: { pod?: { replicas?: number; pod_type?: string } };
+  embed?: { field_map?: Record<string, unknown>; read_parameters?: Record<string, unknown>; write_parameters?: Record<string, unknown> };
+}
+
+export interface Page<T> { items: T[]; next?: string }
+
 export class ControlPlane {
   private readonly base: string;
 
@@ -56,20 +74,20 @@ export class ControlPlane {
   }
 
   async listIndexes(signal?: AbortSignal): Promise<IndexModel[]> {
-    const list = await this.get(`/indexes`, IndexListSchema, signal);
+    const list = await this.call(`/indexes`, "GET", IndexListSchema, signal);
     const indexes = list.indexes ?? [];
     for (const index of indexes) this.trustHost(index);
     return indexes;
   }
 
   async describeIndex(name: string, signal?: AbortSignal): Promise<IndexModel> {
-    const index = await this.get(`/indexes/${encodeURIComponent(name)}`, IndexModelSchema, signal);
+    const index = await this.call(`/indexes/${encodeURIComponent(name)}`, "GET", IndexModelSchema, signal);
     this.trustHost(index);
     return index;
   }
 
   async listCollections(signal?: AbortSignal): Promise<CollectionModel[]> {
-    const list = await this.get(`/collections`, CollectionListSchema, signal);
+    const list = await this.call(`/collections`, "GET", CollectionListSchema, signal);
     return list.collections ?? [];
   }
 
@@ -81,7 +99,7 @@ export class ControlPlane {
   }
 
   async describeCollection(name: string, signal?: AbortSignal): Promise<CollectionModel> {
-    return this.get(`/collections/${encodeURIComponent(name)}`, CollectionModelSchema, signal);
+    return this.call(`/collections/${encodeURIComponent(name)}`, "GET", CollectionModelSchema, signal);
   }
 
   /** POST /indexes (201). Not retried, like createCollection. */
@@ -112,10 +130,55 @@ export class ControlPlane {
     await this.http.request<unknown>({ url, method: "DELETE", signal, retry: false });
   }
 
-  private async get<S extends z.ZodType>(path: string, schema: S, signal?: AbortSignal): Promise<z.infer<S>> {
+  /** PATCH /indexes/{name} (202), configure: the index as it is after the change. */
+  async configureIndex(name: string, body: ConfigureIndexRequest, signal?: AbortSignal): Promise<IndexModel> {
+    return this.call(`/indexes/${encodeURIComponent(name)}`, "PATCH", IndexModelSchema, signal, body);
+  }
+
+  /** POST /indexes/{name}/backups (201). Not retried: a lost answer would make a second backup. */
+  async createBackup(index: string, body: { name?: string; description?: string }, signal?: AbortSignal): Promise<BackupModel> {
+    return this.call(`/indexes/${encodeURIComponent(index)}/backups`, "POST", BackupModelSchema, signal, body);
+  }
+
+  /** GET /backups or /indexes/{name}/backups: one page. */
+  async listBackups(opts: { index?: string; limit?: number; paginationToken?: string }, signal?: AbortSignal): Promise<Page<BackupModel>> {
+    const path = opts.index === undefined ? "/backups" : `/indexes/${encodeURIComponent(opts.index)}/backups`;
+    const list = await this.call(`${path}${query(opts)}`, "GET", BackupListSchema, signal);
+    return { items: list.data ?? [], ...(list.pagination?.next ? { next: list.pagination.next } : {}) };
+  }
+
+  async describeBackup(backupId: string, signal?: AbortSignal): Promise<BackupModel> {
+    return this.call(`/backups/${encodeURIComponent(backupId)}`, "GET", BackupModelSchema, signal);
+  }
+
+  /** DELETE /backups/{id} (202). Not retried. */
+  async deleteBackup(backupId: string, signal?: AbortSignal): Promise<void> {
+    await this.http.request<unknown>({ url: `${this.base}/backups/${encodeURIComponent(backupId)}`, method: "DELETE", signal, retry: false });
+  }
+
+  /** POST /backups/{id}/create-index (202). Not retried. */
+  async createIndexFromBackup(
+    backupId: string,
+    body: { name: string; tags?: Record<string, string>; deletion_protection?: "enabled" | "disabled" },
+    signal?: AbortSignal,
+  ): Promise<{ restore_job_id: string; index_id: string }> {
+    return this.call(`/backups/${encodeURIComponent(backupId)}/create-index`, "POST", CreateIndexFromBackupSchema, signal, body);
+  }
+
+  async listRestoreJobs(opts: { limit?: number; paginationToken?: string }, signal?: AbortSignal): Promise<Page<RestoreJob>> {
+    const list = await this.call(`/restore-jobs${query(opts)}`, "GET", RestoreJobListSchema, signal);
+    return { items: list.data ?? [], ...(list.pagination?.next ? { next: list.pagination.next } : {}) };
+  }
+
+  async describeRestoreJob(jobId: string, signal?: AbortSignal): Promise<RestoreJob> {
+    return this.call(`/restore-jobs/${encodeURIComponent(jobId)}`, "GET", RestoreJobSchema, signal);
+  }
+
+  /** Not retried unless a GET. */
+  private async call<S extends z.ZodType>(path: string, method: "GET" | "POST" | "DELETE" | "PATCH", schema: S, signal?: AbortSignal, body?: unknown): Promise<z.infer<S>> {
     const url = `${this.base}${path}`;
-    const answer = await this.http.request<unknown>({ url, method: "GET", signal });
-    return parse(url, schema, answer);
+    const answer = await this.http.request<unknown>({ url, method, signal, ...(body !== undefined && { body }), ...(method !== "GET" && { retry: false }) });
+    return parse(url.split("?")[0], schema, answer);
   }
 
   private trustHost(index: IndexModel): void {
@@ -151,4 +214,12 @@ function parse<S extends z.ZodType>(url: string, schema: S, answer: unknown): z.
     throw new ResponseShapeError(url, `${where}: ${issue?.message ?? "does not match the API"}`);
   }
   return result.data;
+}
+
+function query(opts: { limit?: number; paginationToken?: string }): string {
+  const q = new URLSearchParams();
+  if (opts.limit !== undefined) q.set("limit", String(opts.limit));
+  if (opts.paginationToken !== undefined) q.set("paginationToken", opts.paginationToken);
+  const s = q.toString();
+  return s ? `?${s}` : "";
 }

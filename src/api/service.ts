@@ -1,7 +1,7 @@
-// The one object the tools get: HTTP client, both planes and the host cache, sharing one keep-alive agent.
+// The one object the tools get, by resource as the official client has it: the control plane (indexes, collections,
+// configure, backups, restore jobs), the data plane (vectors, records, namespaces, imports), inference, and the cache
+// of index hosts, sharing one HTTP client and its keep-alive agent.
 import { ControlPlane } from "./control.js";
-import { AdminControl } from "./admin-control.js";
-import { AdminData } from "./admin-data.js";
 import { DataPlane } from "./data.js";
 import { HostResolver } from "./hosts.js";
 import { HttpClient, type HttpSettings } from "./http.js";
@@ -11,12 +11,9 @@ import { isLoopbackHostname } from "./loopback-identity.js";
 export interface Service {
   http: HttpClient;
   control: ControlPlane;
+  /** Calls on an index's host. */
   data: DataPlane;
   hosts: HostResolver;
-  /** Configure, backups and restore jobs (control plane). */
-  admin: AdminControl;
-  /** Namespaces, update, fetch by metadata, bulk imports (on an index's host). */
-  adminData: AdminData;
   /** /embed, /rerank, /models on the control-plane origin. */
   inference: Inference;
   close(): Promise<void>;
@@ -37,8 +34,6 @@ export function createService(settings: HttpSettings & { controllerUrl: string; 
   const control = new ControlPlane(http, controllerUrl);
   const data = new DataPlane(http, controllerUrl);
   const hosts = new HostResolver(control, (model) => control.untrustHost(model));
-  const admin = new AdminControl(http, controllerUrl);
-  const adminData = new AdminData(http, controllerUrl);
   const inference = new Inference(http, controllerUrl);
-  return { http, control, data, hosts, admin, adminData, inference, close: () => http.close() };
+  return { http, control, data, hosts, inference, close: () => http.close() };
 }

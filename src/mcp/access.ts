@@ -6,9 +6,8 @@
 // Collections name no index (the API does not say which index a collection was copied from), so under --indexes
 // they are listed and described as usual, but nothing may be restored from one (create_index with
 // pod.sourceCollection) or delete one: either could reach records of an index outside the list.
-import type { ControlPlane, CreateIndexForModelRequest, CreateIndexRequest } from "../api/control.js";
+import type { ConfigureIndexRequest, ControlPlane, CreateIndexForModelRequest, CreateIndexRequest } from "../api/control.js";
 import type { HostResolver } from "../api/hosts.js";
-import type { AdminControl, ConfigureIndexRequest } from "../api/admin-control.js";
 import type { Service } from "../api/service.js";
 import type { Config } from "../config.js";
 import { ToolError } from "../tool-kit/tool-error.js";
@@ -90,39 +89,40 @@ export function scopedService(service: Service, indexes: readonly string[] | und
     createCollection: async (body: { name: string; source: string }, signal?: AbortSignal) => (
       allow(body.source), inner.createCollection(body, signal)
     ),
+    ...scopedBackups(inner, indexes, allow),
   });
   const hosts: HostResolver = Object.assign(Object.create(service.hosts) as HostResolver, {
     resolve: async (name: string, signal?: AbortSignal) => (allow(name), service.hosts.resolve(name, signal)),
   });
-  return { ...service, control, hosts, admin: scopedAdmin(service.admin, indexes, allow) };
+  return { ...service, control, hosts };
 }
 
 /** Configure, backups and restore jobs under --indexes: a backup counts as its source index's, a restore job as its target's. */
-function scopedAdmin(inner: AdminControl, indexes: readonly string[], allow: (name: string) => void): AdminControl {
+function scopedBackups(inner: ControlPlane, indexes: readonly string[], allow: (name: string) => void): Partial<ControlPlane> {
   const seen = (name: string) => indexes.includes(name);
   const backupOf = async (id: string, signal?: AbortSignal) => {
     const backup = await inner.describeBackup(id, signal);
     allow(backup.source_index_name);
     return backup;
   };
-  return Object.assign(Object.create(inner) as AdminControl, {
+  return {
     configureIndex: async (name: string, body: ConfigureIndexRequest, signal?: AbortSignal) => (allow(name), inner.configureIndex(name, body, signal)),
     createBackup: async (index: string, body: { name?: string; description?: string }, signal?: AbortSignal) => (
       allow(index), inner.createBackup(index, body, signal)
     ),
-    listBackups: async (opts: Parameters<AdminControl["listBackups"]>[0], signal?: AbortSignal) => {
+    listBackups: async (opts: Parameters<ControlPlane["listBackups"]>[0], signal?: AbortSignal) => {
       if (opts.index !== undefined) allow(opts.index);
       const page = await inner.listBackups(opts, signal);
       return { ...page, items: page.items.filter((b) => seen(b.source_index_name)) };
     },
     describeBackup: backupOf,
     deleteBackup: async (id: string, signal?: AbortSignal) => (await backupOf(id, signal), inner.deleteBackup(id, signal)),
-    createIndexFromBackup: async (id: string, body: Parameters<AdminControl["createIndexFromBackup"]>[1], signal?: AbortSignal) => {
+    createIndexFromBackup: async (id: string, body: Parameters<ControlPlane["createIndexFromBackup"]>[1], signal?: AbortSignal) => {
       allow(body.name);
       await backupOf(id, signal);
       return inner.createIndexFromBackup(id, body, signal);
     },
-    listRestoreJobs: async (opts: Parameters<AdminControl["listRestoreJobs"]>[0], signal?: AbortSignal) => {
+    listRestoreJobs: async (opts: Parameters<ControlPlane["listRestoreJobs"]>[0], signal?: AbortSignal) => {
       const page = await inner.listRestoreJobs(opts, signal);
       return { ...page, items: page.items.filter((j) => seen(j.target_index_name)) };
     },
@@ -131,5 +131,5 @@ function scopedAdmin(inner: AdminControl, indexes: readonly string[], allow: (na
       allow(job.target_index_name);
       return job;
     },
-  });
+  };
 }

@@ -27,7 +27,7 @@ export default defineTool({
           "Next step: snapshot a pod-based index with create_collection.",
       );
     }
-    const backup = summarizeBackup(await service.admin.createBackup(index, { ...(name && { name }), ...(description && { description }) }, signal));
+    const backup = summarizeBackup(await service.control.createBackup(index, { ...(name && { name }), ...(description && { description }) }, signal));
     const table = markdownTable(["backupId", "name", "index", "status"], [[backup.backupId, backup.name, backup.sourceIndex, backup.status]]);
     const when = backup.status === "Ready" ? "" : "\n\nIt is being taken; describe_backup shows when it is Ready.";
     return { structured: { backup }, table: `Backup of index ${JSON.stringify(index)} started:\n\n${table}${when}` };

@@ -38,7 +38,7 @@ export default defineTool({
     const { service, signal } = ctx;
     let started;
     try {
-      started = await service.admin.createIndexFromBackup(backupId, { name, ...(tags && { tags }), ...(deletionProtection && { deletion_protection: deletionProtection }) }, signal);
+      started = await service.control.createIndexFromBackup(backupId, { name, ...(tags && { tags }), ...(deletionProtection && { deletion_protection: deletionProtection }) }, signal);
     } catch (e) {
       if (e instanceof ServiceError && e.status === 409) {
         throw new ToolError(`An index named ${JSON.stringify(name)} already exists. ${NOTHING}\nNext step: choose another name (list_indexes shows the names in use).`);
@@ -46,12 +46,12 @@ export default defineTool({
       backupNotFound(e, backupId, NOTHING);
     }
     const began = Date.now();
-    let job = summarizeRestoreJob(await service.admin.describeRestoreJob(started.restore_job_id, signal));
+    let job = summarizeRestoreJob(await service.control.describeRestoreJob(started.restore_job_id, signal));
     const ended = () => job.status === "Completed" || job.status === "Failed";
     while (!ended() && Date.now() - began < waitSeconds * 1000) {
       ctx.progress(job.percentComplete ?? 0, 100, `restore into ${name}: ${job.status}`);
       await sleep(250, signal);
-      job = summarizeRestoreJob(await service.admin.describeRestoreJob(started.restore_job_id, signal));
+      job = summarizeRestoreJob(await service.control.describeRestoreJob(started.restore_job_id, signal));
     }
     if (ended()) ctx.progress(100, 100, `restore into ${name}: ${job.status}`);
     const structured = { index: name, indexId: started.index_id, job, finished: ended() };

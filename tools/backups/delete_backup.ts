@@ -19,14 +19,14 @@ export default defineTool({
   requiresAllowDestructive: true,
   async run({ backupId }, ctx) {
     const { service, signal } = ctx;
-    const backup = summarizeBackup(await service.admin.describeBackup(backupId, signal).catch((e: unknown) => backupNotFound(e, backupId, NOTHING)));
+    const backup = summarizeBackup(await service.control.describeBackup(backupId, signal).catch((e: unknown) => backupNotFound(e, backupId, NOTHING)));
     await confirmDestruction(ctx, {
       action: `Delete backup ${JSON.stringify(backup.name ?? backupId)} of index ${JSON.stringify(backup.sourceIndex)}`,
       loses: `backup ${backupId}: ${recordsIn(backup.records, backup.namespaces)}`,
       name: backupId,
       nothing: NOTHING,
     });
-    await service.admin.deleteBackup(backupId, signal).catch((e: unknown) => backupNotFound(e, backupId, NOTHING));
+    await service.control.deleteBackup(backupId, signal).catch((e: unknown) => backupNotFound(e, backupId, NOTHING));
     const table = markdownTable(["backupId", "name", "index", "records"], [[backupId, backup.name, backup.sourceIndex, backup.records]]);
     return { structured: { deleted: backup }, table: `Backup ${JSON.stringify(backupId)} deleted.\n\n${table}` };
   },

@@ -13,7 +13,7 @@ export default defineTool({
   outputSchema: { backup: BackupSummary.describe("The backup.") },
   annotations: READ_ONLY,
   async run({ backupId }, { service, signal }) {
-    const backup = summarizeBackup(await service.admin.describeBackup(backupId, signal).catch((e: unknown) => backupNotFound(e, backupId, "Nothing was read.")));
+    const backup = summarizeBackup(await service.control.describeBackup(backupId, signal).catch((e: unknown) => backupNotFound(e, backupId, "Nothing was read.")));
     const table = markdownTable(["field", "value"], Object.entries(backup).map(([k, v]) => [k, String(v)]));
     return { structured: { backup }, table: `Backup ${JSON.stringify(backupId)}:\n\n${table}` };
   },

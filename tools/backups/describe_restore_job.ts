@@ -15,7 +15,7 @@ export default defineTool({
   outputSchema: { job: RestoreJobSummary.describe("The restore job.") },
   annotations: READ_ONLY,
   async run({ restoreJobId }, { service, signal }) {
-    const job = summarizeRestoreJob(await service.admin.describeRestoreJob(restoreJobId, signal).catch((e: unknown) => restoreJobNotFound(e, restoreJobId)));
+    const job = summarizeRestoreJob(await service.control.describeRestoreJob(restoreJobId, signal).catch((e: unknown) => restoreJobNotFound(e, restoreJobId)));
     const table = markdownTable(["restoreJobId", "backupId", "index", "status", "percent"], [[job.restoreJobId, job.backupId, job.targetIndex, job.status, job.percentComplete]]);
     return { structured: { job }, table: `Restore job:\n\n${table}` };
   },

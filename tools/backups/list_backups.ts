@@ -21,7 +21,7 @@ export default defineTool({
   outputSchema: { backups: z.array(BackupSummary).describe("The backups on this page."), paginationToken: nextPageField },
   annotations: READ_ONLY,
   async run({ index, limit, paginationToken }, { service, signal }) {
-    const page = await service.admin.listBackups({ index, limit, paginationToken }, signal);
+    const page = await service.control.listBackups({ index, limit, paginationToken }, signal);
     const backups = page.items.map(summarizeBackup);
     const structured = { backups, ...(page.next && { paginationToken: page.next }) };
     const of = index === undefined ? "" : ` of index ${JSON.stringify(index)}`;

@@ -13,7 +13,7 @@ export default defineTool({
   outputSchema: { jobs: z.array(RestoreJobSummary).describe("The restore jobs on this page."), paginationToken: nextPageField },
   annotations: READ_ONLY,
   async run({ limit, paginationToken }, { service, signal }) {
-    const page = await service.admin.listRestoreJobs({ limit, paginationToken }, signal);
+    const page = await service.control.listRestoreJobs({ limit, paginationToken }, signal);
     const jobs = page.items.map(summarizeRestoreJob);
     const structured = { jobs, ...(page.next && { paginationToken: page.next }) };
     if (jobs.length === 0) return { structured, table: "There are no restore jobs." };

@@ -25,15 +25,15 @@ export default defineTool({
   async run({ index, id }, { service, signal }) {
     const after = await onIndexHost(service, index, signal, async (model) => {
       try {
-        await service.adminData.cancelImport(model.host, id, signal);
+        await service.data.cancelImport(model.host, id, signal);
       } catch (e) {
         if (e instanceof ServiceError && e.status === 400) {
-          const now = await service.adminData.describeImport(model.host, id, signal).catch(() => undefined);
+          const now = await service.data.describeImport(model.host, id, signal).catch(() => undefined);
           throw new ToolError(`Import ${JSON.stringify(id)} cannot be cancelled: it has already ended${now ? ` (status ${now.status})` : ""}. ${NOTHING}`);
         }
         importNotFound(e, index, id, NOTHING);
       }
-      return service.adminData.describeImport(model.host, id, signal);
+      return service.data.describeImport(model.host, id, signal);
     });
     const found = summarizeImport(after);
     const table = markdownTable(["id", "status", "records imported"], [[found.id, found.status, found.recordsImported]]);

@@ -22,7 +22,7 @@ export default defineTool({
   async run({ index, id }, { service, signal }) {
     const found = summarizeImport(
       await onIndexHost(service, index, signal, (model) =>
-        service.adminData.describeImport(model.host, id, signal).catch((e: unknown) => importNotFound(e, index, id, "Nothing was read.")),
+        service.data.describeImport(model.host, id, signal).catch((e: unknown) => importNotFound(e, index, id, "Nothing was read.")),
       ),
     );
     const table = markdownTable(["id", "status", "percent", "records imported", "error"], [[found.id, found.status, found.percentComplete, found.recordsImported, found.error]]);

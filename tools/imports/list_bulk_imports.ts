@@ -17,7 +17,7 @@ export default defineTool({
   outputSchema: { index: z.string().describe("The index."), imports: z.array(ImportSummary).describe("The imports on this page."), paginationToken: nextPageField },
   annotations: READ_ONLY,
   async run({ index, limit, paginationToken }, { service, signal }) {
-    const page = await onIndexHost(service, index, signal, (model) => service.adminData.listImports(model.host, { limit, paginationToken }, signal));
+    const page = await onIndexHost(service, index, signal, (model) => service.data.listImports(model.host, { limit, paginationToken }, signal));
     const imports = page.imports.map(summarizeImport);
     const structured = { index, imports, ...(page.next && { paginationToken: page.next }) };
     if (imports.length === 0) return { structured, table: `Index ${JSON.stringify(index)} has no bulk imports.` };

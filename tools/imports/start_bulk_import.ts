@@ -24,7 +24,7 @@ export default defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   async run({ index, uri, integrationId, errorMode }, { service, signal }) {
     const { id } = await onIndexHost(service, index, signal, (model) =>
-      service.adminData.startImport(model.host, { uri, ...(integrationId && { integrationId }), ...(errorMode && { errorMode: { onError: errorMode } }) }, signal),
+      service.data.startImport(model.host, { uri, ...(integrationId && { integrationId }), ...(errorMode && { errorMode: { onError: errorMode } }) }, signal),
     );
     const table = markdownTable(["index", "import id", "uri"], [[index, id, uri]]);
     return { structured: { index, id }, table: `Bulk import started into index ${JSON.stringify(index)}:\n\n${table}\n\ndescribe_bulk_import shows its progress.` };

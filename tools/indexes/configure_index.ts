@@ -1,7 +1,7 @@
 // configure_index — changes an index's deletion protection, tags, pod replicas / type, or integrated-embedding
 // settings, and shows each setting before → after. An empty change is refused.
 import { z } from "zod";
-import type { ConfigureIndexRequest } from "../../src/api/admin-control.js";
+import type { ConfigureIndexRequest } from "../../src/api/control.js";
 import type { IndexModel } from "../../src/api/records.js";
 import { markdownTable } from "../../src/tool-kit/format/table.js";
 import { indexArg, ruleError, wholeNumberArg } from "../../src/tool-kit/args/schema.js";
@@ -84,7 +84,7 @@ export default defineTool({
     if (request.spec?.pod && !before.spec.pod) {
       throw new ToolError(`Index ${JSON.stringify(index)} is serverless; pod settings apply to pod-based indexes only. ${NOTHING}`);
     }
-    const after = await service.admin.configureIndex(index, request, signal);
+    const after = await service.control.configureIndex(index, request, signal);
     service.hosts.forget(index);
     const was = new Map(settings(before, request));
     const changes = settings(after, request).map(([setting, now]) => ({ setting, before: was.get(setting) ?? "(none)", after: now }));

@@ -29,7 +29,7 @@ export default defineTool({
   async run({ index, name, filterableFields }, { service, signal }) {
     const schema = filterableFields ? { fields: Object.fromEntries(filterableFields.map((f) => [f, { filterable: true }])) } : undefined;
     const created = await onIndexHost(service, index, signal, (model) =>
-      service.adminData.createNamespace(model.host, { name, ...(schema && { schema }) }, signal).catch((e: unknown) => {
+      service.data.createNamespace(model.host, { name, ...(schema && { schema }) }, signal).catch((e: unknown) => {
         if (e instanceof ServiceError && e.status === 409) {
           throw new ToolError(
             `Namespace ${JSON.stringify(name)} already exists in index ${JSON.stringify(index)}; nothing was created.\n` +

@@ -29,7 +29,7 @@ export default defineTool({
   async run({ index, namespace }, ctx) {
     const { service, signal } = ctx;
     const records = await onIndexHost(service, index, signal, async (model) => {
-      const ns = await service.adminData.describeNamespace(model.host, namespace, signal).catch((e: unknown) => namespaceNotFound(e, index, namespace, NOTHING));
+      const ns = await service.data.describeNamespace(model.host, namespace, signal).catch((e: unknown) => namespaceNotFound(e, index, namespace, NOTHING));
       const count = ns.record_count ?? undefined;
       await confirmDestruction(ctx, {
         action: `Delete namespace ${JSON.stringify(namespace)} of index ${JSON.stringify(index)}`,
@@ -37,7 +37,7 @@ export default defineTool({
         name: namespace,
         nothing: NOTHING,
       });
-      await service.adminData.deleteNamespace(model.host, namespace, signal).catch((e: unknown) => namespaceNotFound(e, index, namespace, NOTHING));
+      await service.data.deleteNamespace(model.host, namespace, signal).catch((e: unknown) => namespaceNotFound(e, index, namespace, NOTHING));
       return count;
     });
     const table = markdownTable(["index", "namespace", "records"], [[index, namespace, records]]);

@@ -21,7 +21,7 @@ export default defineTool({
   annotations: READ_ONLY,
   async run({ index, namespace }, { service, signal }) {
     const found = await onIndexHost(service, index, signal, (model) =>
-      service.adminData.describeNamespace(model.host, namespace, signal).catch((e: unknown) => namespaceNotFound(e, index, namespace, "Nothing was read.")),
+      service.data.describeNamespace(model.host, namespace, signal).catch((e: unknown) => namespaceNotFound(e, index, namespace, "Nothing was read.")),
     );
     const ns = summarizeNamespace(found);
     const table = markdownTable(["name", "records", "filterable fields"], [[ns.name, ns.records, ns.filterableFields?.join(", ") ?? "all"]]);

@@ -27,7 +27,7 @@ export default defineTool({
   annotations: READ_ONLY,
   async run({ index, prefix, limit, paginationToken }, { service, signal }) {
     const page = await onIndexHost(service, index, signal, (model) =>
-      service.adminData.listNamespaces(model.host, { prefix, limit, paginationToken }, signal),
+      service.data.listNamespaces(model.host, { prefix, limit, paginationToken }, signal),
     );
     const namespaces = page.namespaces.map(summarizeNamespace);
     const structured = {

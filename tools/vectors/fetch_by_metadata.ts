@@ -40,7 +40,7 @@ export default defineTool({
   async run({ index, namespace = "", filter, limit, paginationToken, includeValues }, { service, signal }) {
     checkFilter(filter);
     const page = await onIndexHost(service, index, signal, (model) =>
-      service.adminData.fetchByMetadata(model.host, { namespace, filter, ...(limit && { limit }), ...(paginationToken && { paginationToken }) }, signal),
+      service.data.fetchByMetadata(model.host, { namespace, filter, ...(limit && { limit }), ...(paginationToken && { paginationToken }) }, signal),
     );
     const all = Object.values(page.vectors).map((r) => ({
       id: r.id,

@@ -66,7 +66,7 @@ export default defineTool({
       }
       if (id !== undefined) {
         try {
-          await service.adminData.update(model.host, { namespace, id, ...(values && { values }), ...(sparseValues && { sparseValues }), ...(setMetadata && { setMetadata }) }, signal);
+          await service.data.update(model.host, { namespace, id, ...(values && { values }), ...(sparseValues && { sparseValues }), ...(setMetadata && { setMetadata }) }, signal);
         } catch (e) {
           if (e instanceof ServiceError && e.status === 404) {
             throw new ToolError(`Record ${JSON.stringify(id)} not found in ${where}; ${NOTHING}\nNext step: fetch_vectors or list_vector_ids shows which ids exist.`);
@@ -77,7 +77,7 @@ export default defineTool({
         const table = markdownTable(["id", "changed"], [[id, changed.join(", ")]]);
         return { structured: { index, namespace, by: "id" as const, id, updated: true }, table: `Record updated in ${where}:\n\n${table}` };
       }
-      const counted = await service.adminData.update(model.host, { namespace, filter, setMetadata: setMetadata ?? {}, dryRun: true }, signal);
+      const counted = await service.data.update(model.host, { namespace, filter, setMetadata: setMetadata ?? {}, dryRun: true }, signal);
       const matched = counted.matchedRecords ?? 0;
       if (dryRun || matched === 0) {
         const text = dryRun ? `Dry run: ${matched} records in ${where} match the filter; nothing was changed.` : `No record in ${where} matches the filter; nothing was changed.`;
@@ -91,7 +91,7 @@ export default defineTool({
           nothing: NOTHING,
         });
       }
-      const done = await service.adminData.update(model.host, { namespace, filter, setMetadata }, signal);
+      const done = await service.data.update(model.host, { namespace, filter, setMetadata }, signal);
       const n = done.matchedRecords ?? matched;
       const table = markdownTable(["index", "namespace", "matched records", "fields set"], [[index, namespace === "" ? "(default)" : namespace, n, Object.keys(setMetadata!).join(", ")]]);
       return { structured: { index, namespace, by: "filter" as const, matchedRecords: n, updated: true }, table: `Metadata set on ${n} records in ${where}:\n\n${table}` };

@@ -1,6 +1,6 @@
 // Backups, restore jobs, bulk imports and namespaces as the tools show them: flat, camelCase, only what the service gave.
 import { z } from "zod";
-import type { BackupModel, ImportModel, NamespaceDescription, RestoreJob } from "../../api/admin-records.js";
+import type { BackupModel, ImportModel, NamespaceDescription, RestoreJob } from "../../api/records.js";
 
 const present = <T extends Record<string, unknown>>(o: T): T =>
   Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== null)) as T;
