@@ -11,7 +11,7 @@ const RUNS = Number(process.env.BENCH_COLD_RUNS ?? 15);
 const pineconeBin = path.join(repoRoot, "node_modules", "@pinecone-database", "mcp", "dist", "index.js");
 
 /** Milliseconds from spawn to the `tools/list` response; also checks the answer lists at least `minTools` tools. */
-export function timeToToolsList(bin: string, minTools = 1, env?: Record<string, string>): Promise<number> {
+function timeToToolsList(bin: string, minTools = 1, env?: Record<string, string>): Promise<number> {
   return new Promise((resolve, reject) => {
     const start = performance.now();
     const child = spawn(process.execPath, [bin], {
@@ -61,7 +61,7 @@ export function timeToToolsList(bin: string, minTools = 1, env?: Record<string, 
   });
 }
 
-export function median(values: number[]): number {
+function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;

@@ -117,10 +117,6 @@ export async function tempDir(prefix: string): Promise<string> {
   return mkdtemp(path.join(tmpdir(), prefix));
 }
 
-export function spawnNode(args: string[], env: Record<string, string>) {
-  return spawn(process.execPath, args, { env: { PATH: process.env.PATH ?? "", ...env }, stdio: ["pipe", "pipe", "pipe"] });
-}
-
 export function ratioLine(label: string, ours: number, reference: number, unit: string, target: string): string {
   return `${label}: vecdb-mcp ${ours.toFixed(0)} ${unit}, reference ${reference.toFixed(0)} ${unit}, ratio ${(ours / reference).toFixed(2)}× (target ${target})`;
 }

@@ -31,7 +31,7 @@ const LAZY_ONLY = [
   // import_vectors' file reading (src/ingest/import-file.ts) and the JSON byte readers
   /^src\/ingest\/(file-check|parallel-check|jsonl-encode|upload-input)\.ts$/,
   /^src\/ingest\/sources\/(record-line|jsonl|lines)\.ts$/,
-  // the JSON byte readers; float32.ts (shortest float32 decimals) was on the startup path as src/ingest/float32.ts
+  // the JSON byte readers; float32.ts (shortest float32 decimals) is on the startup path (the result budget uses it)
   /^src\/shared\/(?!float32\.ts$)/,
   // index_documents' file reading, chunking and HTML parsing
   /^src\/ingest\/documents\//,

@@ -71,7 +71,7 @@ export const SETTINGS = {
   maxResultTokens: "--max-result-tokens / VECDB_MAX_RESULT_TOKENS",
 } as const;
 
-export const configSchema = z.object({
+const configSchema = z.object({
   // ── Connection ────────────────────────────────────────────────────────────────────────────────
   /** "remote": the service at controllerUrl with apiKey; "local": the embedded local service. */
   mode: z.enum(["remote", "local"]),

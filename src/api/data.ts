@@ -77,7 +77,7 @@ function parseHost(host: string): string {
   return new URL(`http://[${bare}]`).host;
 }
 
-export function isLoopback(hostname: string): boolean {
+function isLoopback(hostname: string): boolean {
   const h = hostname.toLowerCase().replace(/\.$/, "");
   if (h === "localhost" || h.endsWith(".localhost")) return true;
   if (h === "[::1]" || h === "::1") return true;

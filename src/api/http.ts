@@ -251,7 +251,7 @@ type Attempt =
  * Reads both of the service's error shapes, a plain-text body, or nothing. `redact` is applied to each text before
  * it is shortened (a cut through the key would leave part of it that no longer matches).
  */
-export function parseErrorBody(status: number, text: string, redact: (text: string) => string = (t) => t): { code: string | undefined; message: string } {
+function parseErrorBody(status: number, text: string, redact: (text: string) => string = (t) => t): { code: string | undefined; message: string } {
   const trimmed = text.trim();
   if (trimmed === "") return { code: undefined, message: STATUS_CODES[status] ?? `HTTP ${status}` };
   const truncate = (s: string) => shorten(redact(s));

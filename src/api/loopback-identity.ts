@@ -15,12 +15,12 @@ import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Socket } from "node:net";
 import { buildConnector } from "undici";
 
-export const IDENTITY_PATH = "/_vecdb/identity";
+const IDENTITY_PATH = "/_vecdb/identity";
 const PROOF_TIMEOUT_MS = 5000;
 const MAX_ANSWER_BYTES = 8192;
 
 /** What the local service answers to a nonce: the proof that it holds the key. */
-export function identityProof(apiKey: string, nonce: string): string {
+function identityProof(apiKey: string, nonce: string): string {
   return createHmac("sha256", apiKey).update(`vecdb-mcp local service identity ${nonce}`).digest("hex");
 }
 

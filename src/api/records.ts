@@ -2,7 +2,7 @@
 // and anything a version may omit is optional, so a newer or older service still parses.
 import { z } from "zod";
 
-export const IndexSpecSchema = z.looseObject({
+const IndexSpecSchema = z.looseObject({
   serverless: z.looseObject({ cloud: z.string(), region: z.string() }).optional(),
   pod: z
     .looseObject({
@@ -15,7 +15,7 @@ export const IndexSpecSchema = z.looseObject({
     .optional(),
 });
 
-export const IndexStatusSchema = z.looseObject({ ready: z.boolean(), state: z.string() });
+const IndexStatusSchema = z.looseObject({ ready: z.boolean(), state: z.string() });
 
 export const IndexModelSchema = z.looseObject({
   name: z.string(),
@@ -72,7 +72,7 @@ export const IndexStatsSchema = z.looseObject({
 });
 export type IndexStats = z.infer<typeof IndexStatsSchema>;
 
-export const FetchedRecordSchema = z.looseObject({
+const FetchedRecordSchema = z.looseObject({
   id: z.string(),
   values: z.array(z.number()).optional(),
   sparseValues: z.looseObject({ indices: z.array(z.number()), values: z.array(z.number()) }).optional(),
@@ -81,7 +81,7 @@ export const FetchedRecordSchema = z.looseObject({
 export type FetchedRecord = z.infer<typeof FetchedRecordSchema>;
 export const FetchResponseSchema = z.looseObject({ vectors: z.record(z.string(), FetchedRecordSchema).optional() });
 
-export const QueryMatchSchema = z.looseObject({
+const QueryMatchSchema = z.looseObject({
   id: z.string(),
   score: z.number().optional(),
   values: z.array(z.number()).optional(),

@@ -3,7 +3,7 @@
 // characters of the key is replaced too. Callers redact before they shorten a text, never after.
 
 /** The shortest run of a secret's characters that is taken out of a text on its own. */
-export const REDACT_RUN = 8;
+const REDACT_RUN = 8;
 const MARK = "[redacted]";
 
 /** `text` with each secret (whole, or any run of REDACT_RUN+ of its characters) replaced by "[redacted]". */

@@ -30,8 +30,8 @@ export class ScannedValues {
 }
 
 export const MAX_ID_LENGTH = 512;
-export const MAX_SPARSE_VALUES = 2048;
-export const MAX_METADATA_BYTES = 40960;
+const MAX_SPARSE_VALUES = 2048;
+const MAX_METADATA_BYTES = 40960;
 const MAX_UINT32 = 4294967295;
 
 /** Thrown where checks run inside the ingest path (e.g. a streamed record that cannot be sent). */

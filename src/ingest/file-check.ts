@@ -16,7 +16,7 @@ import { itemProblems } from "./range-check.js";
 import type { BadRecord, FileCheck } from "./file-check-result.js";
 import type { RecordSource } from "./sources/index.js";
 
-export type { BadRecord, FileCheck } from "./file-check-result.js";
+export type { FileCheck } from "./file-check-result.js";
 
 const MAX_SUSPECTS = 100_000;
 

@@ -32,7 +32,7 @@ const readAt = promisify(read);
 const fstatOf = promisify(fstat);
 
 /** The worker entry to use, or undefined when there is none (running from the .ts sources): then one thread. */
-export function defaultWorkerUrl(): URL | undefined {
+function defaultWorkerUrl(): URL | undefined {
   const url = new URL("./check-worker.js", import.meta.url);
   return existsSync(fileURLToPath(url)) ? url : undefined;
 }

@@ -23,7 +23,7 @@ export interface RangeTask {
   suspects?: number[];
 }
 
-export interface PendingRecord {
+interface PendingRecord {
   position: number;
   id: string;
   problems: string[];

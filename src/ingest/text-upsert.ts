@@ -9,7 +9,7 @@ import { checkTextRecords, oversizedTextRecords, planTextBatches, textField, tex
 import { PlannedBodies, runUpsert, type BatchReport, type UpsertOutcome } from "./upsert.js";
 
 export type { TextRecord } from "./text-records.js";
-export { TEXT_BATCH_BYTES, TEXT_BATCH_RECORDS, textField } from "./text-records.js";
+export { textField } from "./text-records.js";
 
 /** Why the records cannot go to this index: no integrated embedding (field undefined), or the records' problems. */
 export function checkTextUpsert(records: TextRecord[], index: IndexModel): { field: string | undefined; problems: RecordProblem[] } {

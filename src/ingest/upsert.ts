@@ -9,7 +9,7 @@ import { planBatches, type PlannedBatch } from "./batches.js";
 import { checkRecords, RecordCheckError, type UpsertRecord } from "./check.js";
 import { raceSignal } from "../api/abort.js";
 
-export interface LandedRange {
+interface LandedRange {
   start: number; // 0-based position of the first record, inclusive
   end: number; // exclusive
 }

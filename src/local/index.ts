@@ -52,10 +52,10 @@ export interface LocalService {
   close(): Promise<void>;
 }
 
-export const DATABASE_FILE = "vecdb.mdb";
+const DATABASE_FILE = "vecdb.mdb";
 
 /** How a listening address is written in a URL or an index's host (IPv6 in brackets; a wildcard as loopback). */
-export function hostForUrls(host: string): string {
+function hostForUrls(host: string): string {
   if (host === "0.0.0.0" || host === "::" || host === "") return "127.0.0.1";
   return host.includes(":") ? `[${host}]` : host;
 }

@@ -11,9 +11,9 @@ function isLoopbackAddress(host: string): boolean {
 }
 
 /** A given key shorter than this is refused: it would be guessed (or tried) quickly. */
-export const MIN_API_KEY_LENGTH = 16;
+const MIN_API_KEY_LENGTH = 16;
 
-export interface ServeArgs {
+interface ServeArgs {
   dataDir: string;
   port: number;
   host: string;
@@ -32,7 +32,7 @@ export interface ServeArgs {
  * The arguments, checked. The key may come from --api-key (visible to every local user in `ps`), --api-key-file, or
  * the environment variable VECDB_LOCAL_API_KEY (`envKey`, which the process reads: src/config.ts).
  */
-export function parseServeArgs(argv: string[], envKey?: string): ServeArgs {
+function parseServeArgs(argv: string[], envKey?: string): ServeArgs {
   const values = new Map<string, string>();
   const allowDirs: string[] = [];
   for (let i = 0; i < argv.length; i++) {

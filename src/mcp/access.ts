@@ -41,7 +41,7 @@ export function toolRefusal(tool: Pick<AnyTool, "name" | "annotations" | "requir
 }
 
 /** The refusal of an index outside --indexes; it does not say whether such an index exists. */
-export function indexRefusal(name: string, indexes: readonly string[]): string {
+function indexRefusal(name: string, indexes: readonly string[]): string {
   return (
     `Index ${JSON.stringify(name)} is not available: this server is limited to the indexes ${list(indexes)} ` +
     "(--indexes / VECDB_INDEXES). Nothing was read or changed.\nNext step: call again with one of those indexes."

@@ -74,7 +74,7 @@ function quoted(text: string): string {
 }
 
 /** What happened, in one line: 'the service answered HTTP 404 NOT_FOUND: "Index x not found."' */
-export function describeServiceError(err: ServiceError): string {
+function describeServiceError(err: ServiceError): string {
   if (err.status === undefined) return `got no answer from ${origin(err.url)}: ${err.serviceMessage}`;
   // The data plane's codes are gRPC numbers ("3"), which tell a reader nothing the status does not.
   const code = err.code && !/^\d+$/.test(err.code) ? ` ${quotedCode(err.code)}` : "";

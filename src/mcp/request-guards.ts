@@ -11,7 +11,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 
 /** How deep params may nest (objects and arrays, params itself is level 1). A metadata filter needs far less. */
-export const MAX_PARAMS_DEPTH = 64;
+const MAX_PARAMS_DEPTH = 64;
 
 /** An error the SDK answers with its own code and message as they are (McpError would prefix "MCP error -32602: "). */
 const invalidParams = (message: string) => Object.assign(new Error(message), { code: ErrorCode.InvalidParams });

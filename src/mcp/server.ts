@@ -27,7 +27,7 @@ import { guardRequests } from "./request-guards.js";
 import { fixedSupply, isServiceSupply, runWithRecovery, type ServiceSupply } from "./service-supply.js";
 
 /** The initialize result's instructions: how to start, and the safe modes in force. */
-export function instructionsFor(config: Access, tools: readonly { name: string }[]): string {
+function instructionsFor(config: Access, tools: readonly { name: string }[]): string {
   const has = (name: string) => tools.some((t) => t.name === name);
   const lines = [
     "Administer and fill a vector database (Pinecone API).",

@@ -59,7 +59,7 @@ export function lazyTool(declaration: ToolDeclaration, module: ToolModule): Lazy
 }
 
 /** The entry of one tool in tools/list, in the shape (and key order) the SDK's own handler gives. */
-export function listedTool(t: ToolDeclaration): Record<string, unknown> {
+function listedTool(t: ToolDeclaration): Record<string, unknown> {
   return {
     name: t.name,
     title: t.title,

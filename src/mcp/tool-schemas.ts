@@ -29,7 +29,7 @@ export type ToolDeclaration = Omit<AnyTool, "run" | "inputSchema" | "outputSchem
 const SAFE_INTEGER_BOUND = Number.MAX_SAFE_INTEGER;
 
 /** A converted schema as the model should read it (see the head of this file); returns a new object. */
-export function modelFacing(schema: unknown): JsonSchema {
+function modelFacing(schema: unknown): JsonSchema {
   const walk = (node: unknown, top: boolean): unknown => {
     if (Array.isArray(node)) return node.map((item) => walk(item, false));
     if (node === null || typeof node !== "object") return node;

@@ -4,9 +4,9 @@
 // JSON.parse; this module only moves a cursor. It imports nothing, so both sides of the package may use it.
 
 export const QUOTE = 0x22;
-export const BACKSLASH = 0x5c;
+const BACKSLASH = 0x5c;
 export const COMMA = 0x2c;
-export const COLON = 0x3a;
+const COLON = 0x3a;
 export const OPEN_BRACE = 0x7b;
 export const CLOSE_BRACE = 0x7d;
 export const OPEN_BRACKET = 0x5b;

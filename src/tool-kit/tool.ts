@@ -39,7 +39,7 @@ export interface ToolContext {
 
 export type ConfirmAnswer = "confirmed" | "declined" | "cancelled" | "mismatch" | "unsupported";
 
-export interface ToolResult<Out> {
+interface ToolResult<Out> {
   /** Becomes structuredContent; must match the tool's outputSchema. */
   structured: Out;
   /** The same facts as markdown (tables built with src/tool-kit/format/table.ts, so cells are escaped). */
@@ -72,7 +72,7 @@ export interface ToolDefinition<In extends z.ZodRawShape = z.ZodRawShape, Out ex
 }
 
 /** The field every tool's output schema gets (the server adds it; tools set ToolResult.note). */
-export const NOTE_FIELD = z
+const NOTE_FIELD = z
   .string()
   .optional()
   .describe("What to do next, or what was left out of this result and how to get it; the text ends with it too.");

@@ -8,7 +8,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 
 // Past V8's longest string a line cannot even be decoded (toString throws): such a line is dropped as too large.
-export const MAX_MESSAGE_BYTES = Math.min(512 * 1024 * 1024, constants.MAX_STRING_LENGTH);
+const MAX_MESSAGE_BYTES = Math.min(512 * 1024 * 1024, constants.MAX_STRING_LENGTH);
 
 const invalidRequest = (id: string | number | null, why: string) => ({
   jsonrpc: "2.0" as const,

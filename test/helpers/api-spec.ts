@@ -9,7 +9,7 @@ import { parse } from "yaml";
 import { repoRoot } from "./local-service.js";
 
 // VECDB_SPEC_DIR: where the specs are when the checkout is not beside them (e.g. a git worktree elsewhere).
-export const specDir = process.env.VECDB_SPEC_DIR ?? resolve(repoRoot, "../shared/api-spec");
+const specDir = process.env.VECDB_SPEC_DIR ?? resolve(repoRoot, "../shared/api-spec");
 export const specsAvailable = existsSync(join(specDir, "db_control_2026-04.oas.yaml"));
 export const specsMissingReason = `the API specs are not at ${specDir} (they live outside the project; spec validation is skipped)`;
 

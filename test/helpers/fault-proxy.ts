@@ -20,7 +20,7 @@ export interface FaultRates {
   rateTrickle?: number; // forward, then send the response body in 8 pieces, trickleDelayMs apart
 }
 
-export type Plane = "control" | "data";
+type Plane = "control" | "data";
 
 export interface FaultProxyOptions {
   target: string; // http://127.0.0.1:PORT of the control plane (or any HTTP server)
@@ -32,9 +32,9 @@ export interface FaultProxyOptions {
   trickleDelayMs?: number; // default 50
 }
 
-export interface FaultEvent { seq: number; plane: Plane; method: string; path: string; fault: FaultKind | "none" | "down" }
+interface FaultEvent { seq: number; plane: Plane; method: string; path: string; fault: FaultKind | "none" | "down" }
 
-export interface FaultProxyStats {
+interface FaultProxyStats {
   requests: number;
   forwarded: number; // requests that reached the service
   faults: Record<FaultKind, number>;

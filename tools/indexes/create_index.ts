@@ -72,7 +72,7 @@ const input = {
 type Args = z.output<z.ZodObject<typeof input>>;
 
 /** Every setting of the call that the existing index does not have, as "what: the index has X, this call asks for Y". */
-export function settingDifferences(index: IndexModel, args: Args): string[] {
+function settingDifferences(index: IndexModel, args: Args): string[] {
   const out: string[] = [];
   const differ = (what: string, has: unknown, asked: unknown) => {
     if (asked !== undefined && has !== asked) out.push(`${what}: the index has ${show(has)}, this call asks for ${show(asked)}`);

@@ -10,7 +10,7 @@ import type { Chunk } from "./chunks.js";
 /** Bumped when chunking changes the chunks of unchanged text: first chunks of older runs then no longer match. */
 const CHUNKING_VERSION = 1;
 
-export interface ChunkMetadata {
+interface ChunkMetadata {
   source: string;
   headingPath: string;
   chunk: number;
@@ -45,7 +45,7 @@ export interface DocumentRecord {
  * system whose clock ticks coarsely (1 s, FAT's 2 s, a kernel tick) could give a second edit made in the same tick
  * the same time.
  */
-export const RACY_MS = 2000;
+const RACY_MS = 2000;
 
 export function chunkingOf(sizes: { size: number; overlap: number }): string {
   return `${CHUNKING_VERSION}:${sizes.size}/${sizes.overlap}`;
@@ -90,7 +90,7 @@ export function parseDocumentId(id: string): { prefix: string; chunk: number; fi
   return { prefix: match[1], chunk, first };
 }
 
-export function contentHash(source: string, chunk: Chunk): string {
+function contentHash(source: string, chunk: Chunk): string {
   return createHash("sha256").update(`${source}\n${chunk.headingPath}\n${chunk.text}`).digest("hex").slice(0, 32);
 }
 

@@ -9,7 +9,7 @@ import { isInside, openAllowedFile, resolveRoots } from "../safe-open.js";
 import { walkAllowedDir } from "../walk.js";
 import { documentIdPrefix } from "./document-records.js";
 
-export interface FoundDocument {
+interface FoundDocument {
   /** The path to open (under the folder asked for). */
   path: string;
   /** Its path relative to its allowed root, "/"-separated: the records' `source` and the base of their ids. */
@@ -21,7 +21,7 @@ export interface SkippedFile {
   reason: string;
 }
 
-export interface DocumentScope {
+interface DocumentScope {
   /** Id prefix whose records this run owns: a folder's "dir/" ("" for a whole root) or a file's "dir/a.md#". */
   prefix: string;
   /** Sources of every file found under it (read, skipped or filtered out): their records are never pruned as gone. */
@@ -43,14 +43,6 @@ export interface CheckedPaths {
   scopes: string[];
   /** Walks the folders and applies the globs. */
   find(): Promise<FoundDocuments>;
-}
-
-export async function findDocuments(
-  paths: readonly string[],
-  roots: readonly string[],
-  globs: { include?: readonly string[]; exclude?: readonly string[] },
-): Promise<FoundDocuments> {
-  return (await checkDocumentPaths(paths, roots, globs)).find();
 }
 
 /** Checks every path (refusing the call whole, naming the path and why); `find` then walks them. */

@@ -3,12 +3,12 @@ import { openJsonl } from "./jsonl.js";
 import type { OpenedFile } from "../safe-open.js";
 import type { RecordSource, SourceFormat } from "./types.js";
 
-export type { RecordSource, SourceFormat, SourceItem, SourceRecord } from "./types.js";
+export type { RecordSource, SourceFormat, SourceItem } from "./types.js";
 export { openJsonl } from "./jsonl.js";
 
 const BY_EXTENSION: Record<string, SourceFormat> = { ".jsonl": "jsonl", ".ndjson": "jsonl", ".parquet": "parquet" };
 
-export function inferFormat(path: string): SourceFormat | undefined {
+function inferFormat(path: string): SourceFormat | undefined {
   return BY_EXTENSION[extname(path).toLowerCase()];
 }
 

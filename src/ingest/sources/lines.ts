@@ -41,7 +41,7 @@ export interface Descriptor {
   readonly fd: number;
 }
 
-export async function* readChunks(file: Descriptor, o: { start?: number; end?: number; chunkBytes?: number } = {}): AsyncGenerator<Buffer> {
+async function* readChunks(file: Descriptor, o: { start?: number; end?: number; chunkBytes?: number } = {}): AsyncGenerator<Buffer> {
   const size = o.chunkBytes ?? 1024 * 1024;
   for (let pos = o.start ?? 0; o.end === undefined || pos < o.end; ) {
     const want = o.end === undefined ? size : Math.min(size, o.end - pos);

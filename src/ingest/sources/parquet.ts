@@ -7,7 +7,7 @@ import { recordFromObject } from "./record-shape.js";
 import type { RecordSource, SourceItem } from "./types.js";
 
 // The layout the hosted service documents for bulk import; other columns are ignored, as the service does.
-export const PARQUET_COLUMNS = ["id", "values", "sparse_values", "metadata"] as const;
+const PARQUET_COLUMNS = ["id", "values", "sparse_values", "metadata"] as const;
 const LAYOUT = "id (string), values (list<float>), sparse_values (struct {indices: list<uint32>, values: list<float>}, optional), metadata (JSON string, optional)";
 // Upper bound on the uncompressed bytes decoded at once when a row group can be read in slices.
 const SLICE_BYTES = 8 * 1024 * 1024;
@@ -62,9 +62,9 @@ function rowToItemInner(row: Record<string, unknown>, position: number): SourceI
 // when it declares more than MAX_PAGE_BYTES, or more than MAX_PAGE_RATIO times its compressed bytes (past 1 MiB):
 // writers cut pages at about 1 MiB (pyarrow, parquet-mr) and vectors compress about 1.1–2×, while a bomb inflates
 // a thousandfold. One read (a slice of a row group, or a whole one) inflates at most MAX_READ_BYTES in all.
-export const MAX_PAGE_BYTES = 64 * 1024 * 1024;
+const MAX_PAGE_BYTES = 64 * 1024 * 1024;
 const MAX_PAGE_RATIO = 256;
-export const MAX_READ_BYTES = 512 * 1024 * 1024;
+const MAX_READ_BYTES = 512 * 1024 * 1024;
 
 /** The decompressors of one read, sharing its budget. */
 function boundedCompressors(): Compressors {

@@ -10,7 +10,7 @@
 // It only takes the path it fully understands: anything else (an escape in the id or a key, an unknown or repeated
 // key, a value in `values` that is not a number, bad syntax) returns undefined, and the caller parses the line with
 // JSON.parse, which also words the error.
-import { writeFloat32 } from "../float32.js";
+import { writeFloat32 } from "../../shared/float32.js";
 import { ScannedValues } from "../check.js";
 import { CLOSE_BRACE, CLOSE_BRACKET, COMMA, JsonBytes, NOT_JSON, OPEN_BRACE, OPEN_BRACKET, QUOTE } from "../../shared/json-bytes.js";
 import { isFloat32, MAYBE_TOO_LARGE, NOT_A_NUMBER, numberEnd, readNumber, scanNumber } from "../../shared/json-number.js";

@@ -201,7 +201,7 @@ function page(all: Model[], query: URLSearchParams): Model {
   return { data, ...(next ? { pagination: { next } } : {}) };
 }
 
-export function backupModel(b: StoredBackup): Model {
+function backupModel(b: StoredBackup): Model {
   return {
     backup_id: b.backupId,
     source_index_name: b.sourceIndexName,
@@ -221,7 +221,7 @@ export function backupModel(b: StoredBackup): Model {
   };
 }
 
-export function restoreJobModel(j: StoredRestoreJob): Model {
+function restoreJobModel(j: StoredRestoreJob): Model {
   return {
     restore_job_id: j.restoreJobId,
     backup_id: j.backupId,

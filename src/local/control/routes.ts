@@ -9,7 +9,7 @@ import { parseCreateForModel } from "./create-for-model.js";
 import { inferenceRoutes } from "../inference/routes.js";
 import type { Models } from "../models/catalog.js";
 
-export const CONTROL_BODY_LIMIT = 1024 * 1024;
+const CONTROL_BODY_LIMIT = 1024 * 1024;
 
 type Handler = (ctx: { name: string; query: URLSearchParams; body: () => Promise<Record<string, unknown>> }) => Promise<[number, unknown]>;
 

@@ -3,7 +3,7 @@
 import { invalid, unprocessable, ControlError } from "./errors.js";
 import type { MetadataSchemaRecord, Metric, PodSpecRecord, ReadCapacityRecord, ServerlessSpecRecord, SpecRecord, StoredIndex, VectorType } from "../storage/catalog.js";
 
-export const MAX_DIMENSION = 20000;
+const MAX_DIMENSION = 20000;
 const METRICS: Metric[] = ["cosine", "euclidean", "dotproduct"];
 const CLOUDS = ["aws", "gcp", "azure"];
 const POD_TYPE = /^(s1|p1|p2)\.(x1|x2|x4|x8)$/;
@@ -61,7 +61,7 @@ function obj(parent: Record<string, unknown>, key: string, field: string, requir
 }
 
 /** Refuses any key of `o` not in `known`: a setting this service does not know is never dropped in silence. */
-export function onlyKnown(o: Record<string, unknown>, known: readonly string[], where: string): void {
+function onlyKnown(o: Record<string, unknown>, known: readonly string[], where: string): void {
   for (const key of Object.keys(o)) {
     if (known.includes(key) || o[key] === undefined) continue;
     const at = where === "" ? key : `${where}.${key}`;

@@ -9,10 +9,10 @@ import type { VectorStore } from "../storage/store.js";
 import type { DataPlaneExtras } from "./types.js";
 import type { Models } from "../models/catalog.js";
 
-export const DATA_PLANE_BODY_LIMIT = 10 * 1024 * 1024;
+const DATA_PLANE_BODY_LIMIT = 10 * 1024 * 1024;
 // A fetch names its ids in the URL (?ids=a&ids=b…): 1000 ids of up to 512 characters need far more than
 // Node's default 16 KiB for the request line and headers (1000 UUIDs alone are ~41 KB).
-export const DATA_PLANE_HEADER_LIMIT = 1024 * 1024;
+const DATA_PLANE_HEADER_LIMIT = 1024 * 1024;
 
 const dataError = (code: number, message: string) => ({ code, message, details: [] as unknown[] });
 

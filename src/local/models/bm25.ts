@@ -9,8 +9,8 @@
 import { murmur3 } from "./murmur3.js";
 import { tokenize } from "./tokenize.js";
 
-export const BM25_K1 = 1.2;
-export const BM25_B = 0.75;
+const BM25_K1 = 1.2;
+const BM25_B = 0.75;
 /** Tokens read from one text; with truncate END the rest is ignored, with NONE a longer text is refused. */
 export const BM25_MAX_TOKENS = 2048;
 
@@ -60,7 +60,7 @@ export function queryTerms(text: string): Map<number, number> {
   return terms;
 }
 
-export function idf(documents: number, withTerm: number): number {
+function idf(documents: number, withTerm: number): number {
   return Math.log(1 + (documents - withTerm + 0.5) / (withTerm + 0.5));
 }
 

@@ -5,10 +5,10 @@ import { BM25_MAX_TOKENS, normalized, scoreCorpus, termCounts, TooManyTokens } f
 import { EmbeddingsServer } from "./openai-server.js";
 import { ModelError } from "./errors.js";
 
-export const LOCAL_BM25 = "local-bm25";
-export const LOCAL_BM25_RERANK = "local-bm25-rerank";
-export const MAX_EMBED_INPUTS = 96;
-export const MAX_RERANK_DOCUMENTS = 1000;
+const LOCAL_BM25 = "local-bm25";
+const LOCAL_BM25_RERANK = "local-bm25-rerank";
+const MAX_EMBED_INPUTS = 96;
+const MAX_RERANK_DOCUMENTS = 1000;
 const LIST_TTL_MS = 10_000;
 
 export interface ModelInfo {

@@ -15,7 +15,7 @@ export function exactScore(nv: NamespaceVectors, metric: Metric, q: Query, slot:
 }
 
 /** The answer's order: by the score as a float32 (what the answer prints), better first, then by id. */
-export function order(metric: Metric): (a: Hit, b: Hit) => number {
+function order(metric: Metric): (a: Hit, b: Hit) => number {
   const sign = metric === "euclidean" ? 1 : -1;
   return (a, b) => sign * (Math.fround(a.score) - Math.fround(b.score)) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }

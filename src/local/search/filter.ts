@@ -4,7 +4,7 @@
 import { invalid, quote } from "../data/errors.js";
 import { describe, type Json, type JsonObject } from "../data/validate.js";
 
-export type Metadata = Record<string, unknown>;
+type Metadata = Record<string, unknown>;
 export type Predicate = (m: Metadata) => boolean;
 
 const OPERATORS = ["$eq", "$ne", "$gt", "$gte", "$lt", "$lte", "$in", "$nin", "$exists"] as const;

@@ -157,7 +157,7 @@ function kernelModule(): WebAssembly.Module | null {
   return compiled;
 }
 
-export type Scorer = (query: number, base: number, rows: number, rowBytes: number, out: number) => void;
+type Scorer = (query: number, base: number, rows: number, rowBytes: number, out: number) => void;
 
 const PAGE = 65536;
 

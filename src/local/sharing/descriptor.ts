@@ -4,7 +4,7 @@
 import { closeSync, fstatSync, openSync, readFileSync, renameSync, unlinkSync, writeSync, constants } from "node:fs";
 import { join } from "node:path";
 
-export const DESCRIPTOR_FILE = "service.json";
+const DESCRIPTOR_FILE = "service.json";
 
 export interface Descriptor {
   pid: number;
@@ -14,7 +14,7 @@ export interface Descriptor {
 }
 
 /** A descriptor that must not be used: written by another user, or naming an address off this machine. */
-export class DescriptorRefused extends Error {}
+class DescriptorRefused extends Error {}
 
 export function writeDescriptor(dataDir: string, descriptor: Descriptor): () => void {
   const path = join(dataDir, DESCRIPTOR_FILE);
@@ -65,7 +65,7 @@ function readDescriptorFile(path: string): (Descriptor & { uid: number }) | unde
   }
 }
 
-export function isLoopbackHost(hostname: string): boolean {
+function isLoopbackHost(hostname: string): boolean {
   const h = hostname.replace(/^\[|\]$/g, "");
   return h === "localhost" || h === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
 }

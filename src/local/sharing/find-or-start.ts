@@ -10,7 +10,7 @@ import { readDescriptor, type Descriptor } from "./descriptor.js";
 import { ATTACH_PATH, IDENTITY_PATH, newNonce, proofMatches } from "./identity.js";
 import { lockOwner, pidAlive } from "../storage/lock.js";
 
-export const SERVICE_LOG_FILE = "service.log";
+const SERVICE_LOG_FILE = "service.log";
 
 export interface FoundService {
   url: string;
@@ -34,10 +34,10 @@ export interface FindOptions {
 }
 
 /** The service could not be found or started; the message says why and what to do. */
-export class ServiceUnavailable extends Error {}
+class ServiceUnavailable extends Error {}
 
 /** Asks the port to prove it is the descriptor's service (see identity.ts); false when silent or someone else. */
-export function verifyIdentity(d: Descriptor, timeoutMs = 2000): Promise<boolean> {
+function verifyIdentity(d: Descriptor, timeoutMs = 2000): Promise<boolean> {
   const nonce = newNonce();
   return new Promise((resolve) => {
     const req = request(`${d.url}${IDENTITY_PATH}?nonce=${nonce}`, { method: "GET", timeout: timeoutMs, agent: false }, (res) => {

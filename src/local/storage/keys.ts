@@ -47,10 +47,6 @@ export function idFromKey(key: Buffer): string | undefined {
   return rest.toString("utf8");
 }
 
-export function nsNoFromKey(key: Buffer): number {
-  return key.readUInt32BE(4);
-}
-
 /** Largest index ≤ max that does not split a UTF-8 sequence. */
 function utf8Boundary(bytes: Buffer, max: number): number {
   let i = Math.min(max, bytes.length);

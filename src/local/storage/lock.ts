@@ -47,7 +47,7 @@ function inUse(dataDir: string, path: string, owner: number | undefined): DataDi
 }
 
 /** The kernel-held lock's name for a data dir, on platforms that have one. */
-export function kernelLockName(dataDir: string, platform = process.platform): string | undefined {
+function kernelLockName(dataDir: string, platform = process.platform): string | undefined {
   const id = createHash("sha256").update(realpathSync(dataDir)).digest("hex").slice(0, 40);
   if (platform === "linux") return `\0vecdb-mcp-lock-${id}`;
   if (platform === "win32") return `\\\\?\\pipe\\vecdb-mcp-lock-${id}`;

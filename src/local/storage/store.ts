@@ -19,7 +19,7 @@ import { idFromKey, KEY_HEADER, recordKey, scopeEnd, scopePrefix } from "./keys.
 import { scanSearch } from "./scan-search.js";
 import { SpaceCatalog, type NsHolder } from "./spaces.js";
 
-export interface SparseValues { indices: number[]; values: number[] }
+interface SparseValues { indices: number[]; values: number[] }
 export interface VectorRecord { id: string; values: number[]; sparseValues?: SparseValues; metadata?: Record<string, unknown> }
 export interface SpaceStats { namespaces: Record<string, { vectorCount: number }>; totalVectorCount: number; bytes: number; dimension?: number }
 

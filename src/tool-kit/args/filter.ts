@@ -45,7 +45,7 @@ export function filterProblem(filter: unknown, path = "filter"): string | undefi
 }
 
 /** The isError text for a filter with a problem. */
-export function filterError(problem: string): string {
+function filterError(problem: string): string {
   return (
     `Invalid filter: ${problem}. Nothing was read.\n` +
     `Next step: write the filter with the operators ${FILTER_OPERATORS.join(", ")} (and $and / $or to combine), ` +

@@ -2,10 +2,10 @@
 // the rule it breaks and a valid name close to it (shared by create_index, create_collection and --indexes).
 import { z } from "zod";
 
-export const NAME_RULE = '1–45 characters, lower-case letters, digits and "-", starting and ending with a letter or digit';
+const NAME_RULE = '1–45 characters, lower-case letters, digits and "-", starting and ending with a letter or digit';
 
 /** A valid name close to `name`. */
-export function suggestName(name: string, fallback = "my-collection"): string {
+function suggestName(name: string, fallback = "my-collection"): string {
   const s = name
     .toLowerCase()
     .replace(/[^a-z0-9-]+/g, "-")
@@ -31,7 +31,7 @@ export function brokenNameRule(name: string): { rule: string; what: string } | u
 }
 
 /** "Index name "My_Index" contains "M", "_" and "I". Rule: …. A valid name would be "my-index"." — or undefined. */
-export function nameProblem(kind: "Index" | "Collection", name: string): string | undefined {
+function nameProblem(kind: "Index" | "Collection", name: string): string | undefined {
   const broken = brokenNameRule(name);
   if (!broken) return undefined;
   const fallback = kind === "Index" ? "my-index" : "my-collection";

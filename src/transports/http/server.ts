@@ -15,12 +15,12 @@ import { hostPolicy, urlHost } from "./hosts.js";
 import { checkMessages, isInitialize, negotiatedVersion } from "./messages.js";
 import type { Logger } from "../../log.js";
 
-export const MCP_PATH = "/mcp";
+const MCP_PATH = "/mcp";
 /**
  * Large enough for the biggest upsert_vectors call (10,000 records of dimension 768 written as full-precision JSON
  * are ~153 MB); the SDK's own default is 4 MiB. A body is held in memory while it is parsed, as over stdio.
  */
-export const MAX_BODY_BYTES = 256 * 1024 * 1024;
+const MAX_BODY_BYTES = 256 * 1024 * 1024;
 /** After a session is told to stop its calls, how long they get to answer before they are aborted outright. */
 const STOP_ANSWER_MS = 5000;
 /** After that, how long close() lets responses finish before it drops their connections. */

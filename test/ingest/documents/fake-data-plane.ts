@@ -3,7 +3,7 @@
 import type { IndexModel } from "../../../src/api/records.js";
 import type { Service } from "../../../src/api/service.js";
 
-export type Op = { kind: "list" | "fetch" | "stats" | "upsert" | "delete" | "setMetadata"; ids: string[] };
+type Op = { kind: "list" | "fetch" | "stats" | "upsert" | "delete" | "setMetadata"; ids: string[] };
 
 export interface FakeDataPlane {
   service: Service;

@@ -342,7 +342,7 @@ function toRecord(row: Record<string, unknown>, index: DataPlaneIndex): WriteRec
   return parseRecord(raw as never, 0, index);
 }
 
-export function importModel(j: ImportJob): Record<string, unknown> {
+function importModel(j: ImportJob): Record<string, unknown> {
   const done = j.files.slice(0, j.cursor.file).reduce((n, f) => n + f.rows, 0) + j.cursor.row;
   const percent = j.status === "Completed" ? 100 : j.totalRows === 0 ? 0 : Math.floor((done / j.totalRows) * 1000) / 10;
   return {

@@ -5,7 +5,7 @@ import { open, type FileHandle } from "node:fs/promises";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { parquetMetadataAsync, parquetRead, parquetSchema, type AsyncBuffer, type Compressors, type FileMetaData } from "hyparquet";
 
-export const LAYOUT = "id (string), values (list<float>), sparse_values (struct {indices, values}, optional), metadata (JSON string, optional)";
+const LAYOUT = "id (string), values (list<float>), sparse_values (struct {indices, values}, optional), metadata (JSON string, optional)";
 const COLUMNS = ["id", "values", "sparse_values", "metadata"];
 // hyparquet reads UNCOMPRESSED and SNAPPY itself; node:zlib adds GZIP and BROTLI (Node 20 has no zstd).
 const COMPRESSORS: Compressors = {

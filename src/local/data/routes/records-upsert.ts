@@ -12,7 +12,7 @@ import type { DataPlaneIndex, RouteContext } from "../types.js";
 import { checkId, describe, LIMITS, metadataJson, type Json } from "../validate.js";
 
 /** The hosted service's limits for text upserts: 96 records and 2 MB a request. */
-export const TEXT_UPSERT_LIMITS = { records: 96, bytes: 2 * 1024 * 1024 } as const;
+const TEXT_UPSERT_LIMITS = { records: 96, bytes: 2 * 1024 * 1024 } as const;
 
 export function requireEmbed(index: DataPlaneIndex, what: string): NonNullable<DataPlaneIndex["embed"]> {
   if (!index.embed) {

@@ -1,6 +1,6 @@
 // Measures how fast the record sources read: records/s for JSONL (hand-written splitter and, for comparison,
-// node:readline) and Parquet, at a given size and dimension. Not a test (vitest ignores it); run:
-//   node --import tsx test/sources/read-speed.ts [--records 100000] [--dim 768] [--dir DIR]
+// node:readline) and Parquet, at a given size and dimension. Run by hand:
+//   node --import tsx bench/read-speed.ts [--records 100000] [--dim 768] [--dir DIR]
 // Files are generated in DIR (default: a temp dir, removed afterwards) unless they already exist there.
 import { createReadStream, createWriteStream, existsSync } from "node:fs";
 import { once } from "node:events";
@@ -9,10 +9,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
-import { float32ToString } from "../../../src/ingest/float32.js";
-import { openSource } from "../../../src/ingest/sources/index.js";
-import { recordFromObject } from "../../../src/ingest/sources/record-shape.js";
-import { writeParquetStreaming } from "./fixtures.js";
+import { float32ToString } from "../src/shared/float32.js";
+import { openSource } from "../src/ingest/sources/index.js";
+import { recordFromObject } from "../src/ingest/sources/record-shape.js";
+import { writeParquetStreaming } from "../test/ingest/sources/fixtures.js";
 
 const { values: args } = parseArgs({ options: { records: { type: "string" }, dim: { type: "string" }, dir: { type: "string" } } });
 const N = Number(args.records ?? 100_000);
