@@ -93,8 +93,8 @@ export async function benchColdStart(): Promise<{ ours: number; reference: numbe
 }
 
 /**
- * Issue 15: with no key, a server that finds its data dir's service already running must answer tools/list as fast
- * as one with a key (it looks for the service in the background). Ours with a key is the reference, same run.
+ * The shared local service: with no key, a server that finds its data dir's service already running must answer
+ * tools/list as fast as one with a key (it looks for the service in the background). Ours with a key is the reference, same run.
  */
 export async function benchColdStartShared(): Promise<{ shared: number; keyed: number }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "vecdb-bench-shared-"));

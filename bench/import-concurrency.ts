@@ -1,4 +1,4 @@
-// Issue 16 item 12, measured: N import_vectors calls at once against the built server (stdio) and the local
+// Imports at once, measured: N import_vectors calls at once against the built server (stdio) and the local
 // service. Prints the server's peak RSS (VmHWM) and the most threads it ran, sampled every 20 ms from /proc.
 // Run: npx tsx bench/import-concurrency.ts [calls=24] [records=20000]   (Linux: reads /proc/<pid>/status)
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";

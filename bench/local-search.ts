@@ -1,4 +1,4 @@
-// The local service at scale (issue 11): query latency through the official client with the top 10 checked against a
+// The local service at scale: query latency through the official client with the top 10 checked against a
 // brute-force scan computed here, a filter keeping 1%, ingestion against a minimal JSON server, the time from a
 // kill -9 to the first answered query, and the service's peak memory against the raw vector bytes.
 //

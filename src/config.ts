@@ -122,7 +122,7 @@ const configSchema = z.object({
   embedKey: z.string().optional(),
   embedTimeoutMs: int(SETTINGS.embedTimeoutMs, 100, 600_000, 30_000),
   /**
-   * "shared": one service per data dir, found or started detached, used by every MCP server on it (issue 15);
+   * "shared": one service per data dir, found or started detached, used by every MCP server on it (src/shared-local.ts);
    * "embedded": in this process, owning the data dir for its lifetime (--local with --data-dir on the command line).
    */
   localService: z.enum(["shared", "embedded"]).default("shared"),

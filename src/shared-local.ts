@@ -1,4 +1,4 @@
-// The MCP server's handle on the shared local service of its data dir (issue 15): found or started in the
+// The MCP server's handle on the shared local service of its data dir: found or started in the
 // background when the server starts (tools/list does not wait for it), attached to for as long as the server lives,
 // and found or started again when it went away — a tool call that failed on the old one is then retried once
 // (src/mcp/service-supply.ts).

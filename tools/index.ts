@@ -29,7 +29,7 @@ export const toolModules: readonly (readonly [name: string, load: ToolModule])[]
   ["embed_texts", () => import("./inference/embed_texts.js")],
   ["rerank_documents", () => import("./inference/rerank_documents.js")],
   ["list_models", () => import("./inference/list_models.js")],
-  // Administration (issue 14)
+  // Administration: configure, namespaces, update and fetch by metadata, backups, restore jobs, imports.
   ["configure_index", () => import("./indexes/configure_index.js")],
   ["list_namespaces", () => import("./namespaces/list_namespaces.js")],
   ["describe_namespace", () => import("./namespaces/describe_namespace.js")],

@@ -1,4 +1,6 @@
-// Error types of the client side. ServiceError is the contract's; the others are additions C2 can format.
+// Error types of the client side. ServiceError is what the service answered (status, code, message); the others are
+// the client's own findings (a host not trusted, an index not ready, an answer of the wrong shape). src/mcp/errors.ts
+// turns each into the text the model reads.
 
 export interface ServiceErrorInit {
   status: number | undefined;

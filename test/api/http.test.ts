@@ -403,7 +403,7 @@ describe("error bodies", () => {
     expect((shape as Error).message).not.toContain(KEY.slice(0, 5));
   });
 
-  it("partial echoes: a prefix of the key, and a JSON-escaped key cut by the 1,000-character shortening (issue 16 item 8)", async () => {
+  it("partial echoes: a prefix of the key, and a JSON-escaped key cut by the 1,000-character shortening", async () => {
     const s = await server((req, res) => {
       const key = String(req.headers["api-key"]);
       if (req.url === "/prefix") json(res, 401, { error: { code: "UNAUTHENTICATED", message: `key ${key.slice(0, 10)}… is not valid` } });

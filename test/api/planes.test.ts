@@ -172,7 +172,7 @@ describe("DataPlane and where the key goes", () => {
   });
 });
 
-describe("where the key goes after a host is forgotten, or when a remote control plane names this machine (issue 16 item 6)", () => {
+describe("where the key goes after a host is forgotten, or when a remote control plane names this machine", () => {
   it("a forgotten index's host is trusted no more", async () => {
     const { service, data } = await setup();
     await service.hosts.resolve("docs");

@@ -1,4 +1,5 @@
-// Issue 14 end to end: the built server over stdio (with --allow-destructive) against the local service, for every
+// The administration tools (configure, namespaces, update, fetch by metadata, backups, restore jobs, imports) end to
+// end: the built server over stdio (with --allow-destructive) against the local service, for every
 // administration tool — happy path with its table, and the bad inputs with the exact text a model receives.
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

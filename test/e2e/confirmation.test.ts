@@ -1,4 +1,4 @@
-// Confirmation before destruction (issue 14): a client with elicitation is asked to type the name back before every
+// Confirmation before destruction: a client with elicitation is asked to type the name back before every
 // destructive call; accept with the right name → done; decline, cancel or a wrong name → nothing changes and the
 // result says so. A client without the capability deletes as before (--allow-destructive is the consent).
 // Also: indexes as MCP resources, with --indexes hiding the rest.

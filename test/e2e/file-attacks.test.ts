@@ -1,4 +1,4 @@
-// Issue 16's attacks on import_vectors' file reading, performed against the built server: a remote HTTP client
+// Attacks on import_vectors' file reading, performed against the built server: a remote HTTP client
 // declaring the root file:///, a symbolic link swapped in a loop during imports, a FIFO swapped in a loop, a sparse
 // file, a file that is not JSONL at all (its lines must not come back in the results), many imports at once.
 import { spawn, type ChildProcess } from "node:child_process";

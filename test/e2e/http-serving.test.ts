@@ -1,4 +1,4 @@
-// Serving a team over HTTP (issue 17, issue 16 items 7 and 11), against the built server and the local service:
+// Serving a team over HTTP (token, Host and Origin rules, limits), against the built server and the local service:
 // a generated token, idle SDK sessions that really close, slow senders that hold no slot, calls that still answer
 // when their session closes (SIGTERM, DELETE), 431 / 408, batches and ids in flight, the depth limit, the caps.
 import { connect as netConnect } from "node:net";
@@ -59,7 +59,7 @@ async function clearIndex(host: string) {
   });
 }
 
-describe("--http with no token given (issue 16, item 7)", () => {
+describe("--http with no token given", () => {
   let p: HttpServerProcess;
   beforeAll(async () => {
     p = await startHttp([]);

@@ -1,4 +1,4 @@
-// Issue 16 item 6: the API key never reaches a port squatter. The local service restarts; the port an index had is
+// The API key never reaches a port squatter. The local service restarts; the port an index had is
 // taken meanwhile by another listener (another local user); the index moves. The MCP server still has the old host
 // cached: its next call must not hand the squatter the key, and must reach the index where it now is.
 import { spawn, type ChildProcess } from "node:child_process";

@@ -1,4 +1,4 @@
-// The messages of issue 18's point 6, pinned exactly: each names the real cause. The built server over stdio.
+// Messages about a failed call, pinned exactly: each names the real cause. The built server over stdio.
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { startServiceProcess, type RunningService } from "../helpers/local-service.js";
 import { startMcp, type McpSession } from "../helpers/mcp-client.js";

@@ -1,4 +1,4 @@
-// Many clients, one local database (issue 15): MCP servers with no key share one service per data dir — found, or
+// Many clients, one local database: MCP servers with no key share one service per data dir — found, or
 // started detached — and survive it going away. Real processes throughout: the built server, the `serve` it starts.
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders } from "node:http";

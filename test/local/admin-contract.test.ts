@@ -1,4 +1,4 @@
-// Contract tests of the administration surface (issue 14) on the local service: the official client 8.2 drives
+// Contract tests of the administration surface on the local service: the official client 8.2 drives
 // configure, namespaces (create → 409 when it exists), backups and restore jobs, bulk imports from a file://
 // directory; every answer is also validated against the published 2026-04 specs.
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";

@@ -1,4 +1,4 @@
-// The deviations from the hosted API that a client's own suite found (issue 11), each pinned with the official client.
+// The deviations from the hosted API that the official client's own test suite found, each pinned with the official client.
 import { rmSync } from "node:fs";
 import { Pinecone } from "@pinecone-database/pinecone";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

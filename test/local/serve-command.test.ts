@@ -170,7 +170,7 @@ describe("API key", () => {
   });
 });
 
-describe("serve's key and address (issue 16 item 16)", () => {
+describe("serve's key and address", () => {
   it("refuses a given key shorter than 16 characters, however it is given", async () => {
     const dataDir = dir();
     const short = await run(["--data-dir", dataDir, "--api-key", "k"]);

@@ -36,7 +36,7 @@ export function makeIndex(over: Partial<DataPlaneIndex> = {}): DataPlaneIndex {
 export function client(store: VectorStore, index: DataPlaneIndex) {
   const call = async (method: string, path: string, body: Buffer, query = new URLSearchParams()): Promise<DataPlaneResponse & { body: any }> => {
     const res = await handleDataPlane({ method, pathname: path, query, body }, index, store);
-    // Round-trip through JSON as L1 does, so tests see exactly what a user would.
+    // Round-trip through JSON as the HTTP server does, so tests see exactly what a user would.
     return { status: res.status, body: JSON.parse(JSON.stringify(res.body)) };
   };
   return {

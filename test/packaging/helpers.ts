@@ -18,7 +18,7 @@ export const pkg = readJson("package.json");
 export const serverJson = readJson("server.json");
 export const manifest = readJson("manifest.json");
 
-/** The four tools of issue 3: every build of the server lists them. */
+/** The first four tools (indexes, collections, upsert): every build of the server lists them. */
 export const CORE_TOOLS = ["list_indexes", "list_collections", "create_collection", "upsert_vectors"];
 
 /** The file the `vecdb-mcp` bin runs, relative to the project, or undefined when package.json names none. */

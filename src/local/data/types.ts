@@ -12,7 +12,7 @@ export interface DataPlaneIndex { name: string; space: string; dimension: number
   /** read_capacity mode Dedicated (dedicated read nodes): the query tuning fields scanFactor, maxCandidates apply. */
   dedicatedReads?: boolean }
 export interface DataPlaneRequest { method: string; pathname: string; query: URLSearchParams; body: Buffer }
-export interface DataPlaneResponse { status: number; body: unknown }   // body is JSON-serialised by L1
+export interface DataPlaneResponse { status: number; body: unknown }   // body: JSON-serialised by servers.ts
 
 /** What some routes need besides the vector store: created namespaces, bulk imports. */
 export interface DataPlaneExtras { namespaces?: DeclaredNamespaces; imports?: BulkImportsApi }

@@ -5,7 +5,7 @@
 //
 // Why not a lock file alone: a file left by a dead owner must be removed before it can be created again, and "check
 // that its pid is dead, then unlink" is two steps — two newcomers both judged it stale and the second unlinked the
-// first one's fresh lock (issue 16, item 10). Node has no flock(); a socket name is the portable-enough kernel lock.
+// first one's fresh lock. Node has no flock(); a socket name is the portable-enough kernel lock.
 // Elsewhere (macOS) the lock file is used with its takeover serialized by a second exclusive file.
 import { createHash } from "node:crypto";
 import { closeSync, openSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";

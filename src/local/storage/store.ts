@@ -70,7 +70,7 @@ export class VectorStore {
     );
   }
 
-  // ---- the contract with L1 -------------------------------------------------------------------------------
+  // ---- spaces, for the control plane: copy, drop, count -----------------------------------------------------
 
   /**
    * Replaces `to` with a copy of every namespace of `from`, read from one snapshot, written in chunks.

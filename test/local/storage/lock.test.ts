@@ -1,4 +1,4 @@
-// The data dir's lock (issue 16, item 10): a lock left by a dead owner is taken over atomically — of several services
+// The data dir's lock: a lock left by a dead owner is taken over atomically — of several services
 // started at once on such a directory, exactly one runs. Before, two of them held one data dir in 1 run of 20.
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";

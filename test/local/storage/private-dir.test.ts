@@ -1,4 +1,4 @@
-// Issue 16 items 5 and 9: the local service's data is private to its user, and it trusts no data dir, file or key
+// The local service's data is private to its user, and it trusts no data dir, file or key
 // that someone else owns or has linked in.
 import { chmodSync, chownSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

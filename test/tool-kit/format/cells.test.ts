@@ -1,4 +1,4 @@
-// Issue 16 item 14: text the model reads cannot carry links, images or invisible direction controls, nor run long.
+// Text the model reads cannot carry links, images or invisible direction controls, nor run long.
 import { describe, expect, it } from "vitest";
 import { escapeCell, MAX_CELL_CHARS } from "../../../src/tool-kit/format/table.js";
 
