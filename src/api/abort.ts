@@ -1,4 +1,12 @@
-// Racing a promise against an AbortSignal, with the listener removed once either settles.
+// Waiting that an AbortSignal cuts short: a sleep, and a promise raced against the signal.
+import { setTimeout as delay } from "node:timers/promises";
+
+/** Waits `ms`, or rejects with the signal's own reason (not node's AbortError) as soon as it aborts. */
+export async function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  await delay(ms, undefined, { signal }).catch((err: unknown) => {
+    throw signal?.aborted ? signal.reason : err;
+  });
+}
 
 /**
  * Settles as `promise` does, unless `signal` aborts first: then with what `whenAborted` returns (or throws).

@@ -7,6 +7,7 @@
 // to cut a backoff sleep short. A dozen lines of loop are easier to read than a configured handler.
 import { STATUS_CODES } from "node:http";
 import { Agent, request, type Dispatcher } from "undici";
+import { sleep } from "./abort.js";
 import { ResponseShapeError, ServiceError, UntrustedHostError } from "./errors.js";
 import { redactSecrets } from "./redact.js";
 import { identityCheckingConnector, IdentityError, type IdentityPolicy } from "./loopback-identity.js";
@@ -315,19 +316,4 @@ function errorCode(err: unknown): string | undefined {
     }
   }
   return undefined;
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
 }

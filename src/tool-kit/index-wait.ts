@@ -1,17 +1,9 @@
 // Waiting for a new index to become ready: polls describe (200 ms, growing to 2 s) until it is ready, fails, or the
 // time is up, with a progress notification per poll. Running out of time is not an error: the caller says so.
+import { sleep } from "../api/abort.js";
 import type { IndexModel } from "../api/records.js";
 import { ToolError } from "./tool-error.js";
 import type { ToolContext } from "./tool.js";
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const done = () => (signal.removeEventListener("abort", stop), resolve());
-    const stop = () => (clearTimeout(timer), reject(signal.reason));
-    const timer = setTimeout(done, ms);
-    signal.addEventListener("abort", stop, { once: true });
-  });
-}
 
 export async function waitUntilReady(index: IndexModel, limitS: number, ctx: ToolContext): Promise<{ index: IndexModel; seconds: number }> {
   const started = Date.now();

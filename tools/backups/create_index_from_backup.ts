@@ -8,7 +8,7 @@ import { ruleError, wholeNumberArg } from "../../src/tool-kit/args/schema.js";
 import { markdownTable } from "../../src/tool-kit/format/table.js";
 import { RestoreJobSummary, summarizeRestoreJob } from "../../src/tool-kit/results/admin-summaries.js";
 import { backupNotFound } from "../../src/tool-kit/results/backup-errors.js";
-import { sleep } from "../../src/tool-kit/sleep.js";
+import { sleep } from "../../src/api/abort.js";
 import { ToolError } from "../../src/tool-kit/tool-error.js";
 import { defineTool } from "../../src/tool-kit/tool.js";
 

@@ -1,6 +1,7 @@
 // The user's own embeddings server, spoken to through the OpenAI-compatible API that Ollama, LM Studio, llama.cpp's
 // server, vLLM and TEI all offer: GET {base}/models, POST {base}/embeddings. Failures become ModelError (the
 // inference routes answer them in the API's error shape); 429, 5xx and dropped connections are retried twice.
+import { setTimeout as sleep } from "node:timers/promises";
 import { ModelError } from "./errors.js";
 
 export interface EmbeddingsServerOptions {
@@ -68,7 +69,7 @@ export class EmbeddingsServer {
     if (this.opts.key) headers.authorization = `Bearer ${this.opts.key}`;
     let last: ModelError | undefined;
     for (let attempt = 0; attempt <= this.retries; attempt++) {
-      if (attempt > 0) await new Promise((r) => setTimeout(r, 200 * 2 ** (attempt - 1)));
+      if (attempt > 0) await sleep(200 * 2 ** (attempt - 1));
       let res: Response;
       try {
         res = await fetch(this.base + path, {

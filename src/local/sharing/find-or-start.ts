@@ -6,6 +6,7 @@ import { spawn } from "node:child_process";
 import { closeSync, mkdirSync, openSync, readFileSync, statSync } from "node:fs";
 import { request } from "node:http";
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { readDescriptor, type Descriptor } from "./descriptor.js";
 import { ATTACH_PATH, IDENTITY_PATH, newNonce, proofMatches } from "./identity.js";
 import { lockOwner, pidAlive } from "../storage/lock.js";
@@ -87,7 +88,7 @@ export async function findOrStartService(opts: FindOptions): Promise<FoundServic
     // Ours lost the race for the lock (another server's start won): give the winner a moment to say where it is.
     if (exited !== undefined && graceUntil === Infinity) graceUntil = Date.now() + 5000;
     if (Date.now() > graceUntil) break;
-    await new Promise((r) => setTimeout(r, 25));
+    await sleep(25);
   }
   if (exited === undefined) child.kill("SIGTERM");
   throw new ServiceUnavailable(whyNotStarted(opts.dataDir, exited));

@@ -7,6 +7,7 @@
 import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { BodyBudget, readBody, type Refusal } from "./body.js";
@@ -101,7 +102,6 @@ function bearerMatches(header: string | undefined, expected: Buffer): boolean {
 }
 
 const shown = (s: string | undefined) => (s === undefined ? "(none)" : JSON.stringify(s.slice(0, 200)));
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Resolves once `done()` holds or `ms` passed; true when it holds. */
 async function until(done: () => boolean, ms: number): Promise<boolean> {
