@@ -31,8 +31,8 @@ const LAZY_ONLY = [
   // import_vectors' file reading (src/ingest/import-file.ts) and the JSON byte readers
   /^src\/ingest\/(file-check|parallel-check|jsonl-encode|upload-input)\.ts$/,
   /^src\/ingest\/sources\/(record-line|jsonl|lines)\.ts$/,
-  // the JSON byte readers; float32.ts (shortest float32 decimals) is on the startup path (the result budget uses it)
-  /^src\/shared\/(?!float32\.ts$)/,
+  // the JSON byte readers; float32.ts (the result budget) and loopback.ts (the settings' check) are on the startup path
+  /^src\/shared\/(?!(float32|loopback)\.ts$)/,
   // index_documents' file reading, chunking and HTML parsing
   /^src\/ingest\/documents\//,
   /node_modules\/(htmlparser2|picomatch)\//,

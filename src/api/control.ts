@@ -3,7 +3,7 @@
 // to the controller and to hosts the control plane named.
 import type { z } from "zod";
 import { dataUrlFor } from "./data.js";
-import { isLoopbackHostname } from "./loopback-identity.js";
+import { isLoopbackHost } from "../shared/loopback.js";
 import { ResponseShapeError } from "./errors.js";
 import type { HttpClient } from "./http.js";
 import {
@@ -186,7 +186,7 @@ export class ControlPlane {
       try {
         const url = dataUrlFor(index.host, this.controllerUrl);
         // A remote control plane has no business naming a port on this machine: another local user may listen there.
-        if (isLoopbackHostname(new URL(url).hostname) && !isLoopbackHostname(new URL(this.base).hostname)) return;
+        if (isLoopbackHost(new URL(url).hostname) && !isLoopbackHost(new URL(this.base).hostname)) return;
         this.http.trustOrigin(url);
       } catch {
         // an unparsable host is simply never trusted; a call to it is refused later

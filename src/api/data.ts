@@ -1,6 +1,7 @@
 // Data-plane calls, given an index's host (as the control plane names it), by resource: vectors (upsert, query,
 // fetch, update, delete, list), records (text upsert and search), namespaces and bulk imports.
 import type { z } from "zod";
+import { isLoopbackHost } from "../shared/loopback.js";
 import { ResponseShapeError } from "./errors.js";
 import type { HttpClient } from "./http.js";
 import {
@@ -51,14 +52,14 @@ export interface SearchRecordsRequest {
 }
 
 /**
- * The base URL of an index host. A loopback host (127.0.0.0/8, ::1, localhost; any port) is called over http when
+ * The base URL of an index host. A loopback host (src/shared/loopback.ts; any port) is called over http when
  * the controller URL is http; every other host over https. A scheme the host already carries is kept only when it
  * agrees with that rule; otherwise it is replaced (so a remote host is never called over plain http).
  */
 export function dataUrlFor(host: string, controllerUrl: string): string {
   const controllerIsHttp = new URL(controllerUrl).protocol === "http:";
   const hostPort = parseHost(host);
-  const loopback = isLoopback(new URL(`http://${hostPort}`).hostname);
+  const loopback = isLoopbackHost(new URL(`http://${hostPort}`).hostname);
   const scheme = controllerIsHttp && loopback ? "http" : "https";
   return `${scheme}://${hostPort}`;
 }
@@ -75,13 +76,6 @@ function parseHost(host: string): string {
     // a bare IPv6 address ("::1") is not a valid authority; bracket it below
   }
   return new URL(`http://[${bare}]`).host;
-}
-
-function isLoopback(hostname: string): boolean {
-  const h = hostname.toLowerCase().replace(/\.$/, "");
-  if (h === "localhost" || h.endsWith(".localhost")) return true;
-  if (h === "[::1]" || h === "::1") return true;
-  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
 }
 
 export interface UpdateRequest {

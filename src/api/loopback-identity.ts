@@ -14,6 +14,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Socket } from "node:net";
 import { buildConnector } from "undici";
+import { isLoopbackHost } from "../shared/loopback.js";
 
 const IDENTITY_PATH = "/_vecdb/identity";
 const PROOF_TIMEOUT_MS = 5000;
@@ -38,11 +39,6 @@ export class IdentityError extends Error {
   }
 }
 
-export function isLoopbackHostname(hostname: string): boolean {
-  const h = hostname.replace(/^\[|\]$/g, "").toLowerCase();
-  return h === "localhost" || h === "::1" || /^127\.\d+\.\d+\.\d+$/.test(h);
-}
-
 export interface IdentityPolicy {
   /** "ours": every loopback listener must prove; "unknown": decided by the control plane's first answer. */
   initial: "ours" | "unknown";
@@ -58,7 +54,7 @@ export function identityCheckingConnector(options: buildConnector.BuildOptions, 
   return (opts, callback) => {
     base(opts, (err, socket) => {
       if (err || socket === null) return callback(err ?? new Error("no connection"), null);
-      if (mode === "foreign" || !isLoopbackHostname(opts.hostname)) return callback(null, socket);
+      if (mode === "foreign" || !isLoopbackHost(opts.hostname)) return callback(null, socket);
       const host = opts.host ?? `${opts.hostname}:${opts.port}`;
       const origin = `${opts.protocol}//${host}`;
       const firstContact = mode === "unknown" && origin === policy.controllerOrigin;

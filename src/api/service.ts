@@ -6,7 +6,7 @@ import { DataPlane } from "./data.js";
 import { HostResolver } from "./hosts.js";
 import { HttpClient, type HttpSettings } from "./http.js";
 import { Inference } from "./inference.js";
-import { isLoopbackHostname } from "./loopback-identity.js";
+import { isLoopbackHost } from "../shared/loopback.js";
 
 export interface Service {
   http: HttpClient;
@@ -26,7 +26,7 @@ export interface Service {
 export function createService(settings: HttpSettings & { controllerUrl: string; localService?: boolean }): Service {
   const { controllerUrl, localService = false, ...httpSettings } = settings;
   const controllerOrigin = new URL(controllerUrl).origin;
-  const loopback = isLoopbackHostname(new URL(controllerUrl).hostname);
+  const loopback = isLoopbackHost(new URL(controllerUrl).hostname);
   const http = new HttpClient({
     ...httpSettings,
     ...((localService || loopback) && { loopbackIdentity: { initial: localService ? "ours" : "unknown", controllerOrigin } }),

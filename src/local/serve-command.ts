@@ -3,12 +3,9 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { acquireDataDirLock, DataDirInUseError } from "./storage/lock.js";
 import { preparePrivateDir, UntrustedDataDirError } from "./storage/private-dir.js";
+import { isLoopbackHost } from "../shared/loopback.js";
 
 const USAGE = "usage: vecdb-mcp serve --data-dir DIR [--port N] [--api-key-file FILE | --api-key KEY] [--host 127.0.0.1] [--idle-stop-s N] [--allow-dir DIR]… [--embed-url URL] [--memory-limit-mb N] [--approximate-above N]";
-/** 127.0.0.0/8, ::1 and localhost: only this machine can connect. */
-function isLoopbackAddress(host: string): boolean {
-  return host === "localhost" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
-}
 
 /** A given key shorter than this is refused: it would be guessed (or tried) quickly. */
 const MIN_API_KEY_LENGTH = 16;
@@ -156,7 +153,7 @@ export async function runServeCommand(
   onIdle = () => stop(`no MCP server attached and no request for ${args.idleStopS} s`);
   process.once("SIGINT", () => stop("SIGINT"));
   process.once("SIGTERM", () => stop("SIGTERM"));
-  if (isLoopbackAddress(args.host)) {
+  if (isLoopbackHost(args.host)) {
     process.stderr.write(`vecdb-mcp local service listening on ${service.controlUrl} (data dir ${service.dataDir})\n`);
   } else {
     // The address it really listens on, not the loopback URL this machine's clients use.

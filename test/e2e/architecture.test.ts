@@ -33,13 +33,13 @@ function room(f: string): string {
 const MAY_IMPORT: Record<string, readonly string[]> = {
   shared: [],
   local: ["shared"],
-  api: [],
+  api: ["shared"],
   ingest: ["api", "shared"],
   "tool-kit": ["api", "ingest", "shared", "process"],
   tools: ["tool-kit", "api", "ingest"],
   registry: ["tools", "tool-kit"],
   mcp: ["registry", "tool-kit", "api", "ingest", "process"],
-  transports: ["process"],
+  transports: ["shared", "process"],
 };
 
 describe("import rules by folder", () => {

@@ -3,6 +3,7 @@
 // by the service once it listens, removed when it closes. Its content goes to no stdout and no log line.
 import { closeSync, fstatSync, openSync, readFileSync, renameSync, unlinkSync, writeSync, constants } from "node:fs";
 import { join } from "node:path";
+import { isLoopbackHost } from "../../shared/loopback.js";
 
 const DESCRIPTOR_FILE = "service.json";
 
@@ -63,11 +64,6 @@ function readDescriptorFile(path: string): (Descriptor & { uid: number }) | unde
   } finally {
     closeSync(fd);
   }
-}
-
-function isLoopbackHost(hostname: string): boolean {
-  const h = hostname.replace(/^\[|\]$/g, "");
-  return h === "localhost" || h === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
 }
 
 /**

@@ -1,15 +1,7 @@
-// Which Host and Origin headers the HTTP transport accepts (DNS-rebinding protection), and what counts as loopback.
+// Which Host and Origin headers the HTTP transport accepts (DNS-rebinding protection).
 import { isIP } from "node:net";
 import { networkInterfaces } from "node:os";
-
-/** 127.0.0.0/8, ::1 (and its IPv4-mapped forms) and "localhost": reachable only from this machine. */
-export function isLoopbackHost(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, "").toLowerCase();
-  if (h === "localhost" || h.endsWith(".localhost")) return true;
-  if (isIP(h) === 4) return h.startsWith("127.");
-  if (isIP(h) === 6) return h === "::1" || h === "0:0:0:0:0:0:0:1" || /^::ffff:127\./.test(h);
-  return false;
-}
+import { isLoopbackHost } from "../../shared/loopback.js";
 
 /** A hostname as it appears in a Host header or URL: IPv6 literals in brackets, lower case. */
 export function urlHost(host: string): string {
