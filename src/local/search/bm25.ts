@@ -2,6 +2,7 @@
 // models/bm25.ts), so the namespace itself is the corpus: one pass over it counts the documents, their lengths
 // and, for each query term, how many documents hold it; then every document that holds a query term is scored.
 import { bm25 } from "../models/bm25.js";
+import { BestHits } from "./candidates.js";
 import type { Predicate } from "./filter.js";
 import type { VectorStore } from "../storage/store.js";
 
@@ -43,11 +44,10 @@ export function searchBm25(store: VectorStore, space: string, namespace: string,
     candidates.push({ id: r.id, length, tf });
   }
   const stats = { documents, averageLength: documents ? totalLength / documents : 0, withTerm: (t: number) => withTerm.get(t) ?? 0 };
-  const hits = candidates
-    .map((c) => ({ id: c.id, score: bm25(s.query, (t) => c.tf.get(t) ?? 0, c.length, stats) }))
-    .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-    .slice(0, s.topK);
-  return { hits, read: documents };
+  // BM25 scores rank as similarities do: higher first, then by id.
+  const best = new BestHits("dotproduct", s.topK);
+  for (const c of candidates) best.add({ slot: -1, id: c.id, score: bm25(s.query, (t) => c.tf.get(t) ?? 0, c.length, stats) });
+  return { hits: best.top().map(({ id, score }) => ({ id, score })), read: documents };
 }
 
 function hasTerm(indices: Uint32Array, term: number): boolean {

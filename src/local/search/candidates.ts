@@ -1,6 +1,8 @@
-// What the dense first passes share (exact.ts's float32 kernel, quantized-search.ts's int8 one): a "goodness" per slot
-// that bounds the exact score from above (higher is better for every metric: a distance is negated), the best C slots
-// by it re-scored exactly, and a proof that no slot left out can reach the K-th exact score — else C grows.
+// The one order of search answers (BestHits: every search — in memory, the lmdb scan, records search, BM25 — ranks
+// with it), and what the dense first passes share (exact.ts's float32 kernel, quantized-search.ts's int8 one): a
+// "goodness" per slot that bounds the exact score from above (higher is better for every metric: a distance is
+// negated), the best C slots by it re-scored exactly, and a proof that no slot left out can reach the K-th exact
+// score — else C grows.
 import type { SparseVector } from "../storage/codec.js";
 import { scoreParts, type Metric, type Query } from "./score.js";
 import type { NamespaceVectors } from "./vectors.js";

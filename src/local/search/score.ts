@@ -54,8 +54,3 @@ export function scoreParts(metric: Metric, q: Query, v: Float32Array, vNorm: num
   }
   return s;
 }
-
-/** Whether score a ranks before score b. */
-export function better(metric: Metric): (a: number, b: number) => number {
-  return metric === "euclidean" ? (a, b) => a - b : (a, b) => b - a;
-}

@@ -5,7 +5,8 @@
 import { invalid, quote } from "../errors.js";
 import { compileFilter } from "../../search/filter.js";
 import { searchBm25 } from "../../search/bm25.js";
-import { better, makeQuery, score } from "../../search/score.js";
+import { BestHits } from "../../search/candidates.js";
+import { makeQuery, score } from "../../search/score.js";
 import { queryTerms } from "../../models/bm25.js";
 import { murmur3 } from "../../models/murmur3.js";
 import { tokenize } from "../../models/tokenize.js";
@@ -132,16 +133,15 @@ function denseSearch(ctx: RouteContext, namespace: string, vector: Float32Array,
   const { index, store } = ctx;
   if (vector.length !== index.dimension) throw invalid(`The query vector has ${vector.length} values; the index has dimension ${index.dimension}`);
   const q = makeQuery(vector, undefined);
-  const order = better(index.metric);
-  const all: { score: number; r: StoredRecord }[] = [];
+  const best = new BestHits(index.metric, topK);
   let read = 0;
   for (const r of store.scan(index.space, namespace, { metadata: predicate !== undefined })) {
     read++;
     if (predicate && !predicate(r.metadataJson === undefined ? {} : JSON.parse(r.metadataJson))) continue;
-    all.push({ score: score(index.metric, q, r), r });
+    const s = score(index.metric, q, r);
+    if (best.admits(s)) best.add({ slot: -1, id: r.id, score: s });
   }
-  all.sort((a, b) => order(a.score, b.score) || (a.r.id < b.r.id ? -1 : a.r.id > b.r.id ? 1 : 0));
-  return { ranked: all.slice(0, topK).map((x) => ({ id: x.r.id, score: x.score })), read };
+  return { ranked: best.top().map(({ id, score }) => ({ id, score })), read };
 }
 
 function readFields(v: Json | undefined): string[] | undefined {
