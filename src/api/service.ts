@@ -3,7 +3,7 @@
 // of index hosts, sharing one HTTP client and its keep-alive agent.
 import { ControlPlane } from "./control.js";
 import { DataPlane } from "./data.js";
-import { HostResolver } from "./hosts.js";
+import { HostResolver } from "./index-hosts.js";
 import { HttpClient, type HttpSettings } from "./http.js";
 import { Inference } from "./inference.js";
 import { isLoopbackHost } from "../shared/loopback.js";

@@ -4,7 +4,7 @@ import { join, resolve } from "node:path";
 import { randomBytes } from "node:crypto";
 import { open, type RootDatabase } from "lmdb";
 import { resolveApiKey } from "./storage/api-key.js";
-import { Catalog } from "./storage/catalog.js";
+import { Inventory } from "./storage/inventory.js";
 import { controlPlaneHandler } from "./control/routes.js";
 import { DataServers, dataPlaneIndex, listen } from "./data/servers.js";
 import { BulkImports } from "./data/imports/bulk-imports.js";
@@ -13,10 +13,10 @@ import { ControlError } from "./control/errors.js";
 import { acquireDataDirLock, LOCK_FILE } from "./storage/lock.js";
 import { API_KEY_FILE } from "./storage/api-key.js";
 import { preparePrivateDir, tightenDataFile } from "./storage/private-dir.js";
-import { Registry } from "./control/registry.js";
+import { ControlOperations } from "./control/operations.js";
 import { Backups } from "./control/backups.js";
 import { VectorStore } from "./storage/store.js";
-import { Models } from "./models/catalog.js";
+import { Models } from "./models/available-models.js";
 import { writeDescriptor } from "./sharing/descriptor.js";
 import { Lifecycle } from "./sharing/lifecycle.js";
 import { DeclaredNamespaces } from "./storage/declared-namespaces.js";
@@ -82,7 +82,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
     const apiKey = resolveApiKey(dataDir, options.apiKey);
     const lifecycle = new Lifecycle({ apiKey, idleStopMs: options.idleStopMs, onIdle: options.onIdle });
     // With lmdb's default overlappingSync a write resolves at commit; whoever must answer "durable" also
-    // awaits `flushed` (the catalog does, and so does the vector store).
+    // awaits `flushed` (the inventory does, and so does the vector store).
     // lmdb creates its files with the process's umask (0644 by default): for this synchronous open the umask keeps
     // group and other out, so the database is 0600 from its first byte.
     const umask = setUmask(0o077);
@@ -93,17 +93,17 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
     }
     // (and where the umask cannot be set, a worker thread, they are tightened right after)
     for (const name of [DATABASE_FILE, `${DATABASE_FILE}-lock`]) tightenDataFile(dataDir, name);
-    const catalog = new Catalog(root);
+    const inventory = new Inventory(root);
     const store = new VectorStore(root, { memoryLimitBytes: options.memoryLimitBytes, approximateAbove: options.approximateAbove, log });
     const declared = new DeclaredNamespaces(root);
     const models = new Models({ embedUrl: options.embedUrl, embedKey: options.embedKey, embedTimeoutMs: options.embedTimeoutMs });
     // Before anything writes: records a crash left behind mid-copy or mid-drop belong to no space any more.
-    // Must precede registry.start(), which resumes copies whose target space is not live until they finish.
+    // Must precede operations.start(), which resumes copies whose target space is not live until they finish.
     const swept = await store.sweepOrphans();
     if (swept > 0) log(`vecdb-mcp local service: removed records of ${swept} unfinished copy or drop`);
-    let registry: Registry | undefined;
+    let operations: ControlOperations | undefined;
     const imports = new BulkImports(root, store, options.allowDirs ?? [], (id) => {
-      const index = [...catalog.indexes.values()].find((i) => i.id === id);
+      const index = [...inventory.indexes.values()].find((i) => i.id === id);
       return index ? dataPlaneIndex(index) : undefined;
     }, log);
     const servers = new DataServers({
@@ -111,20 +111,20 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
       apiKey,
       store,
       models,
-      lookup: (name, id) => registry?.lookup(name, id),
+      lookup: (name, id) => operations?.lookup(name, id),
       log,
       onRequest: (res) => lifecycle.track(res),
       extras: { namespaces: declared, imports },
     });
-    registry = new Registry(catalog, store, servers, hostForUrls(host), log, declared);
-    await registry.start();
-    const backups = new Backups(catalog, store, registry, log, declared);
+    operations = new ControlOperations(inventory, store, servers, hostForUrls(host), log, declared);
+    await operations.start();
+    const backups = new Backups(inventory, store, operations, log, declared);
     backups.start();
     imports.resume();
     // Every index's records into memory for search, in the background; a namespace needed sooner loads at once.
-    void store.warm([...catalog.indexes.values()].map((i) => ({ space: i.space, metric: i.metric, index: i.name })), log);
+    void store.warm([...inventory.indexes.values()].map((i) => ({ space: i.space, metric: i.metric, index: i.name })), log);
 
-    const control = createServer(SERVER_TIMEOUTS, lifecycle.wrap(controlPlaneHandler(registry, apiKey, log, models, backups)));
+    const control = createServer(SERVER_TIMEOUTS, lifecycle.wrap(controlPlaneHandler(operations, apiKey, log, models, backups)));
     control.keepAliveTimeout = 5000;
     answerClientErrors(control, (status, kind, message) =>
       new ControlError(status, kind === "timeout" ? "DEADLINE_EXCEEDED" : "INVALID_ARGUMENT", message).toBody(),
@@ -137,7 +137,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
     const controlUrl = `http://${hostForUrls(host)}:${port}`;
     const unpublish = writeDescriptor(dataDir, { pid: process.pid, url: controlUrl, apiKey, instance: randomBytes(12).toString("hex") });
     const openRoot = root;
-    const reg = registry;
+    const reg = operations;
     let closing: Promise<void> | undefined;
     return {
       controlUrl,

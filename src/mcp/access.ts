@@ -7,7 +7,7 @@
 // they are listed and described as usual, but nothing may be restored from one (create_index with
 // pod.sourceCollection) or delete one: either could reach records of an index outside the list.
 import type { ConfigureIndexRequest, ControlPlane, CreateIndexForModelRequest, CreateIndexRequest } from "../api/control.js";
-import type { HostResolver } from "../api/hosts.js";
+import type { HostResolver } from "../api/index-hosts.js";
 import type { Service } from "../api/service.js";
 import type { Config } from "../config.js";
 import { ToolError } from "../tool-kit/tool-error.js";

@@ -9,7 +9,7 @@ import { markdownTable } from "../../src/tool-kit/format/table.js";
 import { onIndexHost } from "../../src/tool-kit/index-host.js";
 import { indexArg, namespaceArg, recordIdArg, ruleError } from "../../src/tool-kit/args/schema.js";
 import { defineTool } from "../../src/tool-kit/tool.js";
-import { FRESHNESS_NOTE, isHosted } from "../../src/tool-kit/hosted.js";
+import { FRESHNESS_NOTE, isHostedService } from "../../src/tool-kit/hosted-service.js";
 import { confirmDestruction, recordsIn } from "../../src/tool-kit/confirm.js";
 import { namespaceOfIndex } from "../../src/tool-kit/results/index-summary.js";
 
@@ -100,7 +100,7 @@ export default defineTool({
       const before = counts === undefined ? undefined : (counts.get(namespace) ?? 0);
       // An empty namespace: nothing to delete, and the namespaces that hold records are named (a wrong namespace is
       // the likely mistake). Not on the hosted service, where a fresh write may not be counted yet.
-      if (before === 0 && !isHosted(config)) return { before, after: 0, found: ids ? ([] as string[]) : undefined, empty: [...counts!].filter(([, n]) => n > 0) };
+      if (before === 0 && !isHostedService(config)) return { before, after: 0, found: ids ? ([] as string[]) : undefined, empty: [...counts!].filter(([, n]) => n > 0) };
       if (!ids) {
         // By filter or all: the person confirms first (when the client can ask), seeing how many records go.
         const matching = filter ? await filterCount(service, model, namespace, filter, signal) : before;
@@ -156,6 +156,6 @@ export default defineTool({
       [[index, namespace === "" ? "(default)" : namespace, by, before, after, structured.removed]],
     );
     const missing = structured.missing?.length ? `\n\nIds that did not exist: ${structured.missing.join(", ")}` : "";
-    return { structured, table: `Deleted ${what} from ${where}.\n\n${table}${missing}`, ...(isHosted(config) && { note: FRESHNESS_NOTE }) };
+    return { structured, table: `Deleted ${what} from ${where}.\n\n${table}${missing}`, ...(isHostedService(config) && { note: FRESHNESS_NOTE }) };
   },
 });

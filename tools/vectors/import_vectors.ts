@@ -13,7 +13,7 @@ import type { PositionMap, RecordSource } from "../../src/ingest/sources/index.j
 import { runUpsert, type UpsertOutcome } from "../../src/ingest/upsert.js";
 import { indexArg, namespaceArg, ruleError, wholeNumberArg } from "../../src/tool-kit/args/schema.js";
 import { defineTool } from "../../src/tool-kit/tool.js";
-import { FRESHNESS_NOTE, isHosted } from "../../src/tool-kit/hosted.js";
+import { FRESHNESS_NOTE, isHostedService } from "../../src/tool-kit/hosted-service.js";
 import { distinctFailures, failuresField, upsertedField, writableIndex, writtenTo } from "../../src/tool-kit/results/writes.js";
 
 const MAX_SHOWN = 20;
@@ -173,7 +173,7 @@ export default defineTool({
         records: uploadInput(source, { startAt, namespace, positions }),
         onProgress: (done) => ctx.progress(done, total, `${done} of ${total} records written`),
       });
-      return finish(s, outcome, positions, { total, unit, startAt, seconds: seconds(), log: ctx.log, hosted: isHosted(ctx.config) });
+      return finish(s, outcome, positions, { total, unit, startAt, seconds: seconds(), log: ctx.log, hosted: isHostedService(ctx.config) });
     } finally {
       // After a cancel a read may still be pending in the source; closing must not wait for it.
       const closing = source.close().catch(() => {});

@@ -8,7 +8,7 @@ import { decodeCompactRecords } from "../../src/ingest/compact-records.js";
 import { base64ValuesArg, compactSparseVectorArg } from "../../src/tool-kit/args/compact-values.js";
 import { indexArg, namespaceArg, numberList, numberListProblem, recordIdArg, ruleError } from "../../src/tool-kit/args/schema.js";
 import { defineTool } from "../../src/tool-kit/tool.js";
-import { FRESHNESS_NOTE, isHosted } from "../../src/tool-kit/hosted.js";
+import { FRESHNESS_NOTE, isHostedService } from "../../src/tool-kit/hosted-service.js";
 import { failuresField, notWrittenText, problemsText, upsertedField, upsertResult, writableIndex, writtenTo } from "../../src/tool-kit/results/writes.js";
 
 const MAX_RECORDS = 10_000;
@@ -97,7 +97,7 @@ export default defineTool({
       onProgress: (done, total) => progress(done, total, `${done} of ${total ?? vectors.length} records written`),
     });
     const { structured, table } = upsertResult(index, namespace, outcome);
-    if (structured.failed === 0 && !outcome.inputError) return { structured, table, ...(isHosted(config) && { note: FRESHNESS_NOTE }) };
+    if (structured.failed === 0 && !outcome.inputError) return { structured, table, ...(isHostedService(config) && { note: FRESHNESS_NOTE }) };
 
     return { structured, isError: true, ...notWrittenText("upsert_vectors", table, outcome, structured.failures) };
   },

@@ -2,27 +2,27 @@
 // is: a snapshot copied into a space of its own, which outlives the index; a restore copies it into a new index
 // (Initializing until the copy is done) and its job reports Pending → InProgress (percent) → Completed | Failed.
 import { randomUUID } from "node:crypto";
-import type { Catalog, StoredBackup, StoredRestoreJob } from "../storage/catalog.js";
+import type { Inventory, StoredBackup, StoredRestoreJob } from "../storage/inventory.js";
 import type { VectorStore } from "../storage/store.js";
 import type { DeclaredNamespaces } from "../storage/declared-namespaces.js";
 import { ControlError, invalid, notFound } from "./errors.js";
-import type { Registry } from "./registry.js";
+import type { ControlOperations } from "./operations.js";
 import { checkResourceName, parseDeletionProtection, parseTags } from "./validate.js";
 
 type Model = Record<string, unknown>;
 
 export class Backups {
   constructor(
-    private readonly catalog: Catalog,
+    private readonly inventory: Inventory,
     private readonly store: VectorStore,
-    private readonly registry: Registry,
+    private readonly operations: ControlOperations,
     private readonly log: (line: string) => void,
     private readonly declared?: DeclaredNamespaces,
   ) {}
 
   /** At start: resume the snapshots a restart interrupted. */
   start(): void {
-    for (const backup of this.catalog.backups.values()) if (backup.status === "Initializing") this.startCopy(backup);
+    for (const backup of this.inventory.backups.values()) if (backup.status === "Initializing") this.startCopy(backup);
   }
 
   create(indexName: string, body: Record<string, unknown>): Promise<Model> {
@@ -30,8 +30,8 @@ export class Backups {
     const description = optionalString(body, "description");
     const unknown = Object.keys(body).find((k) => k !== "name" && k !== "description");
     if (unknown !== undefined) throw invalid(`${unknown} is not a field of a backup request; the fields are name and description.`);
-    return this.registry.serial.run(async () => {
-      const index = this.catalog.indexes.get(indexName);
+    return this.operations.serial.run(async () => {
+      const index = this.inventory.indexes.get(indexName);
       if (!index) throw notFound(`Index ${indexName} not found.`);
       if (!("serverless" in index.spec)) {
         throw invalid(`Backups are only supported for serverless indexes: index ${indexName} is pod-based. Use a collection to snapshot a pod-based index.`);
@@ -55,15 +55,15 @@ export class Backups {
         tags: { ...index.tags },
         createdAt: new Date().toISOString(),
       };
-      await this.catalog.putBackup(backup);
+      await this.inventory.putBackup(backup);
       this.startCopy(backup);
       return backupModel(backup);
     });
   }
 
   list(query: URLSearchParams, indexName?: string): Model {
-    if (indexName !== undefined && !this.catalog.indexes.has(indexName)) throw notFound(`Index ${indexName} not found.`);
-    const all = [...this.catalog.backups.values()]
+    if (indexName !== undefined && !this.inventory.indexes.has(indexName)) throw notFound(`Index ${indexName} not found.`);
+    const all = [...this.inventory.backups.values()]
       .filter((b) => indexName === undefined || b.sourceIndexName === indexName)
       .sort(byCreation((b) => b.backupId));
     return page(all.map(backupModel), query);
@@ -74,9 +74,9 @@ export class Backups {
   }
 
   delete(backupId: string): Promise<void> {
-    return this.registry.serial.run(async () => {
+    return this.operations.serial.run(async () => {
       const backup = this.get(backupId);
-      const restoring = [...this.catalog.restoreJobs.values()].filter(
+      const restoring = [...this.inventory.restoreJobs.values()].filter(
         (j) => j.backupId === backupId && (j.status === "Pending" || j.status === "InProgress"),
       );
       if (restoring.length > 0) {
@@ -86,8 +86,8 @@ export class Backups {
           `Unable to delete a backup. There are indexes being restored from this backup: [${restoring.map((j) => `'${j.targetIndexName}'`).join(", ")}]`,
         );
       }
-      await this.catalog.removeBackup(backup);
-      this.registry.dropLater(backup.space);
+      await this.inventory.removeBackup(backup);
+      this.operations.dropLater(backup.space);
     });
   }
 
@@ -99,7 +99,7 @@ export class Backups {
     if (unknown !== undefined) throw invalid(`${unknown} is not a field of a restore request; the fields are name, tags and deletion_protection.`);
     const tags = parseTags(body.tags);
     const deletionProtection = parseDeletionProtection(body.deletion_protection) ?? "disabled";
-    return this.registry.serial.run(async () => {
+    return this.operations.serial.run(async () => {
       const backup = this.get(backupId);
       if (backup.status !== "Ready") throw invalid(`Backup ${backupId} is not ready yet (status ${backup.status}); wait until it is Ready.`);
       const restoreJobId = randomUUID();
@@ -112,7 +112,7 @@ export class Backups {
         percentComplete: 0,
         createdAt: new Date().toISOString(),
       };
-      const index = await this.registry.addIndex(
+      const index = await this.operations.addIndex(
         {
           name,
           vectorType: backup.vectorType,
@@ -124,41 +124,41 @@ export class Backups {
         },
         backup.space,
         restoreJobId,
-        (created) => this.catalog.putRestoreJob({ ...job, targetIndexId: created.id }),
+        (created) => this.inventory.putRestoreJob({ ...job, targetIndexId: created.id }),
       );
       return { restore_job_id: restoreJobId, index_id: index.id };
     });
   }
 
   listRestoreJobs(query: URLSearchParams): Model {
-    const all = [...this.catalog.restoreJobs.values()].sort(byCreation((j) => j.restoreJobId));
+    const all = [...this.inventory.restoreJobs.values()].sort(byCreation((j) => j.restoreJobId));
     return page(all.map(restoreJobModel), query);
   }
 
   describeRestoreJob(jobId: string): Model {
-    const job = this.catalog.restoreJobs.get(jobId);
+    const job = this.inventory.restoreJobs.get(jobId);
     if (!job) throw notFound(`Restore job ${jobId} not found.`);
     return restoreJobModel(job);
   }
 
   private get(backupId: string): StoredBackup {
-    const backup = this.catalog.backups.get(backupId);
+    const backup = this.inventory.backups.get(backupId);
     if (!backup) throw notFound(`Backup ${backupId} not found.`);
     return backup;
   }
 
   private startCopy(backup: StoredBackup): void {
-    this.registry.jobs.run(
+    this.operations.jobs.run(
       [backup.space, backup.sourceSpace],
       async () => {
         await this.store.dropSpace(backup.space); // a snapshot interrupted by a crash starts over
         const stats = await this.store.copySpace(backup.sourceSpace, backup.space);
         await this.declared?.copySpace(backup.sourceSpace, backup.space);
         const declared = this.declared?.list(backup.space).filter((d) => !(d.name in stats.namespaces)).length ?? 0;
-        await this.registry.serial.run(async () => {
-          const current = this.catalog.backups.get(backup.backupId);
+        await this.operations.serial.run(async () => {
+          const current = this.inventory.backups.get(backup.backupId);
           if (!current) return; // deleted meanwhile; its drop follows
-          await this.catalog.putBackup({
+          await this.inventory.putBackup({
             ...current,
             status: "Ready",
             recordCount: stats.totalVectorCount,

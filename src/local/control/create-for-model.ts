@@ -5,8 +5,8 @@
 import { invalid, unprocessable } from "./errors.js";
 import { asControl } from "../inference/routes.js";
 import { embedOptions } from "../inference/validate.js";
-import type { Models } from "../models/catalog.js";
-import type { Metric } from "../storage/catalog.js";
+import type { Models } from "../models/available-models.js";
+import type { Metric } from "../storage/inventory.js";
 import { checkResourceName, parseDeletionProtection, parseTags, type CreateIndexInput } from "./validate.js";
 
 const CLOUDS = ["aws", "gcp", "azure"];

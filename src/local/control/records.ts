@@ -1,5 +1,5 @@
-// Stored catalog entries → the records the API returns, in the newest shape (2026-04).
-import type { ReadCapacityRecord, StoredCollection, StoredIndex } from "../storage/catalog.js";
+// Stored inventory entries → the records the API returns, in the newest shape (2026-04).
+import type { ReadCapacityRecord, StoredCollection, StoredIndex } from "../storage/inventory.js";
 
 export function indexModel(index: StoredIndex, hostName: string): Record<string, unknown> {
   const spec =

@@ -1,20 +1,20 @@
 // A restore job's record following the copy of a backup into its new index: Pending → InProgress (percent as
 // chunks commit) → Completed | Failed. States are persisted; the percent between them lives in memory (a copy
 // interrupted by a restart starts over, and so does its percent).
-import type { Catalog } from "../storage/catalog.js";
+import type { Inventory } from "../storage/inventory.js";
 
 export class RestoreProgress {
   private total = 0;
 
   constructor(
-    private readonly catalog: Catalog,
+    private readonly inventory: Inventory,
     private readonly jobId: string | undefined,
   ) {}
 
   async started(total: number): Promise<void> {
     this.total = total;
     const job = this.job();
-    if (job) await this.catalog.putRestoreJob({ ...job, status: "InProgress", percentComplete: 0 });
+    if (job) await this.inventory.putRestoreJob({ ...job, status: "InProgress", percentComplete: 0 });
   }
 
   copied(records: number): void {
@@ -25,7 +25,7 @@ export class RestoreProgress {
   async finished(status: "Completed" | "Failed"): Promise<void> {
     const job = this.job();
     if (!job || job.status === "Completed" || job.status === "Failed") return;
-    await this.catalog.putRestoreJob({
+    await this.inventory.putRestoreJob({
       ...job,
       status,
       percentComplete: status === "Completed" ? 100 : job.percentComplete,
@@ -34,6 +34,6 @@ export class RestoreProgress {
   }
 
   private job() {
-    return this.jobId === undefined ? undefined : this.catalog.restoreJobs.get(this.jobId);
+    return this.jobId === undefined ? undefined : this.inventory.restoreJobs.get(this.jobId);
   }
 }

@@ -2,12 +2,12 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ControlError, invalid, unauthenticated } from "./errors.js";
 import { answerIdentity, apiKeyMatches, readBody, requestUrl, sendJson, sendTooLargeAndClose } from "../http-util.js";
-import type { Registry } from "./registry.js";
+import type { ControlOperations } from "./operations.js";
 import type { Backups } from "./backups.js";
 import { parseConfigure, parseCreateCollection, parseCreateIndex, parseJsonObject } from "./validate.js";
 import { parseCreateForModel } from "./create-for-model.js";
 import { inferenceRoutes } from "../inference/routes.js";
-import type { Models } from "../models/catalog.js";
+import type { Models } from "../models/available-models.js";
 
 const CONTROL_BODY_LIMIT = 1024 * 1024;
 
@@ -45,42 +45,42 @@ function backupRoutes(backups: Backups): Route[] {
   ];
 }
 
-function routes(registry: Registry, models: Models): Route[] {
+function routes(operations: ControlOperations, models: Models): Route[] {
   return [
     {
       pattern: /^\/indexes\/create-for-model\/?$/,
-      methods: { POST: async ({ body }) => [201, await registry.createIndex(await parseCreateForModel(await body(), models))] },
+      methods: { POST: async ({ body }) => [201, await operations.createIndex(await parseCreateForModel(await body(), models))] },
     },
     {
       pattern: /^\/indexes\/?$/,
       methods: {
-        GET: async () => [200, registry.listIndexes()],
-        POST: async ({ body }) => [201, await registry.createIndex(parseCreateIndex(await body()))],
+        GET: async () => [200, operations.listIndexes()],
+        POST: async ({ body }) => [201, await operations.createIndex(parseCreateIndex(await body()))],
       },
     },
     {
       pattern: /^\/indexes\/([^/]+)\/?$/,
       methods: {
-        GET: async ({ name }) => [200, registry.describeIndex(name)],
-        DELETE: async ({ name }) => [202, await registry.deleteIndex(name)],
-        PATCH: async ({ name, body }) => [202, await registry.configureIndex(name, parseConfigure(await body()))],
+        GET: async ({ name }) => [200, operations.describeIndex(name)],
+        DELETE: async ({ name }) => [202, await operations.deleteIndex(name)],
+        PATCH: async ({ name, body }) => [202, await operations.configureIndex(name, parseConfigure(await body()))],
       },
     },
     {
       pattern: /^\/collections\/?$/,
       methods: {
-        GET: async () => [200, registry.listCollections()],
+        GET: async () => [200, operations.listCollections()],
         POST: async ({ body }) => {
           const { name, source } = parseCreateCollection(await body());
-          return [201, await registry.createCollection(name, source)];
+          return [201, await operations.createCollection(name, source)];
         },
       },
     },
     {
       pattern: /^\/collections\/([^/]+)\/?$/,
       methods: {
-        GET: async ({ name }) => [200, registry.describeCollection(name)],
-        DELETE: async ({ name }) => [202, await registry.deleteCollection(name)],
+        GET: async ({ name }) => [200, operations.describeCollection(name)],
+        DELETE: async ({ name }) => [202, await operations.deleteCollection(name)],
       },
     },
     ...inferenceRoutes(models),
@@ -91,8 +91,8 @@ class TooLarge extends Error {}
 /** The client went away before its body arrived: there is no one left to answer, and nothing to log. */
 class Aborted extends Error {}
 
-export function controlPlaneHandler(registry: Registry, apiKey: string, log: (line: string) => void, models: Models, backups?: Backups) {
-  const table = [...routes(registry, models), ...(backups ? backupRoutes(backups) : [])];
+export function controlPlaneHandler(operations: ControlOperations, apiKey: string, log: (line: string) => void, models: Models, backups?: Backups) {
+  const table = [...routes(operations, models), ...(backups ? backupRoutes(backups) : [])];
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const method = req.method ?? "GET";
     try {

@@ -1,7 +1,7 @@
 // Validation of control-plane request bodies. Wrong JSON types and missing required fields are 422
 // (the real service fails to deserialize them); values that break a rule are 400 naming the field and the rule.
 import { invalid, unprocessable, ControlError } from "./errors.js";
-import type { MetadataSchemaRecord, Metric, PodSpecRecord, ReadCapacityRecord, ServerlessSpecRecord, SpecRecord, StoredIndex, VectorType } from "../storage/catalog.js";
+import type { MetadataSchemaRecord, Metric, PodSpecRecord, ReadCapacityRecord, ServerlessSpecRecord, SpecRecord, StoredIndex, VectorType } from "../storage/inventory.js";
 
 const MAX_DIMENSION = 20000;
 const METRICS: Metric[] = ["cosine", "euclidean", "dotproduct"];

@@ -22,7 +22,7 @@ import { query } from "./routes/query.js";
 import { upsert } from "./routes/upsert.js";
 import { checkRequestFields } from "./request-fields.js";
 import type { VectorStore } from "../storage/store.js";
-import type { Models } from "../models/catalog.js";
+import type { Models } from "../models/available-models.js";
 import { recordsRoute } from "./routes/records.js";
 import { MemoryLimitError } from "../search/vectors.js";
 import type { DataPlaneExtras, DataPlaneIndex, DataPlaneRequest, DataPlaneResponse, Route, RouteContext } from "./types.js";

@@ -2,12 +2,12 @@
 // A server is bound to one index id: a request on index B's port only ever reaches B's space.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { StoredIndex } from "../storage/catalog.js";
+import type { StoredIndex } from "../storage/inventory.js";
 import { answerClientErrors, answerIdentity, apiKeyMatches, readBody, requestUrl, sendJson, sendTooLargeAndClose, SERVER_TIMEOUTS } from "../http-util.js";
 import { handleDataPlane, type DataPlaneIndex } from "./handlers.js";
 import type { VectorStore } from "../storage/store.js";
 import type { DataPlaneExtras } from "./types.js";
-import type { Models } from "../models/catalog.js";
+import type { Models } from "../models/available-models.js";
 
 const DATA_PLANE_BODY_LIMIT = 10 * 1024 * 1024;
 // A fetch names its ids in the URL (?ids=a&ids=b…): 1000 ids of up to 512 characters need far more than

@@ -1,7 +1,7 @@
 import type { VectorStore } from "../storage/store.js";
 import type { DeclaredNamespaces } from "../storage/declared-namespaces.js";
-import type { StoredEmbed } from "../storage/catalog.js";
-import type { Models } from "../models/catalog.js";
+import type { StoredEmbed } from "../storage/inventory.js";
+import type { Models } from "../models/available-models.js";
 
 export interface DataPlaneIndex { name: string; space: string; dimension: number;
   metric: "cosine" | "euclidean" | "dotproduct"; vectorType: "dense" | "sparse"; embed?: StoredEmbed;

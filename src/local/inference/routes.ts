@@ -5,7 +5,7 @@
 // Errors in the control plane's shape: {status, error: {code, message}}.
 import { ControlError, invalid } from "../control/errors.js";
 import { ModelError } from "../models/errors.js";
-import type { Models } from "../models/catalog.js";
+import type { Models } from "../models/available-models.js";
 import { documentText, parseEmbedRequest, parseRerankRequest } from "./validate.js";
 
 export type InferenceHandler = (ctx: { name: string; query: URLSearchParams; body: () => Promise<Record<string, unknown>> }) => Promise<[number, unknown]>;

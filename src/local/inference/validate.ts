@@ -1,6 +1,6 @@
 // Checks of inference request bodies: a wrong type or a missing field is 400 naming the field.
 import { invalid } from "../control/errors.js";
-import type { EmbedOptions } from "../models/catalog.js";
+import type { EmbedOptions } from "../models/available-models.js";
 
 type Obj = Record<string, unknown>;
 const isObject = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);

@@ -1,4 +1,4 @@
-// The catalogue of spaces and their namespaces, in two lmdb sub-databases:
+// The table of spaces and their namespaces, in two lmdb sub-databases:
 //
 //   vectors.spaces      space name → { no, dimension?, nextNs? }   (space and namespace numbers are never reused)
 //   vectors.namespaces  [u32 space no][u32 ns no] → { name, count, bytes }; [ff ff ff ff] → { next space no }
@@ -16,7 +16,7 @@ export interface NsHolder { no: number; entry: NsEntry }
 
 const COUNTER_KEY = Buffer.from([0xff, 0xff, 0xff, 0xff]);
 
-export class SpaceCatalog {
+export class SpaceTable {
   private readonly spaces: Database<SpaceEntry, string>;
   private readonly nsDb: Database<NsEntry | { next: number }, Buffer>;
 

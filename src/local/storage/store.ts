@@ -17,7 +17,7 @@ import type { Json } from "../data/validate.js";
 import { decodeLongId, decodeMetadataJson, decodeRecord, decodeRecordParts, encodeRecord, type SparseVector } from "./codec.js";
 import { idFromKey, KEY_HEADER, recordKey, scopeEnd, scopePrefix } from "./keys.js";
 import { scanSearch } from "./scan-search.js";
-import { SpaceCatalog, type NsHolder } from "./spaces.js";
+import { SpaceTable, type NsHolder } from "./spaces.js";
 
 interface SparseValues { indices: number[]; values: number[] }
 export interface VectorRecord { id: string; values: number[]; sparseValues?: SparseValues; metadata?: Record<string, unknown> }
@@ -41,7 +41,7 @@ export interface VectorStoreOptions extends MirrorOptions {
 
 export class VectorStore {
   private readonly root: RootDatabase;
-  private readonly catalog: SpaceCatalog;
+  private readonly spaceTable: SpaceTable;
   private readonly records: Database<Buffer, Buffer>;
   /**
    * The same records, each read as a view of lmdb-js's read buffer (reused by the next read) instead of a fresh copy:
@@ -56,7 +56,7 @@ export class VectorStore {
 
   constructor(root: RootDatabase, options: VectorStoreOptions = {}) {
     this.root = root;
-    this.catalog = new SpaceCatalog(root);
+    this.spaceTable = new SpaceTable(root);
     this.records = root.openDB<Buffer, Buffer>({ name: "vectors.records", encoding: "binary", keyEncoding: "binary" });
     // a decoder that copies nothing: lmdb-js then hands it its read buffer (the "binary" encoding copies it out);
     // `encoder` is in lmdb-js's documented options but not in its type declarations
@@ -80,15 +80,15 @@ export class VectorStore {
     await this.dropSpace(to);
     const snapshot = this.root.useReadTransaction();
     try {
-      const source = this.catalog.space(from, snapshot);
+      const source = this.spaceTable.space(from, snapshot);
       if (!source) {
-        await this.commit(() => this.catalog.ensureSpace(to, undefined));
+        await this.commit(() => this.spaceTable.ensureSpace(to, undefined));
         return this.spaceStats(to);
       }
-      const namespaces = this.catalog.namespaces(source.no, snapshot);
+      const namespaces = this.spaceTable.namespaces(source.no, snapshot);
       let targetNo = 0;
       await this.commit(() => {
-        targetNo = this.catalog.allocSpaceNo();
+        targetNo = this.spaceTable.allocSpaceNo();
       });
       // Records go under a space number nobody can see until the last transaction registers it, so a crash
       // mid-copy leaves only unreachable records (sweepOrphans removes them), never a half-filled space.
@@ -118,7 +118,7 @@ export class VectorStore {
         onChunk?.(copied);
       }
       await this.commit((changes) => {
-        this.catalog.registerCopy(to, source, targetNo, namespaces);
+        this.spaceTable.registerCopy(to, source, targetNo, namespaces);
         changes.push({ kind: "reload", space: to });
       });
     } finally {
@@ -128,21 +128,21 @@ export class VectorStore {
   }
 
   async dropSpace(space: string): Promise<void> {
-    const entry = this.catalog.space(space);
+    const entry = this.spaceTable.space(space);
     if (!entry) return;
     await this.commit((changes) => {
-      this.catalog.removeSpace(space, entry.no);
+      this.spaceTable.removeSpace(space, entry.no);
       changes.push({ kind: "reload", space });
     });
     await this.removeRange(scopePrefix(entry.no), scopeEnd(entry.no));
   }
 
   spaceStats(space: string): SpaceStats {
-    const entry = this.catalog.space(space);
+    const entry = this.spaceTable.space(space);
     const stats: SpaceStats = { namespaces: {}, totalVectorCount: 0, bytes: 0 };
     if (!entry) return stats;
     if (entry.dimension !== undefined) stats.dimension = entry.dimension;
-    for (const { entry: ns } of this.catalog.namespaces(entry.no)) {
+    for (const { entry: ns } of this.spaceTable.namespaces(entry.no)) {
       stats.namespaces[ns.name] = { vectorCount: ns.count };
       stats.totalVectorCount += ns.count;
       stats.bytes += ns.bytes;
@@ -157,13 +157,13 @@ export class VectorStore {
     // Room in memory first: a write that could not be searched is refused before anything is written.
     this.vectors(space, namespace, dimension ?? records[0]?.values.length ?? 0).reserve(records.length);
     await this.commit((changes) => {
-      const sp = this.catalog.ensureSpace(space, dimension);
-      const ns = this.catalog.ensureNamespace(space, sp, namespace);
+      const sp = this.spaceTable.ensureSpace(space, dimension);
+      const ns = this.spaceTable.ensureNamespace(space, sp, namespace);
       for (const r of records) {
         this.putRecord(sp.no, ns, r);
         changes.push(putChange(space, namespace, r));
       }
-      this.catalog.saveNamespace(sp.no, ns);
+      this.spaceTable.saveNamespace(sp.no, ns);
     });
   }
 
@@ -173,7 +173,7 @@ export class VectorStore {
   }
 
   get(space: string, namespace: string, id: string): StoredRecord | undefined {
-    const scope = this.catalog.scopeOf(space, namespace);
+    const scope = this.spaceTable.scopeOf(space, namespace);
     if (!scope) return undefined;
     const value = this.records.getBinary(recordKey(scope.spaceNo, scope.nsNo, id).key);
     return value ? toStored(id, value) : undefined;
@@ -186,7 +186,7 @@ export class VectorStore {
 
   /** Like scan, from after an opaque `position` (as yielded with each record, e.g. for pagination). */
   *scanFrom(space: string, namespace: string, opts: { metadata?: boolean; after?: Buffer } = {}): Generator<{ position: Buffer; record: StoredRecord }> {
-    const scope = this.catalog.scopeOf(space, namespace);
+    const scope = this.spaceTable.scopeOf(space, namespace);
     if (!scope) return;
     const wantMeta = opts.metadata !== false;
     const base = scopePrefix(scope.spaceNo, scope.nsNo);
@@ -208,9 +208,9 @@ export class VectorStore {
   private async removeIds(space: string, namespace: string, ids: readonly string[], select: (stored: Buffer) => boolean): Promise<number> {
     let removed = 0;
     await this.commit((changes) => {
-      const scope = this.catalog.scopeOf(space, namespace);
+      const scope = this.spaceTable.scopeOf(space, namespace);
       if (!scope) return;
-      const ns = this.catalog.holder(scope);
+      const ns = this.spaceTable.holder(scope);
       for (const id of ids) {
         const { key } = recordKey(scope.spaceNo, scope.nsNo, id);
         const old = this.records.getBinaryFast(key);
@@ -221,17 +221,17 @@ export class VectorStore {
         changes.push({ kind: "remove", space, namespace, id });
         removed++;
       }
-      this.catalog.saveNamespace(scope.spaceNo, ns);
+      this.spaceTable.saveNamespace(scope.spaceNo, ns);
     });
     return removed;
   }
 
   async deleteAll(space: string, namespace: string): Promise<void> {
-    const scope = this.catalog.scopeOf(space, namespace);
+    const scope = this.spaceTable.scopeOf(space, namespace);
     if (!scope) return;
     // The namespace goes first (a new write to the same name gets a new number), then its records in chunks.
     await this.commit((changes) => {
-      this.catalog.removeNamespace(scope);
+      this.spaceTable.removeNamespace(scope);
       changes.push({ kind: "reload", space, namespace });
     });
     await this.removeRange(scopePrefix(scope.spaceNo, scope.nsNo), scopeEnd(scope.spaceNo, scope.nsNo));
@@ -244,17 +244,17 @@ export class VectorStore {
   async update(space: string, namespace: string, id: string, change: (r: StoredRecord) => WriteRecord | undefined): Promise<boolean> {
     let found = false;
     await this.commit((changes) => {
-      const scope = this.catalog.scopeOf(space, namespace);
+      const scope = this.spaceTable.scopeOf(space, namespace);
       if (!scope) return;
       const value = this.records.getBinary(recordKey(scope.spaceNo, scope.nsNo, id).key);
       if (!value) return;
       found = true;
       const next = change(toStored(id, value));
       if (!next) return;
-      const ns = this.catalog.holder(scope);
+      const ns = this.spaceTable.holder(scope);
       this.putRecord(scope.spaceNo, ns, next);
       changes.push(putChange(space, namespace, next));
-      this.catalog.saveNamespace(scope.spaceNo, ns);
+      this.spaceTable.saveNamespace(scope.spaceNo, ns);
     });
     return found;
   }
@@ -271,7 +271,7 @@ export class VectorStore {
   ): Promise<number> {
     let matched = 0;
     await this.commit((changes) => {
-      const scope = this.catalog.scopeOf(space, namespace);
+      const scope = this.spaceTable.scopeOf(space, namespace);
       if (!scope) return;
       const next: WriteRecord[] = [];
       for (const r of this.scan(space, namespace)) {
@@ -280,12 +280,12 @@ export class VectorStore {
       }
       matched = next.length;
       if (next.length === 0 || !write(next)) return;
-      const ns = this.catalog.holder(scope);
+      const ns = this.spaceTable.holder(scope);
       for (const w of next) {
         this.putRecord(scope.spaceNo, ns, w);
         changes.push(putChange(space, namespace, w));
       }
-      this.catalog.saveNamespace(scope.spaceNo, ns);
+      this.spaceTable.saveNamespace(scope.spaceNo, ns);
     });
     return matched;
   }
@@ -303,7 +303,7 @@ export class VectorStore {
 
   /** Ids in a namespace, in byte order, starting with `prefix`, after the key position `after`. */
   listIds(space: string, namespace: string, opts: { prefix?: string; after?: Buffer; limit: number }): { ids: string[]; next?: Buffer } {
-    const scope = this.catalog.scopeOf(space, namespace);
+    const scope = this.spaceTable.scopeOf(space, namespace);
     if (!scope) return { ids: [] };
     const base = scopePrefix(scope.spaceNo, scope.nsNo);
     const prefix = opts.prefix ?? "";
@@ -337,7 +337,7 @@ export class VectorStore {
 
   /** Removes records of space numbers no space names any more (left by a crash during copy or drop). */
   async sweepOrphans(): Promise<number> {
-    const live = this.catalog.liveSpaceNos();
+    const live = this.spaceTable.liveSpaceNos();
     let swept = 0;
     let no = 0;
     for (;;) {
@@ -361,11 +361,11 @@ export class VectorStore {
    * for a large namespace's approximate index (search/approximate.ts), its candidates scored exactly.
    */
   async search(space: string, namespace: string, metric: Metric, q: Query, topK: number, filter?: Json): Promise<{ hits: Hit[]; considered: number }> {
-    const scope = this.catalog.scopeOf(space, namespace);
+    const scope = this.spaceTable.scopeOf(space, namespace);
     if (!scope) return { hits: [], considered: 0 };
     this.mirror.learnMetric(space, metric);
     // (the record count is read from lmdb only for a namespace still loading)
-    const total = () => this.catalog.holder(scope).entry.count;
+    const total = () => this.spaceTable.holder(scope).entry.count;
     if (this.mirror.scanInstead(space, namespace, total)) {
       // still loading after a restart, and reading lmdb through is quicker than finishing the load
       const t = performance.now();
@@ -386,7 +386,7 @@ export class VectorStore {
   }
 
   private exactSearch(space: string, namespace: string, metric: Metric, q: Query, topK: number, filter?: Json): { hits: Hit[]; considered: number } {
-    if (!this.catalog.scopeOf(space, namespace)) return { hits: [], considered: 0 };
+    if (!this.spaceTable.scopeOf(space, namespace)) return { hits: [], considered: 0 };
     const nv = this.vectors(space, namespace);
     const allowed = filter === undefined ? undefined : this.select(nv, filter);
     return { hits: searchNamespace(nv, metric, q, topK, allowed), considered: allowed ? allowed.length : nv.count };
@@ -394,13 +394,13 @@ export class VectorStore {
 
   /** How many records of the namespace a filter keeps (from the metadata index). */
   countMatching(space: string, namespace: string, filter: Json): number {
-    if (!this.catalog.scopeOf(space, namespace)) return 0;
+    if (!this.spaceTable.scopeOf(space, namespace)) return 0;
     return this.select(this.vectors(space, namespace), filter).length;
   }
 
   /** The records a filter keeps, in id (key) order, after the opaque `after` position: like scanFrom, without a scan. */
   *scanMatching(space: string, namespace: string, filter: Json, opts: { after?: Buffer } = {}): Generator<{ position: Buffer; record: StoredRecord }> {
-    const scope = this.catalog.scopeOf(space, namespace);
+    const scope = this.spaceTable.scopeOf(space, namespace);
     if (!scope) return;
     const keyed = this.idsMatching(space, namespace, filter)
       .map((id) => ({ id, key: recordKey(scope.spaceNo, scope.nsNo, id).key }))
@@ -413,7 +413,7 @@ export class VectorStore {
   }
 
   private idsMatching(space: string, namespace: string, filter: Json): string[] {
-    if (!this.catalog.scopeOf(space, namespace)) return [];
+    if (!this.spaceTable.scopeOf(space, namespace)) return [];
     const nv = this.vectors(space, namespace);
     return this.select(nv, filter).map((slot) => nv.ids[slot]!);
   }
@@ -423,14 +423,14 @@ export class VectorStore {
   }
 
   private vectors(space: string, namespace: string, dimension?: number): NamespaceVectors {
-    return this.mirror.namespace(space, namespace, this.catalog.space(space)?.dimension ?? dimension ?? 0);
+    return this.mirror.namespace(space, namespace, this.spaceTable.space(space)?.dimension ?? dimension ?? 0);
   }
 
   /** Loads the records into memory from the current lmdb state, `max` at a time; the step says when all are in. */
   private loadNamespace(space: string, namespace: string, into: NamespaceVectors): (max: number) => boolean {
-    const scope = this.catalog.scopeOf(space, namespace);
+    const scope = this.spaceTable.scopeOf(space, namespace);
     if (!scope) return () => true;
-    into.reserve(this.catalog.holder(scope).entry.count);
+    into.reserve(this.spaceTable.holder(scope).entry.count);
     const end = scopeEnd(scope.spaceNo, scope.nsNo);
     let after: Buffer | undefined;
     return (max) => {
@@ -455,9 +455,9 @@ export class VectorStore {
   warm(spaces: (string | { space: string; metric: Metric; index?: string })[], log: (line: string) => void): Promise<void> {
     const targets = spaces.flatMap((given) => {
       const { space, metric, index } = typeof given === "string" ? { space: given, metric: undefined, index: undefined } : given;
-      const entry = this.catalog.space(space);
+      const entry = this.spaceTable.space(space);
       if (!entry) return [];
-      return this.catalog.namespaces(entry.no).map(({ entry: ns }) => ({ space, namespace: ns.name, dimension: entry.dimension ?? 0, metric, index }));
+      return this.spaceTable.namespaces(entry.no).map(({ entry: ns }) => ({ space, namespace: ns.name, dimension: entry.dimension ?? 0, metric, index }));
     });
     return this.mirror.warm(targets, log);
   }

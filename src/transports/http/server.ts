@@ -12,7 +12,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { BodyBudget, readBody, type Refusal } from "./body.js";
 import { limitConnections } from "./connections.js";
-import { hostPolicy, urlHost } from "./hosts.js";
+import { rebindingGuard, urlHost } from "./rebinding.js";
 import { checkMessages, isInitialize, negotiatedVersion } from "./messages.js";
 import type { Logger } from "../../log.js";
 
@@ -124,7 +124,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpMcpS
   const sessions = new Map<string, Session>();
   let starting = 0; // sessions whose initialize request is being handled
   let closed = false;
-  let policy = hostPolicy(opts.host, opts.port, opts.allowedHosts); // replaced once the real port is known
+  let policy = rebindingGuard(opts.host, opts.port, opts.allowedHosts); // replaced once the real port is known
 
   const refuse = (req: IncomingMessage, res: ServerResponse, r: Refusal) => {
     log.info(`refused ${req.method} ${(req.url ?? "").slice(0, 200)} from ${req.socket.remoteAddress}: ${r.reason}`);
@@ -340,7 +340,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpMcpS
     });
   });
   const port = (http.address() as AddressInfo).port;
-  policy = hostPolicy(opts.host, port, opts.allowedHosts);
+  policy = rebindingGuard(opts.host, port, opts.allowedHosts);
 
   const sweep = setInterval(() => {
     const now = Date.now();

@@ -15,7 +15,7 @@ async function snapshot(): Promise<unknown> {
   return { indexes: indexes.body, collections: collections.body };
 }
 
-/** Sends the request, checks the exact error answer, and that the catalog is as it was. */
+/** Sends the request, checks the exact error answer, and that the inventory is as it was. */
 async function refused(method: string, path: string, body: unknown, status: number, code: string, message: string | RegExp) {
   const before = await snapshot();
   const answer = await api(method, path, body);

@@ -4,7 +4,7 @@
 // parameters), then written in one transaction: nothing is written when one record is bad or the model fails.
 import { DataPlaneError, GRPC, invalid, quote } from "../errors.js";
 import { ModelError } from "../../models/errors.js";
-import type { Embedding, Models } from "../../models/catalog.js";
+import type { Embedding, Models } from "../../models/available-models.js";
 import { embedOptions } from "../../inference/validate.js";
 import { ControlError } from "../../control/errors.js";
 import type { WriteRecord } from "../../storage/store.js";
@@ -25,7 +25,7 @@ export function requireEmbed(index: DataPlaneIndex, what: string): NonNullable<D
 }
 
 export function requireModels(models: Models | undefined): Models {
-  if (!models) throw new DataPlaneError(503, 14, "The local service has no model catalog on this port");
+  if (!models) throw new DataPlaneError(503, 14, "The local service has no model inventory on this port");
   return models;
 }
 

@@ -1,7 +1,7 @@
 // The HTTP transport's Host / Origin policy (DNS-rebinding protection). What counts as loopback: test/shared/loopback.test.ts.
 import { networkInterfaces } from "node:os";
 import { describe, expect, test } from "vitest";
-import { hostPolicy, urlHost } from "../../../src/transports/http/hosts.js";
+import { rebindingGuard, urlHost } from "../../../src/transports/http/rebinding.js";
 
 test("urlHost brackets IPv6 literals", () => {
   expect(urlHost("::1")).toBe("[::1]");
@@ -11,7 +11,7 @@ test("urlHost brackets IPv6 literals", () => {
 });
 
 describe("bound to 127.0.0.1:3333", () => {
-  const p = hostPolicy("127.0.0.1", 3333);
+  const p = rebindingGuard("127.0.0.1", 3333);
   test.each(["127.0.0.1:3333", "localhost:3333", "LOCALHOST:3333", "[::1]:3333"])("Host %s is accepted", (h) => {
     expect(p.hostAllowed(h)).toBe(true);
   });
@@ -37,13 +37,13 @@ describe("bound to 127.0.0.1:3333", () => {
 
 describe("bound to a non-loopback address", () => {
   test("only that address, not localhost", () => {
-    const p = hostPolicy("192.168.1.5", 8080);
+    const p = rebindingGuard("192.168.1.5", 8080);
     expect(p.hostAllowed("192.168.1.5:8080")).toBe(true);
     expect(p.hostAllowed("localhost:8080")).toBe(false);
     expect(p.originAllowed("http://192.168.1.5:8080")).toBe(true);
   });
   test("every interface (0.0.0.0): the machine's own addresses and localhost", () => {
-    const p = hostPolicy("0.0.0.0", 8080);
+    const p = rebindingGuard("0.0.0.0", 8080);
     expect(p.hostAllowed("localhost:8080")).toBe(true);
     for (const list of Object.values(networkInterfaces())) {
       for (const a of list ?? []) expect(p.hostAllowed(`${urlHost(a.address)}:8080`), a.address).toBe(true);
@@ -51,7 +51,7 @@ describe("bound to a non-loopback address", () => {
     expect(p.hostAllowed("evil.example:8080")).toBe(false);
   });
   test("--allowed-hosts: a name without a port is accepted on any port, name:port only on that port", () => {
-    const p = hostPolicy("10.1.2.3", 8080, ["mcp.example.internal", "proxy.example:443"]);
+    const p = rebindingGuard("10.1.2.3", 8080, ["mcp.example.internal", "proxy.example:443"]);
     expect(p.hostAllowed("mcp.example.internal:8080")).toBe(true);
     expect(p.hostAllowed("mcp.example.internal")).toBe(true);
     expect(p.originAllowed("https://mcp.example.internal")).toBe(true);

@@ -9,7 +9,7 @@ export function urlHost(host: string): string {
   return isIP(h) === 6 ? `[${h}]` : h;
 }
 
-export interface HostPolicy {
+export interface RebindingGuard {
   /** Whether a Host header value (e.g. "127.0.0.1:3333") names this server. */
   hostAllowed(header: string | undefined): boolean;
   /** Whether an Origin header value may call this server; an absent Origin (not a browser) is allowed. */
@@ -23,7 +23,7 @@ export interface HostPolicy {
  * extra: more names (or name:port) the server is reached by, e.g. behind a DNS name or a proxy;
  * a name without a port is accepted on any port.
  */
-export function hostPolicy(bound: string, port: number, extra: readonly string[] = []): HostPolicy {
+export function rebindingGuard(bound: string, port: number, extra: readonly string[] = []): RebindingGuard {
   const names = new Set<string>([urlHost(bound)]);
   if (isLoopbackHost(bound)) for (const n of ["localhost", "127.0.0.1", "[::1]"]) names.add(n);
   // Bound to every interface: the machine's own addresses (and localhost) are the names it is reached by.

@@ -1,4 +1,4 @@
-// The catalog of indexes and collections, kept in one lmdb sub-database of the root env and mirrored in
+// The inventory of indexes and collections, kept in one lmdb sub-database of the root env and mirrored in
 // memory. Only one process uses a data dir (see lock.ts), so the in-memory maps are the truth between
 // commits; every mutation resolves only once lmdb has committed it and flushed it to disk.
 import type { Database, RootDatabase } from "lmdb";
@@ -114,7 +114,7 @@ const DROP = "drop:";
 const BACKUP = "backup:";
 const RESTORE = "restore:";
 
-export class Catalog {
+export class Inventory {
   readonly indexes = new Map<string, StoredIndex>();
   readonly collections = new Map<string, StoredCollection>();
   /** By backup id. */
@@ -124,7 +124,7 @@ export class Catalog {
   private readonly db: Database<unknown, string>;
 
   constructor(root: RootDatabase) {
-    this.db = root.openDB<unknown, string>({ name: "vecdb-catalog", encoding: "json" });
+    this.db = root.openDB<unknown, string>({ name: "vecdb-inventory", encoding: "json" });
     for (const { key, value } of this.db.getRange({})) {
       if (key.startsWith(INDEX)) this.indexes.set(key.slice(INDEX.length), value as StoredIndex);
       else if (key.startsWith(COLLECTION)) this.collections.set(key.slice(COLLECTION.length), value as StoredCollection);

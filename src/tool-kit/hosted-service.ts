@@ -5,7 +5,7 @@
  * Whether the server talks to the hosted service (by its control-plane host). With no key (mode "local") it never
  * does, whatever controllerUrl says: the shared local service's URL is found at run time, not in the settings.
  */
-export function isHosted(config: { controllerUrl: string; mode?: "local" | "remote" }): boolean {
+export function isHostedService(config: { controllerUrl: string; mode?: "local" | "remote" }): boolean {
   if (config.mode === "local") return false;
   try {
     return /(^|\.)pinecone\.io$/.test(new URL(config.controllerUrl).hostname);

@@ -1,7 +1,7 @@
-// The control plane's operations on indexes and collections: catalog, data-plane ports and the
+// The control plane's operations on indexes and collections: inventory, data-plane ports and the
 // background copies between spaces. Mutations run one at a time and answer only after lmdb committed.
 import { randomUUID } from "node:crypto";
-import type { Catalog, StoredCollection, StoredIndex } from "../storage/catalog.js";
+import type { Inventory, StoredCollection, StoredIndex } from "../storage/inventory.js";
 import { ControlError, invalid, notFound, alreadyExists } from "./errors.js";
 import type { DataServers } from "../data/servers.js";
 import { Jobs, Serial } from "./jobs.js";
@@ -13,12 +13,12 @@ import type { DeclaredNamespaces } from "../storage/declared-namespaces.js";
 
 type Model = Record<string, unknown>;
 
-export class Registry {
+export class ControlOperations {
   readonly serial = new Serial();
   readonly jobs = new Jobs();
 
   constructor(
-    private readonly catalog: Catalog,
+    private readonly inventory: Inventory,
     private readonly store: VectorStore,
     private readonly servers: DataServers,
     private readonly hostName: string,
@@ -29,23 +29,23 @@ export class Registry {
 
   /** The index record with this name, if it is still the one with this id. */
   lookup(name: string, id: string): StoredIndex | undefined {
-    const index = this.catalog.indexes.get(name);
+    const index = this.inventory.indexes.get(name);
     return index && index.id === id ? index : undefined;
   }
 
   /** At start: finish interrupted drops, open every index's port (the same one when free), resume copies. */
   async start(): Promise<void> {
-    for (const space of this.catalog.pendingDrops()) {
+    for (const space of this.inventory.pendingDrops()) {
       await this.store.dropSpace(space);
       await this.declared?.dropSpace(space);
-      await this.catalog.clearDrop(space);
+      await this.inventory.clearDrop(space);
     }
-    for (const index of [...this.catalog.indexes.values()]) {
+    for (const index of [...this.inventory.indexes.values()]) {
       const port = await this.servers.open(index, index.port);
-      if (port !== index.port) await this.catalog.putIndex({ ...index, port });
+      if (port !== index.port) await this.inventory.putIndex({ ...index, port });
       if (index.state === "Initializing") this.startIndexCopy(index);
     }
-    for (const collection of this.catalog.collections.values()) {
+    for (const collection of this.inventory.collections.values()) {
       if (collection.status === "Initializing") this.startCollectionCopy(collection);
     }
   }
@@ -57,7 +57,7 @@ export class Registry {
   }
 
   listIndexes(): Model {
-    return { indexes: sortedByName(this.catalog.indexes).map((i) => indexModel(i, this.hostName)) };
+    return { indexes: sortedByName(this.inventory.indexes).map((i) => indexModel(i, this.hostName)) };
   }
 
   describeIndex(name: string): Model {
@@ -68,7 +68,7 @@ export class Registry {
     return this.serial.run(async () => {
       let copyFrom: string | undefined;
       if (input.sourceCollection !== undefined) {
-        const collection = this.catalog.collections.get(input.sourceCollection);
+        const collection = this.inventory.collections.get(input.sourceCollection);
         // The hosted service answers 400 INVALID_ARGUMENT here (not 404), and clients' suites assert this text.
         if (!collection) throw invalid(`Resource ${input.sourceCollection} not found`);
         if (collection.status !== "Ready") {
@@ -95,7 +95,7 @@ export class Registry {
     restoreJobId?: string,
     beforeCopy?: (index: StoredIndex) => Promise<void>,
   ): Promise<StoredIndex> {
-    if (this.catalog.indexes.has(input.name)) throw alreadyExists(`Index ${input.name} already exists.`);
+    if (this.inventory.indexes.has(input.name)) throw alreadyExists(`Index ${input.name} already exists.`);
     {
       const id = randomUUID();
       const index: StoredIndex = {
@@ -117,9 +117,9 @@ export class Registry {
       };
       index.port = await this.servers.open(index, 0);
       try {
-        await this.catalog.putIndex(index);
+        await this.inventory.putIndex(index);
       } catch (e) {
-        this.catalog.indexes.delete(index.name);
+        this.inventory.indexes.delete(index.name);
         await this.servers.close(index.id);
         throw e;
       }
@@ -157,7 +157,7 @@ export class Registry {
         pod.pods = pod.replicas * pod.shards;
         next.spec = { pod };
       }
-      await this.catalog.putIndex(next);
+      await this.inventory.putIndex(next);
       return indexModel(next, this.hostName);
     });
   }
@@ -172,7 +172,7 @@ export class Registry {
           "Deletion protection is enabled for this index. Disable deletion protection before retrying.",
         );
       }
-      const pending = [...this.catalog.collections.values()].filter((c) => c.source === name && c.status === "Initializing");
+      const pending = [...this.inventory.collections.values()].filter((c) => c.source === name && c.status === "Initializing");
       if (pending.length > 0) {
         throw new ControlError(
           412,
@@ -180,14 +180,14 @@ export class Registry {
           `Unable to delete an index. There are pending collections for this index: [${pending.map((c) => `'${c.name}'`).join(", ")}]`,
         );
       }
-      await this.catalog.removeIndex(index);
+      await this.inventory.removeIndex(index);
       await this.servers.close(index.id);
       this.dropLater(index.space);
     });
   }
 
   listCollections(): Model {
-    return { collections: sortedByName(this.catalog.collections).map(collectionModel) };
+    return { collections: sortedByName(this.inventory.collections).map(collectionModel) };
   }
 
   describeCollection(name: string): Model {
@@ -196,8 +196,8 @@ export class Registry {
 
   createCollection(name: string, source: string): Promise<Model> {
     return this.serial.run(async () => {
-      if (this.catalog.collections.has(name)) throw alreadyExists(`Collection ${name} already exists.`);
-      const index = this.catalog.indexes.get(source);
+      if (this.inventory.collections.has(name)) throw alreadyExists(`Collection ${name} already exists.`);
+      const index = this.inventory.indexes.get(source);
       if (!index) throw notFound(`Index ${source} not found.`);
       if (!("pod" in index.spec)) {
         throw invalid(
@@ -217,7 +217,7 @@ export class Registry {
         status: "Initializing",
         createdAt: new Date().toISOString(),
       };
-      await this.catalog.putCollection(collection);
+      await this.inventory.putCollection(collection);
       this.startCollectionCopy(collection);
       return collectionModel(collection);
     });
@@ -226,7 +226,7 @@ export class Registry {
   deleteCollection(name: string): Promise<void> {
     return this.serial.run(async () => {
       const collection = this.getCollection(name);
-      const restoring = [...this.catalog.indexes.values()].filter((i) => i.state === "Initializing" && i.copyFrom === collection.space);
+      const restoring = [...this.inventory.indexes.values()].filter((i) => i.state === "Initializing" && i.copyFrom === collection.space);
       if (restoring.length > 0) {
         throw new ControlError(
           412,
@@ -234,19 +234,19 @@ export class Registry {
           `Unable to delete a collection. There are indexes being created from this collection: [${restoring.map((i) => `'${i.name}'`).join(", ")}]`,
         );
       }
-      await this.catalog.removeCollection(collection);
+      await this.inventory.removeCollection(collection);
       this.dropLater(collection.space);
     });
   }
 
   private getIndex(name: string): StoredIndex {
-    const index = this.catalog.indexes.get(name);
+    const index = this.inventory.indexes.get(name);
     if (!index) throw notFound(`Index ${name} not found.`);
     return index;
   }
 
   private getCollection(name: string): StoredCollection {
-    const collection = this.catalog.collections.get(name);
+    const collection = this.inventory.collections.get(name);
     if (!collection) throw notFound(`Collection ${name} not found.`);
     return collection;
   }
@@ -259,7 +259,7 @@ export class Registry {
         await this.jobs.settled(space);
         await this.store.dropSpace(space);
         await this.declared?.dropSpace(space);
-        await this.catalog.clearDrop(space);
+        await this.inventory.clearDrop(space);
       },
       (e) => this.log(`dropping ${space} failed (retried at the next start): ${String(e)}`),
     );
@@ -273,9 +273,9 @@ export class Registry {
         const stats = await this.store.copySpace(collection.sourceSpace, collection.space);
         await this.declared?.copySpace(collection.sourceSpace, collection.space);
         await this.serial.run(async () => {
-          const current = this.catalog.collections.get(collection.name);
+          const current = this.inventory.collections.get(collection.name);
           if (!current || current.id !== collection.id) return; // deleted meanwhile; its drop follows
-          await this.catalog.putCollection({
+          await this.inventory.putCollection({
             ...current,
             status: "Ready",
             size: stats.bytes,
@@ -292,7 +292,7 @@ export class Registry {
 
   private startIndexCopy(index: StoredIndex): void {
     const from = index.copyFrom!;
-    const restore = new RestoreProgress(this.catalog, index.restoreJobId);
+    const restore = new RestoreProgress(this.inventory, index.restoreJobId);
     this.jobs.run(
       [index.space, from],
       async () => {
@@ -301,10 +301,10 @@ export class Registry {
         await this.store.copySpace(from, index.space, (copied) => restore.copied(copied));
         await this.declared?.copySpace(from, index.space);
         await this.serial.run(async () => {
-          const current = this.catalog.indexes.get(index.name);
+          const current = this.inventory.indexes.get(index.name);
           if (!current || current.id !== index.id) return restore.finished("Failed"); // deleted meanwhile
           const { copyFrom: _done, restoreJobId: _job, ...rest } = current;
-          await this.catalog.putIndex({ ...rest, state: "Ready" });
+          await this.inventory.putIndex({ ...rest, state: "Ready" });
           await restore.finished("Completed");
         });
       },
