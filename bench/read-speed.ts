@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
-import { float32ToString } from "../src/shared/float32.js";
+import { float32ToString } from "../src/common/float32.js";
 import { openSource } from "../src/ingest/sources/index.js";
 import { recordFromObject } from "../src/ingest/sources/record-shape.js";
 import { writeParquetStreaming } from "../test/ingest/sources/fixtures.js";

@@ -32,7 +32,7 @@ const LAZY_ONLY = [
   /^src\/ingest\/(file-check|parallel-check|jsonl-encode|upload-input)\.ts$/,
   /^src\/ingest\/sources\/(record-line|jsonl|lines)\.ts$/,
   // the JSON byte readers; float32.ts (the result budget) and loopback.ts (the settings' check) are on the startup path
-  /^src\/shared\/(?!(float32|loopback)\.ts$)/,
+  /^src\/common\/(?!(float32|loopback)\.ts$)/,
   // index_documents' file reading, chunking and HTML parsing
   /^src\/ingest\/documents\//,
   /node_modules\/(htmlparser2|picomatch)\//,

@@ -4,7 +4,7 @@ import { delimiter, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { brokenNameRule } from "./tool-kit/args/names.js";
-import { isLoopbackHost } from "./shared/loopback.js";
+import { isLoopbackHost } from "./common/loopback.js";
 
 /** A bad setting: `message` is the one line printed on stderr before exiting with code 2. */
 export class ConfigError extends Error {

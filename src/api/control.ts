@@ -3,7 +3,7 @@
 // to the controller and to hosts the control plane named.
 import type { z } from "zod";
 import { dataUrlFor } from "./data.js";
-import { isLoopbackHost } from "../shared/loopback.js";
+import { isLoopbackHost } from "../common/loopback.js";
 import { ResponseShapeError } from "./errors.js";
 import type { HttpClient } from "./http.js";
 import {

@@ -1,7 +1,7 @@
 // Data-plane calls, given an index's host (as the control plane names it), by resource: vectors (upsert, query,
 // fetch, update, delete, list), records (text upsert and search), namespaces and bulk imports.
 import type { z } from "zod";
-import { isLoopbackHost } from "../shared/loopback.js";
+import { isLoopbackHost } from "../common/loopback.js";
 import { ResponseShapeError } from "./errors.js";
 import type { HttpClient } from "./http.js";
 import {
@@ -52,7 +52,7 @@ export interface SearchRecordsRequest {
 }
 
 /**
- * The base URL of an index host. A loopback host (src/shared/loopback.ts; any port) is called over http when
+ * The base URL of an index host. A loopback host (src/common/loopback.ts; any port) is called over http when
  * the controller URL is http; every other host over https. A scheme the host already carries is kept only when it
  * agrees with that rule; otherwise it is replaced (so a remote host is never called over plain http).
  */

@@ -14,7 +14,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Socket } from "node:net";
 import { buildConnector } from "undici";
-import { isLoopbackHost } from "../shared/loopback.js";
+import { isLoopbackHost } from "../common/loopback.js";
 
 const IDENTITY_PATH = "/_vecdb/identity";
 const PROOF_TIMEOUT_MS = 5000;

@@ -6,7 +6,7 @@ import { DataPlane } from "./data.js";
 import { HostResolver } from "./index-hosts.js";
 import { HttpClient, type HttpSettings } from "./http.js";
 import { Inference } from "./inference.js";
-import { isLoopbackHost } from "../shared/loopback.js";
+import { isLoopbackHost } from "../common/loopback.js";
 
 export interface Service {
   http: HttpClient;

@@ -5,7 +5,7 @@
 // cannot do (a replacer could only turn numbers into quoted strings), and writing digits straight into the buffer
 // avoids a string per value. Ids, namespace and metadata still go through JSON.stringify, so their escaping is the
 // standard one.
-import { writeFloat32 } from "../shared/float32.js";
+import { writeFloat32 } from "../common/float32.js";
 import { RecordCheckError, type UpsertRecord } from "./check.js";
 
 export const MAX_BATCH_RECORDS = 100;

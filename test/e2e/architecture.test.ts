@@ -31,15 +31,15 @@ function room(f: string): string {
 
 /** What each room may import besides itself. The process (cli, main, config, log, shutdown) may import anything. */
 const MAY_IMPORT: Record<string, readonly string[]> = {
-  shared: [],
-  local: ["shared"],
-  api: ["shared"],
-  ingest: ["api", "shared"],
-  "tool-kit": ["api", "ingest", "shared", "process"],
+  common: [],
+  local: ["common"],
+  api: ["common"],
+  ingest: ["api", "common"],
+  "tool-kit": ["api", "ingest", "common", "process"],
   tools: ["tool-kit", "api", "ingest"],
   registry: ["tools", "tool-kit"],
   mcp: ["registry", "tool-kit", "api", "ingest", "process"],
-  transports: ["shared", "process"],
+  transports: ["common", "process"],
 };
 
 describe("import rules by folder", () => {
@@ -107,6 +107,6 @@ test("every tool file exports one definition, registered in tools/index.ts under
   expect(registry).not.toMatch(/^import (?!type )/m);
 });
 
-test("src/shared imports nothing of the project", () => {
-  for (const f of files("src/shared")) expect(code(f), f).not.toMatch(/from "\./);
+test("src/common imports nothing of the project", () => {
+  for (const f of files("src/common")) expect(code(f), f).not.toMatch(/from "\./);
 });

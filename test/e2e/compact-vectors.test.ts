@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServiceProcess, type RunningService } from "../helpers/local-service.js";
 import { startMcp, type McpSession } from "../helpers/mcp-client.js";
 import { createIndex, fetchVectors, indexStats, randomVector, serverless } from "./support.js";
-import { float32Double } from "../../src/shared/float32.js";
+import { float32Double } from "../../src/common/float32.js";
 
 const DIM = 6;
 let svc: RunningService;

@@ -1,7 +1,7 @@
 // import_vectors through faults: the seeded fault proxy in front of the local service (control and data plane), the
 // built server over stdio. 20,000 records through a storm land exactly once with the right values; a service that
 // goes away mid-import and a cancelled import give exact accounting, and the startAt they give completes the import.
-import { float32Double } from "../../src/shared/float32.js";
+import { float32Double } from "../../src/common/float32.js";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

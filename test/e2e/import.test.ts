@@ -1,7 +1,7 @@
 // import_vectors end to end: the built server over stdio, the local service over HTTP, files written here.
 // Happy paths (JSONL, Parquet, startAt), every refused path with its own message, MCP roots from the client,
 // bad records reported by line and id with nothing written, dry runs.
-import { float32Double } from "../../src/shared/float32.js";
+import { float32Double } from "../../src/common/float32.js";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

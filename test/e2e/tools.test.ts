@@ -1,6 +1,6 @@
 // list_indexes, list_collections, upsert_vectors and create_collection end to end: the built server over stdio
 // against the local service, checked on the service itself.
-import { float32Double } from "../../src/shared/float32.js";
+import { float32Double } from "../../src/common/float32.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startServiceProcess, type RunningService } from "../helpers/local-service.js";
 import { startMcp, type McpSession } from "../helpers/mcp-client.js";

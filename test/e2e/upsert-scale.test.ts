@@ -1,6 +1,6 @@
 // 1,000 records of dimension 1536 through the tool: several requests of ≤ 2 MB, every value on the service, and the
 // index's host resolved once for many calls. Both planes go through counting proxies.
-import { float32Double } from "../../src/shared/float32.js";
+import { float32Double } from "../../src/common/float32.js";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { startServiceProcess, type RunningService } from "../helpers/local-service.js";
 import { startMcp, type McpSession } from "../helpers/mcp-client.js";

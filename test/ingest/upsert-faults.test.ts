@@ -1,6 +1,6 @@
 // runUpsert through the seeded fault proxy (429 with and without Retry-After, 500, 503, resets, stalls, trickles)
 // in front of the local service: every record lands exactly once with the right values.
-import { float32Double } from "../../src/shared/float32.js";
+import { float32Double } from "../../src/common/float32.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createService, type Service } from "../../src/api/service.js";
 import type { UpsertRecord } from "../../src/ingest/check.js";

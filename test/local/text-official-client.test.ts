@@ -9,7 +9,7 @@ import { startServiceProcess, type RunningService } from "../helpers/local-servi
 import { specsAvailable, specsMissingReason, validateResponse } from "../helpers/api-spec.js";
 import { startEmbeddingsServer, TEST_DIM, TEST_MODEL, testVector, type EmbeddingsServer } from "../helpers/embeddings-server.js";
 import { call, controlClient } from "./http.js";
-import { float32Double } from "../../src/shared/float32.js";
+import { float32Double } from "../../src/common/float32.js";
 
 let svc: RunningService;
 let embedder: EmbeddingsServer;

@@ -1,5 +1,5 @@
 // The fast way through a JSONL record line: `{"id": "…", "values": [numbers…], "metadata": {…}}` read from the
-// line's bytes, with the values array (nearly all of a line) read number by number (src/shared/json-number.ts). The
+// line's bytes, with the values array (nearly all of a line) read number by number (src/common/json-number.ts). The
 // other fields are cut out and given to JSON.parse, so they come out exactly as before. Two forms:
 // - readRecordLine (the check pass): the object JSON.parse would give, dense values rounded to float32 — or, with
 //   `scan`, only checked and counted;
@@ -10,10 +10,10 @@
 // It only takes the path it fully understands: anything else (an escape in the id or a key, an unknown or repeated
 // key, a value in `values` that is not a number, bad syntax) returns undefined, and the caller parses the line with
 // JSON.parse, which also words the error.
-import { writeFloat32 } from "../../shared/float32.js";
+import { writeFloat32 } from "../../common/float32.js";
 import { ScannedValues } from "../check.js";
-import { CLOSE_BRACE, CLOSE_BRACKET, COMMA, JsonBytes, NOT_JSON, OPEN_BRACE, OPEN_BRACKET, QUOTE } from "../../shared/json-bytes.js";
-import { isFloat32, MAYBE_TOO_LARGE, NOT_A_NUMBER, numberEnd, readNumber, scanNumber } from "../../shared/json-number.js";
+import { CLOSE_BRACE, CLOSE_BRACKET, COMMA, JsonBytes, NOT_JSON, OPEN_BRACE, OPEN_BRACKET, QUOTE } from "../../common/json-bytes.js";
+import { isFloat32, MAYBE_TOO_LARGE, NOT_A_NUMBER, numberEnd, readNumber, scanNumber } from "../../common/json-number.js";
 
 // Keys the fast way takes; any other key goes to JSON.parse (and is refused there with its name).
 const FIELDS = new Set(["id", "values", "metadata", "sparse_values", "sparseValues"]);

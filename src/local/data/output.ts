@@ -1,6 +1,6 @@
 // Records as the service returns them. Values are stored as float32 and written as the shortest decimal that reads
 // back as the same float32 ([0.5, 0.4], not [0.5, 0.4000000059604645]), as the hosted service writes them.
-import { float32Doubles } from "../../shared/float32.js";
+import { float32Doubles } from "../../common/float32.js";
 import type { StoredRecord } from "../storage/store.js";
 
 export interface RecordOut {

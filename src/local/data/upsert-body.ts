@@ -3,11 +3,11 @@
 //
 // Hand-written because JSON.parse of upsert bodies was most of the service's work during a bulk upsert (every value
 // a decimal number turned into a double, then into a float32). Only the shape above is read here, each number as
-// Math.fround(JSON.parse(text)) (src/shared/json-number.ts); anything else — another key, a value that is not a
+// Math.fround(JSON.parse(text)) (src/common/json-number.ts); anything else — another key, a value that is not a
 // float32, an escape in an id, bad JSON — returns undefined and the route parses the body with JSON.parse, which
 // also words every error as before.
-import { CLOSE_BRACE, CLOSE_BRACKET, JsonBytes, NOT_JSON, OPEN_BRACE, OPEN_BRACKET, QUOTE } from "../../shared/json-bytes.js";
-import { isFloat32, numberEnd, readNumber } from "../../shared/json-number.js";
+import { CLOSE_BRACE, CLOSE_BRACKET, JsonBytes, NOT_JSON, OPEN_BRACE, OPEN_BRACKET, QUOTE } from "../../common/json-bytes.js";
+import { isFloat32, numberEnd, readNumber } from "../../common/json-number.js";
 import type { RawRecord } from "./records.js";
 import type { Json } from "./validate.js";
 

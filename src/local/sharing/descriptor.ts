@@ -3,7 +3,7 @@
 // by the service once it listens, removed when it closes. Its content goes to no stdout and no log line.
 import { closeSync, fstatSync, openSync, readFileSync, renameSync, unlinkSync, writeSync, constants } from "node:fs";
 import { join } from "node:path";
-import { isLoopbackHost } from "../../shared/loopback.js";
+import { isLoopbackHost } from "../../common/loopback.js";
 
 const DESCRIPTOR_FILE = "service.json";
 

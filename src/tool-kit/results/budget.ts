@@ -1,7 +1,7 @@
 // How much of a result a model gets whole. Some clients show the model only the text, some only structuredContent, so
 // both carry the same records: whole (every metadata value, and values when asked) up to a budget, the rest by id
 // with a note that says how to get them. The budget keeps one result well under what a client accepts in one message.
-import { float32ToString } from "../../shared/float32.js";
+import { float32ToString } from "../../common/float32.js";
 
 /** Characters of record data (metadata and values, as JSON) one result carries whole. */
 export const RESULT_BUDGET_CHARS = 200_000;

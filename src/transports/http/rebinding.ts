@@ -1,7 +1,7 @@
 // Which Host and Origin headers the HTTP transport accepts (DNS-rebinding protection).
 import { isIP } from "node:net";
 import { networkInterfaces } from "node:os";
-import { isLoopbackHost } from "../../shared/loopback.js";
+import { isLoopbackHost } from "../../common/loopback.js";
 
 /** A hostname as it appears in a Host header or URL: IPv6 literals in brackets, lower case. */
 export function urlHost(host: string): string {

@@ -4,7 +4,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ScannedValues } from "../../../src/ingest/check.js";
-import { MAYBE_TOO_LARGE, NOT_A_NUMBER, numberEnd, readNumber, scanNumber } from "../../../src/shared/json-number.js";
+import { MAYBE_TOO_LARGE, NOT_A_NUMBER, numberEnd, readNumber, scanNumber } from "../../../src/common/json-number.js";
 import { encodeRecord } from "../../../src/ingest/batches.js";
 import { NO_ROOM, readRecordLine, transcodeRecordLine } from "../../../src/ingest/sources/record-line.js";
 import { recordFromObject } from "../../../src/ingest/sources/record-shape.js";

@@ -1,5 +1,5 @@
 // Every limit: the request is refused whole (status, shape, exact message) and nothing changes.
-import { float32ToString } from "../../../src/shared/float32.js";
+import { float32ToString } from "../../../src/common/float32.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { client, err, makeIndex, openEnv, type Client, type Env } from "../setup.js";
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compileFilter } from "../../../src/local/search/filter.js";
 import { makeQuery, score, type Metric } from "../../../src/local/search/score.js";
 import type { SparseVector } from "../../../src/local/storage/codec.js";
-import { float32Double } from "../../../src/shared/float32.js";
+import { float32Double } from "../../../src/common/float32.js";
 import { client, makeIndex, openEnv, type Env } from "../setup.js";
 
 let env: Env;

@@ -1,4 +1,4 @@
-import { float32ToString } from "../../../src/shared/float32.js";
+import { float32ToString } from "../../../src/common/float32.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { client, err, makeIndex, openEnv, type Env } from "../setup.js";
 import type { DataPlaneIndex } from "../../../src/local/data/handlers.js";

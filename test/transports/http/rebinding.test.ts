@@ -1,4 +1,4 @@
-// The HTTP transport's Host / Origin policy (DNS-rebinding protection). What counts as loopback: test/shared/loopback.test.ts.
+// The HTTP transport's Host / Origin policy (DNS-rebinding protection). What counts as loopback: test/common/loopback.test.ts.
 import { networkInterfaces } from "node:os";
 import { describe, expect, test } from "vitest";
 import { rebindingGuard, urlHost } from "../../../src/transports/http/rebinding.js";

@@ -1,6 +1,6 @@
 // POST /query {topK, namespace, vector | id, sparseVector, filter, includeValues, includeMetadata}
 //   → {matches: [{id, score, values, sparseValues?, metadata?}], namespace, usage}
-import { float32Double } from "../../../shared/float32.js";
+import { float32Double } from "../../../common/float32.js";
 import { invalid } from "../errors.js";
 import { compileFilter } from "../../search/filter.js";
 import { recordOut, readUnits } from "../output.js";

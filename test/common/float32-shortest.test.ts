@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { float32ToString, float32ToStringReference, writeFloat32 } from "../../src/shared/float32.js";
+import { float32ToString, float32ToStringReference, writeFloat32 } from "../../src/common/float32.js";
 
 /** Significant digits of a decimal string: "-0.000123e5" → 3. */
 function digits(s: string): number {

@@ -1,6 +1,6 @@
 // What counts as this machine, in every spelling a URL, a Host header or a command line gives it.
 import { expect, test } from "vitest";
-import { isLoopbackHost } from "../../src/shared/loopback.js";
+import { isLoopbackHost } from "../../src/common/loopback.js";
 
 test.each([
   ["127.0.0.1", true],

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { float32Double, float32Doubles, float32ToString } from "../../src/shared/float32.js";
+import { float32Double, float32Doubles, float32ToString } from "../../src/common/float32.js";
 
 const anyFloat32 = fc.float({ noNaN: true, noDefaultInfinity: true }).filter((x) => Number.isFinite(x));
 
