@@ -11,19 +11,14 @@
 // ours (e.g. Pinecone Local) does not know the proof: when the control plane itself cannot give it at first contact,
 // no proof is asked of that service or its hosts (the key still goes only to hosts its control plane named). Once
 // the control plane has proved itself (or it is the embedded service), every loopback listener must.
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import type { Socket } from "node:net";
 import { buildConnector } from "undici";
+import { IDENTITY_PATH, proofMatches } from "../common/identity-proof.js";
 import { isLoopbackHost } from "../common/loopback.js";
 
-const IDENTITY_PATH = "/_vecdb/identity";
 const PROOF_TIMEOUT_MS = 5000;
 const MAX_ANSWER_BYTES = 8192;
-
-/** What the local service answers to a nonce: the proof that it holds the key. */
-function identityProof(apiKey: string, nonce: string): string {
-  return createHmac("sha256", apiKey).update(`vecdb-mcp local service identity ${nonce}`).digest("hex");
-}
 
 /**
  * The connection was given up because the listener did not prove it is the local service. `retriable`: it did not
@@ -107,9 +102,7 @@ function prove(socket: Socket, host: string, apiKey: string, timeoutMs: number):
       } catch {
         proof = undefined;
       }
-      const expected = Buffer.from(identityProof(apiKey, challenge));
-      const given = Buffer.from(typeof proof === "string" ? proof : "");
-      finish(undefined, status === 200 && given.length === expected.length && timingSafeEqual(given, expected) ? "proved" : "wrong");
+      finish(undefined, status === 200 && proofMatches(apiKey, challenge, proof) ? "proved" : "wrong");
     };
     const onClose = () => finish(new Error("the connection closed"));
     const finish = (err?: Error, answer?: "proved" | "wrong" | "busy") => {

@@ -2,7 +2,7 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { createHash, timingSafeEqual } from "node:crypto";
-import { identityProof } from "./sharing/identity.js";
+import { identityProof } from "../common/identity-proof.js";
 
 /**
  * Bounds on how long a client may take to send a request (headers, then the whole body); past them the

@@ -8,7 +8,8 @@ import { request } from "node:http";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { readDescriptor, type Descriptor } from "./descriptor.js";
-import { ATTACH_PATH, IDENTITY_PATH, newNonce, proofMatches } from "./identity.js";
+import { ATTACH_PATH, newNonce } from "./identity.js";
+import { IDENTITY_PATH, proofMatches } from "../../common/identity-proof.js";
 import { lockOwner, pidAlive } from "../storage/lock.js";
 
 const SERVICE_LOG_FILE = "service.log";
