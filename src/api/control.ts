@@ -2,7 +2,7 @@
 // indexes from them. Every index host it returns becomes a trusted origin of the HttpClient, so the API key goes only
 // to the controller and to hosts the control plane named.
 import type { z } from "zod";
-import { dataUrlFor } from "./data.js";
+import { dataUrlFor } from "./index-url.js";
 import { isLoopbackHost } from "../common/loopback.js";
 import { ResponseShapeError } from "./errors.js";
 import type { HttpClient } from "./http.js";

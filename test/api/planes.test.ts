@@ -2,7 +2,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { networkInterfaces } from "node:os";
 import { afterEach, describe, expect, it } from "vitest";
-import { dataUrlFor } from "../../src/api/data.js";
+import { dataUrlFor } from "../../src/api/index-url.js";
 import { IndexNotReadyError, ResponseShapeError, UntrustedHostError } from "../../src/api/errors.js";
 import { ServiceError } from "../../src/api/http.js";
 import { createService, type Service } from "../../src/api/service.js";
