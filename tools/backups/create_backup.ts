@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { markdownTable } from "../../src/tool-kit/format/table.js";
 import { indexArg, ruleError, textArg } from "../../src/tool-kit/args/schema.js";
-import { BackupSummary, summarizeBackup } from "../../src/tool-kit/results/admin-summaries.js";
+import { BackupSummary, summarizeBackup } from "../../src/tool-kit/results/backups-imports-namespaces.js";
 import { ToolError } from "../../src/tool-kit/tool-error.js";
 import { defineTool } from "../../src/tool-kit/tool.js";
 

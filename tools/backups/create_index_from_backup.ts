@@ -2,11 +2,11 @@
 // (or for waitSeconds), with progress.
 import { z } from "zod";
 import { ServiceError } from "../../src/api/errors.js";
-import { backupIdArg, tagsArg } from "../../src/tool-kit/args/admin-args.js";
+import { backupIdArg, tagsArg } from "../../src/tool-kit/args/backup-and-page-args.js";
 import { newNameSchema } from "../../src/tool-kit/args/names.js";
 import { ruleError, wholeNumberArg } from "../../src/tool-kit/args/schema.js";
 import { markdownTable } from "../../src/tool-kit/format/table.js";
-import { RestoreJobSummary, summarizeRestoreJob } from "../../src/tool-kit/results/admin-summaries.js";
+import { RestoreJobSummary, summarizeRestoreJob } from "../../src/tool-kit/results/backups-imports-namespaces.js";
 import { backupNotFound } from "../../src/tool-kit/results/backup-errors.js";
 import { sleep } from "../../src/api/abort.js";
 import { ToolError } from "../../src/tool-kit/tool-error.js";

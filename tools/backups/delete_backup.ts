@@ -1,9 +1,9 @@
 // delete_backup — deletes a backup. Exists only with --allow-destructive; asks the person to confirm when the
 // client supports elicitation.
 import { markdownTable } from "../../src/tool-kit/format/table.js";
-import { backupIdArg } from "../../src/tool-kit/args/admin-args.js";
+import { backupIdArg } from "../../src/tool-kit/args/backup-and-page-args.js";
 import { confirmDestruction, recordsIn } from "../../src/tool-kit/confirm.js";
-import { BackupSummary, summarizeBackup } from "../../src/tool-kit/results/admin-summaries.js";
+import { BackupSummary, summarizeBackup } from "../../src/tool-kit/results/backups-imports-namespaces.js";
 import { backupNotFound } from "../../src/tool-kit/results/backup-errors.js";
 import { defineTool } from "../../src/tool-kit/tool.js";
 

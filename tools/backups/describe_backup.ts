@@ -1,7 +1,7 @@
 // describe_backup — one backup in full.
 import { markdownTable } from "../../src/tool-kit/format/table.js";
-import { backupIdArg } from "../../src/tool-kit/args/admin-args.js";
-import { BackupSummary, summarizeBackup } from "../../src/tool-kit/results/admin-summaries.js";
+import { backupIdArg } from "../../src/tool-kit/args/backup-and-page-args.js";
+import { BackupSummary, summarizeBackup } from "../../src/tool-kit/results/backups-imports-namespaces.js";
 import { backupNotFound } from "../../src/tool-kit/results/backup-errors.js";
 import { defineTool, READ_ONLY } from "../../src/tool-kit/tool.js";
 

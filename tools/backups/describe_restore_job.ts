@@ -1,7 +1,7 @@
 // describe_restore_job — one restore job: its status and percent complete.
 import { markdownTable } from "../../src/tool-kit/format/table.js";
 import { ruleError, textArg } from "../../src/tool-kit/args/schema.js";
-import { RestoreJobSummary, summarizeRestoreJob } from "../../src/tool-kit/results/admin-summaries.js";
+import { RestoreJobSummary, summarizeRestoreJob } from "../../src/tool-kit/results/backups-imports-namespaces.js";
 import { restoreJobNotFound } from "../../src/tool-kit/results/backup-errors.js";
 import { defineTool, READ_ONLY } from "../../src/tool-kit/tool.js";
 

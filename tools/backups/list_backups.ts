@@ -2,9 +2,9 @@
 import { z } from "zod";
 import { humanBytes } from "../../src/tool-kit/format/size.js";
 import { markdownTable } from "../../src/tool-kit/format/table.js";
-import { pageLimitArg } from "../../src/tool-kit/args/admin-args.js";
+import { pageLimitArg } from "../../src/tool-kit/args/backup-and-page-args.js";
 import { indexArg } from "../../src/tool-kit/args/schema.js";
-import { BackupSummary, nextPageField, paginationTokenArg, summarizeBackup } from "../../src/tool-kit/results/admin-summaries.js";
+import { BackupSummary, nextPageField, paginationTokenArg, summarizeBackup } from "../../src/tool-kit/results/backups-imports-namespaces.js";
 import { defineTool, READ_ONLY } from "../../src/tool-kit/tool.js";
 
 const RULES = { after: "Nothing was read." };

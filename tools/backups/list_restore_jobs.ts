@@ -1,8 +1,8 @@
 // list_restore_jobs — the restore jobs of the project, newest state of each.
 import { z } from "zod";
-import { pageLimitArg } from "../../src/tool-kit/args/admin-args.js";
+import { pageLimitArg } from "../../src/tool-kit/args/backup-and-page-args.js";
 import { markdownTable } from "../../src/tool-kit/format/table.js";
-import { nextPageField, paginationTokenArg, RestoreJobSummary, summarizeRestoreJob } from "../../src/tool-kit/results/admin-summaries.js";
+import { nextPageField, paginationTokenArg, RestoreJobSummary, summarizeRestoreJob } from "../../src/tool-kit/results/backups-imports-namespaces.js";
 import { defineTool, READ_ONLY } from "../../src/tool-kit/tool.js";
 
 export default defineTool({

@@ -1,10 +1,10 @@
 // list_bulk_imports — the bulk imports of an index with their status and progress.
 import { z } from "zod";
-import { pageLimitArg } from "../../src/tool-kit/args/admin-args.js";
+import { pageLimitArg } from "../../src/tool-kit/args/backup-and-page-args.js";
 import { indexArg } from "../../src/tool-kit/args/schema.js";
 import { markdownTable } from "../../src/tool-kit/format/table.js";
 import { onIndexHost } from "../../src/tool-kit/index-host.js";
-import { ImportSummary, nextPageField, paginationTokenArg, summarizeImport } from "../../src/tool-kit/results/admin-summaries.js";
+import { ImportSummary, nextPageField, paginationTokenArg, summarizeImport } from "../../src/tool-kit/results/backups-imports-namespaces.js";
 import { defineTool, READ_ONLY } from "../../src/tool-kit/tool.js";
 
 const RULES = { after: "Nothing was read." };

@@ -4,7 +4,7 @@ import { ServiceError } from "../../src/api/errors.js";
 import { markdownTable } from "../../src/tool-kit/format/table.js";
 import { onIndexHost } from "../../src/tool-kit/index-host.js";
 import { indexArg, ruleError, textArg } from "../../src/tool-kit/args/schema.js";
-import { NamespaceSummary, summarizeNamespace } from "../../src/tool-kit/results/admin-summaries.js";
+import { NamespaceSummary, summarizeNamespace } from "../../src/tool-kit/results/backups-imports-namespaces.js";
 import { ToolError } from "../../src/tool-kit/tool-error.js";
 import { defineTool } from "../../src/tool-kit/tool.js";
 

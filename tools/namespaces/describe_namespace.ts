@@ -3,7 +3,7 @@ import { z } from "zod";
 import { markdownTable } from "../../src/tool-kit/format/table.js";
 import { onIndexHost } from "../../src/tool-kit/index-host.js";
 import { indexArg, ruleError, textArg } from "../../src/tool-kit/args/schema.js";
-import { NamespaceSummary, summarizeNamespace } from "../../src/tool-kit/results/admin-summaries.js";
+import { NamespaceSummary, summarizeNamespace } from "../../src/tool-kit/results/backups-imports-namespaces.js";
 import { namespaceNotFound } from "../../src/tool-kit/results/namespace-errors.js";
 import { defineTool, READ_ONLY } from "../../src/tool-kit/tool.js";
 

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { markdownTable } from "../../src/tool-kit/format/table.js";
 import { onIndexHost } from "../../src/tool-kit/index-host.js";
 import { indexArg, ruleError, textArg, wholeNumberArg } from "../../src/tool-kit/args/schema.js";
-import { NamespaceSummary, nextPageField, paginationTokenArg, summarizeNamespace } from "../../src/tool-kit/results/admin-summaries.js";
+import { NamespaceSummary, nextPageField, paginationTokenArg, summarizeNamespace } from "../../src/tool-kit/results/backups-imports-namespaces.js";
 import { defineTool, READ_ONLY } from "../../src/tool-kit/tool.js";
 
 const RULES = { after: "Nothing was read." };

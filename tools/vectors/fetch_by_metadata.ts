@@ -5,7 +5,7 @@ import { indexArg, namespaceArg, ruleError, SparseValuesOutput, wholeNumberArg }
 import { fitBudget, float32Values, jsonSize, RESULT_BUDGET_CHARS } from "../../src/tool-kit/results/budget.js";
 import { markdownTable } from "../../src/tool-kit/format/table.js";
 import { onIndexHost } from "../../src/tool-kit/index-host.js";
-import { nextPageField, paginationTokenArg } from "../../src/tool-kit/results/admin-summaries.js";
+import { nextPageField, paginationTokenArg } from "../../src/tool-kit/results/backups-imports-namespaces.js";
 import { namespaceOfIndex } from "../../src/tool-kit/results/index-summary.js";
 import { defineTool, READ_ONLY } from "../../src/tool-kit/tool.js";
 
