@@ -112,7 +112,7 @@ async function declareTools() {
 const result = await build({
   absWorkingDir: root,
   // The parallel import check's worker (src/ingest/parallel-check.ts starts it as ./check-worker.js next to its chunk),
-  // and the approximate index's (src/local/search/ann-host.ts starts ./ann-worker.js the same way).
+  // and the approximate index's (src/local/search/ann-thread.ts starts ./ann-worker.js the same way).
   entryPoints: { "vecdb-mcp": "src/cli.ts", "bundle/check-worker": "src/ingest/check-worker.ts", "bundle/ann-worker": "src/local/search/ann-worker.ts" },
   outdir,
   entryNames: "[dir]/[name]",

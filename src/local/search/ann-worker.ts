@@ -1,9 +1,9 @@
-// The worker thread that holds the approximate indexes' graphs (search/ann-host.ts starts it): the native library's
+// The worker thread that holds the approximate indexes' graphs (search/ann-thread.ts starts it): the native library's
 // adds take tens of milliseconds a batch and cannot be interrupted, so they run here, off the service's event loop.
 // Messages are handled in the order they come, so a search sees every batch sent before it.
 import { parentPort } from "node:worker_threads";
 import { loadUsearch, type AnnGraph, type AnnLibrary } from "./ann-library.js";
-import type { ToWorker } from "./ann-host.js";
+import type { ToWorker } from "./ann-thread.js";
 
 const port = parentPort!;
 const graphs = new Map<number, AnnGraph>();
@@ -26,7 +26,7 @@ port.on("message", (m: ToWorker) => {
         graphs.delete(m.id);
         return;
       case "close":
-        // between native calls: ending here is safe (ann-host.ts, close)
+        // between native calls: ending here is safe (ann-thread.ts, close)
         graphs.clear();
         process.exit(0);
       case "update": {

@@ -9,7 +9,7 @@
 // scoreEach) and ordered exactly as exact search orders them: every printed score is exact; only which records make
 // the top K can differ from exact search (recall@10 ≥ 0.95 measured: README, bench/approximate.ts).
 //
-// The graphs live in a worker thread (search/ann-host.ts, ann-worker.ts): the native adds, tens of milliseconds a
+// The graphs live in a worker thread (search/ann-thread.ts, ann-worker.ts): the native adds, tens of milliseconds a
 // batch, never hold up the event loop, which only copies each batch's rows. The graph is built and kept in step in
 // the background, one batch in flight at a time, each sized to take about SLICE_MS in the worker (a search queued
 // behind it waits that long). Writes only mark slots as changed (O(1) in the commit path); a batch then removes a
@@ -19,7 +19,7 @@
 import { availableParallelism } from "node:os";
 import { scoreEach, type Hit } from "./exact.js";
 import type { AnnOptions } from "./ann-library.js";
-import { startWorkerHost, type GraphHost, type GraphHostLoader } from "./ann-host.js";
+import { startGraphThread, type GraphThread, type GraphThreadLoader } from "./ann-thread.js";
 import type { Metric, Query } from "./score.js";
 import type { MemoryBudget, NamespaceVectors } from "./vectors.js";
 
@@ -74,7 +74,7 @@ export interface ApproximateOptions {
   /** The memory limit the graph's bytes count against (the mirror's). */
   budget: MemoryBudget;
   /** Starts the worker that holds the graphs (tests make it fail, or wrap it). */
-  loader?: GraphHostLoader;
+  loader?: GraphThreadLoader;
   log?: (line: string) => void;
   /** Native threads a build uses (default: the machine's cores, at most 4). */
   threads?: number;
@@ -130,7 +130,7 @@ class Graph {
 
 export class Approximate {
   /** undefined: not asked for yet; a promise: starting; null: cannot start here. */
-  private host: GraphHost | Promise<void> | null | undefined;
+  private thread: GraphThread | Promise<void> | null | undefined;
   private readonly graphs = new Map<NamespaceVectors, Graph>();
   /** Namespaces past the threshold waiting for the worker, with their metric and name. */
   private readonly waiting = new Map<NamespaceVectors, { metric: Metric; name: string }>();
@@ -139,12 +139,12 @@ export class Approximate {
   private running = false;
   private stopped = false;
   private changes = 0;
-  private readonly loader: GraphHostLoader;
+  private readonly loader: GraphThreadLoader;
   private readonly log: (line: string) => void;
   private readonly threads: number;
 
   constructor(private readonly options: ApproximateOptions) {
-    this.loader = options.loader ?? startWorkerHost;
+    this.loader = options.loader ?? startGraphThread;
     this.log = options.log ?? ((line) => process.stderr.write(`${line}\n`));
     this.threads = options.threads ?? Math.max(1, Math.min(4, availableParallelism()));
   }
@@ -169,10 +169,10 @@ export class Approximate {
       if (g.metric !== metric || nv.count < this.options.above / 2) this.forget(nv);
       return;
     }
-    if (nv.count < this.options.above || this.refused.has(nv) || this.host === null) return;
+    if (nv.count < this.options.above || this.refused.has(nv) || this.thread === null) return;
     this.waiting.set(nv, { metric, name });
-    if (this.host === undefined) this.host = this.startHost();
-    else if (!(this.host instanceof Promise)) this.startWaiting();
+    if (this.thread === undefined) this.thread = this.startThread();
+    else if (!(this.thread instanceof Promise)) this.startWaiting();
   }
 
   /** A slot of the namespace changed (a put or a remove, already applied to `nv`). O(1). */
@@ -193,14 +193,14 @@ export class Approximate {
     this.graphs.delete(nv);
     this.options.budget.give(g.bytes);
     g.bytes = 0;
-    if (this.host && !(this.host instanceof Promise)) this.host.drop(g.id);
+    if (this.thread && !(this.thread instanceof Promise)) this.thread.drop(g.id);
   }
 
   /** Drops every graph and ends the worker (resolves once it has). */
   async stop(): Promise<void> {
     this.stopped = true;
     for (const nv of [...this.graphs.keys()]) this.forget(nv);
-    if (this.host && !(this.host instanceof Promise)) await this.host.close();
+    if (this.thread && !(this.thread instanceof Promise)) await this.thread.close();
   }
 
   /**
@@ -222,14 +222,14 @@ export class Approximate {
    */
   async search(nv: NamespaceVectors, metric: Metric, q: Query, topK: number, allowed: number[] | undefined): Promise<Hit[] | undefined> {
     const g = this.graphs.get(nv);
-    const host = this.host;
-    if (!g || !host || host instanceof Promise || !q.dense) return undefined;
+    const thread = this.thread;
+    if (!g || !thread || thread instanceof Promise || !q.dense) return undefined;
     const want = candidates(topK);
     const k = Math.max(searchBreadth(nv.count), allowed ? Math.ceil((want * nv.count) / Math.max(1, allowed.length)) : want);
     const version = g.version;
     let keys: BigUint64Array;
     try {
-      keys = await host.search(g.id, q.dense, k);
+      keys = await thread.search(g.id, q.dense, k);
     } catch {
       return undefined;
     }
@@ -253,28 +253,28 @@ export class Approximate {
     return scoreEach(nv, metric, q, topK, slots);
   }
 
-  private async startHost(): Promise<void> {
+  private async startThread(): Promise<void> {
     try {
-      this.host = await this.loader();
+      this.thread = await this.loader();
     } catch (e) {
-      this.host = null;
+      this.thread = null;
       this.waiting.clear();
       this.log(`vecdb-mcp local service: no approximate index (${reason(e)}); search stays exact, which is slower past ${this.options.above} records`);
       return;
     }
-    if (this.stopped) void this.host.close();
+    if (this.stopped) void this.thread.close();
     else this.startWaiting();
   }
 
   private startWaiting(): void {
-    const host = this.host as GraphHost;
+    const thread = this.thread as GraphThread;
     for (const [nv, { metric, name }] of this.waiting) {
       this.waiting.delete(nv);
       if (this.stopped || this.graphs.has(nv) || nv.count < this.options.above) continue;
       const options = graphOptions(metric, nv.dimension, nv.maxNorm);
       const scalar = options.quantization === "i8" ? 1 : options.quantization === "f16" ? 2 : 4;
-      this.graphs.set(nv, new Graph(host.create(options), metric, nv.dimension * scalar + NODE_BYTES, name));
-      this.log(`vecdb-mcp local service: building an approximate index (${host.name}) for ${name}, ${nv.count} records, in the background`);
+      this.graphs.set(nv, new Graph(thread.create(options), metric, nv.dimension * scalar + NODE_BYTES, name));
+      this.log(`vecdb-mcp local service: building an approximate index (${thread.name}) for ${name}, ${nv.count} records, in the background`);
     }
     this.schedule();
   }
@@ -313,7 +313,7 @@ export class Approximate {
 
   /** Sends one batch — the first pass's next slots, or changed ones — and waits for the worker to add it. */
   private async batch(nv: NamespaceVectors, g: Graph): Promise<void> {
-    const host = this.host as GraphHost;
+    const thread = this.thread as GraphThread;
     const size = Math.max(1, Math.min(MAX_BATCH, Math.floor(SLICE_MS / g.msPerRecord)));
     const remove: number[] = [];
     const add: number[] = [];
@@ -350,7 +350,7 @@ export class Approximate {
     g.busy = true;
     let done: { ms: number; size: number };
     try {
-      done = await host.update(g.id, BigUint64Array.from(remove, BigInt), BigUint64Array.from(add, BigInt), rows, this.threads);
+      done = await thread.update(g.id, BigUint64Array.from(remove, BigInt), BigUint64Array.from(add, BigInt), rows, this.threads);
     } finally {
       g.busy = false;
     }

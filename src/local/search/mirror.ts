@@ -4,7 +4,7 @@
 // dropped and loaded again on its next use.
 import { MemoryLimitError, NamespaceVectors, type MemoryBudget } from "./vectors.js";
 import { Approximate, DEFAULT_APPROXIMATE_ABOVE } from "./approximate.js";
-import type { GraphHostLoader } from "./ann-host.js";
+import type { GraphThreadLoader } from "./ann-thread.js";
 import type { Metric } from "./score.js";
 import type { SparseVector } from "../storage/codec.js";
 
@@ -47,7 +47,7 @@ export interface MirrorOptions {
   /** Namespaces with at least this many records get an approximate index (search/approximate.ts); 0: never. */
   approximateAbove?: number;
   /** Starts the worker holding the approximate indexes (tests make it fail, or wrap it). */
-  annLoader?: GraphHostLoader;
+  annLoader?: GraphThreadLoader;
   log?: (line: string) => void;
 }
 

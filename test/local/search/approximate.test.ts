@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Approximate, searchBreadth } from "../../../src/local/search/approximate.js";
-import { startWorkerHost, type GraphHost } from "../../../src/local/search/ann-host.js";
+import { startGraphThread, type GraphThread } from "../../../src/local/search/ann-thread.js";
 import { scoreEach, searchNamespace } from "../../../src/local/search/exact.js";
 import { makeQuery, type Metric } from "../../../src/local/search/score.js";
 import { NamespaceVectors } from "../../../src/local/search/vectors.js";
@@ -52,9 +52,9 @@ function gatedLoader() {
   let open: Promise<void> = Promise.resolve();
   let release = () => {};
   return {
-    loader: async (): Promise<GraphHost> => {
-      const host = await startWorkerHost();
-      return { ...host, name: host.name, update: async (...args) => (await open, host.update(...args)) };
+    loader: async (): Promise<GraphThread> => {
+      const thread = await startGraphThread();
+      return { ...thread, name: thread.name, update: async (...args) => (await open, thread.update(...args)) };
     },
     hold() {
       open = new Promise((r) => (release = r));
@@ -111,9 +111,9 @@ describe("approximate index: recall and answers", () => {
       above: 2000,
       budget: unlimited,
       log: () => {},
-      loader: async (): Promise<GraphHost> => {
-        const host = await startWorkerHost();
-        return { ...host, name: host.name, update: host.update.bind(host), search: (id, v, k) => (asked.push(k), host.search(id, v, k)) };
+      loader: async (): Promise<GraphThread> => {
+        const thread = await startGraphThread();
+        return { ...thread, name: thread.name, update: thread.update.bind(thread), search: (id, v, k) => (asked.push(k), thread.search(id, v, k)) };
       },
     });
     approximate.consider(nv, "cosine", "test");

@@ -20,7 +20,7 @@ type FromWorker =
   | { t: "done"; seq: number; ms?: number; size?: number; keys?: BigUint64Array }
   | { t: "error"; seq: number; message: string };
 
-export interface GraphHost {
+export interface GraphThread {
   /** The native library, for the log ("usearch 2.25.3"). */
   readonly name: string;
   create(options: AnnOptions): number;
@@ -41,7 +41,7 @@ export interface GraphHost {
  */
 const CLOSE_WAIT_MS = 10_000;
 
-export type GraphHostLoader = () => Promise<GraphHost>;
+export type GraphThreadLoader = () => Promise<GraphThread>;
 
 /** The worker's entry: next to this module when built (the bundle: dist/bundle/ann-worker.js), else the source. */
 function workerFor(): Worker {
@@ -52,7 +52,7 @@ function workerFor(): Worker {
   return new Worker(`import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${JSON.stringify(source)}); })`, { eval: true });
 }
 
-export const startWorkerHost: GraphHostLoader = () =>
+export const startGraphThread: GraphThreadLoader = () =>
   new Promise((resolve, reject) => {
     const worker = workerFor();
     // it keeps the process alive only while it owes an answer
