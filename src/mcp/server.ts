@@ -128,11 +128,13 @@ export interface CreateServerOptions {
   stop?: AbortSignal;
   /** Fires before `stop`: calls send nothing new and answer with what landed (see ToolContext.stopping). */
   stopping?: AbortSignal;
+  /** The secrets in use (the service's key, the embeddings server's, the HTTP token), redacted from every text. */
+  secrets?: () => readonly (string | undefined)[];
 }
 
 export function createServer(config: Config, service: Service | ServiceSupply, options: CreateServerOptions): McpServer {
   const supply = isServiceSupply(service) ? service : fixedSupply(service);
-  const secrets = () => [config.apiKey];
+  const secrets = options.secrets ?? (() => [config.apiKey]);
   const base = options.log ?? createLogger({ secrets });
   const all = options.tools;
   // Tools the safe modes take away are not registered (so not listed); a call to one by name gets why.
