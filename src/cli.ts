@@ -4,7 +4,7 @@
 const [command, ...rest] = process.argv.slice(2);
 
 if (command === "serve") {
-  const { runServeCommand } = await import("./local/serve-command.js");
+  const { runServeCommand } = await import("./serve-main.js");
   await runServeCommand(rest);
 } else {
   const { runMcpCommand } = await import("./main.js");

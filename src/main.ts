@@ -6,11 +6,16 @@ import { createServer } from "./mcp/server.js";
 import { loadToolCatalog } from "./mcp/tool-catalog.js";
 import type { ServiceSupply } from "./mcp/service-supply.js";
 import { packageVersion } from "./package-version.js";
-import { redactableSecrets } from "./placeholder-key.js";
 import { helpText } from "./settings-help.js";
+import type { Command } from "./settings.js";
 import { shutdownOnce } from "./shutdown.js";
 import { LineStdioTransport } from "./transports/stdio.js";
 import { newHttpToken } from "./transports/http/token.js";
+
+/** --help, or --version: not in protocol mode, these only print and exit. */
+export function printOnly(command: Command, loaded: { version?: true }): void {
+  process.stdout.write(loaded.version ? `${packageVersion()}\n` : helpText(command, packageVersion()));
+}
 
 export async function runMcpCommand(argv: string[]): Promise<void> {
   let loaded: ReturnType<typeof loadConfig>;
@@ -22,11 +27,7 @@ export async function runMcpCommand(argv: string[]): Promise<void> {
     process.exitCode = 2;
     return;
   }
-  if (loaded.help) {
-    // Not in protocol mode: --help and --version only print and exit.
-    process.stdout.write(loaded.version ? `${packageVersion()}\n` : helpText("mcp", packageVersion()));
-    return;
-  }
+  if (loaded.help) return printOnly("mcp", loaded);
 
   // Over HTTP there is always a token unless --insecure-http-no-token says otherwise (part of the configuration from
   // the start, so that logs redact it).
@@ -34,7 +35,8 @@ export async function runMcpCommand(argv: string[]): Promise<void> {
   const config: Readonly<Config> = tokenGenerated ? freezeConfig({ ...loaded.config, httpToken: newHttpToken() }) : loaded.config;
   // The keys of the local service in use (the shared one's can change when it is started again).
   const localKeys: string[] = [];
-  const secrets = () => redactableSecrets([config.apiKey, config.httpToken, config.embedKey, ...localKeys]);
+  // Never a placeholder key (loadConfig leaves it out), whose runs of characters would match variable names.
+  const secrets = () => [config.apiKey, config.httpToken, config.embedKey, ...localKeys];
   const log = createLogger({ secrets, stderrLevel: config.logLevel });
   let local: { controlUrl: string; apiKey: string; close(): Promise<void> } | undefined;
   let shared: (ServiceSupply & { close(): Promise<void> }) | undefined;

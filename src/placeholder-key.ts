@@ -23,8 +23,3 @@ export function placeholderKeyProblem(key: string): string | undefined {
   if (/(key|token)(goes)?here$/.test(letters)) return "an example's \"key here\" text";
   return undefined;
 }
-
-/** The secrets worth redacting: given, and not a placeholder (whose runs of characters would match ordinary words). */
-export function redactableSecrets(values: readonly (string | undefined)[]): string[] {
-  return values.filter((v): v is string => v !== undefined && v !== "" && placeholderKeyProblem(v) === undefined);
-}

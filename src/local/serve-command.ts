@@ -1,11 +1,5 @@
-// `vecdb-mcp serve --data-dir DIR [options]`: runs the local service alone. Its settings are declared with the MCP
-// server's (src/settings.ts) and read by src/config.ts.
-import { readFileSync } from "node:fs";
+// `vecdb-mcp serve`: the local service alone, run with the settings src/serve-main.ts read and checked.
 import { resolve } from "node:path";
-import { ConfigError, loadServeConfig, type ServeConfig } from "../config.js";
-import { packageVersion } from "../package-version.js";
-import { helpText, serveSynopsis } from "../settings-help.js";
-import { localKeyCheck } from "../settings.js";
 import { acquireDataDirLock, DataDirInUseError } from "./storage/lock.js";
 import { preparePrivateDir, UntrustedDataDirError } from "./storage/private-dir.js";
 
@@ -14,37 +8,26 @@ function isLoopbackAddress(host: string): boolean {
   return host === "localhost" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
-/** The key from --api-key-file (checked as --api-key / VECDB_LOCAL_API_KEY are), or the one given by them. */
-function givenKey(settings: ServeConfig): string | undefined {
-  if (settings.apiKeyFile === undefined) return settings.apiKey;
-  let key: string;
-  try {
-    key = readFileSync(settings.apiKeyFile, "utf8").trim();
-  } catch (e) {
-    throw new ConfigError(`--api-key-file ${settings.apiKeyFile}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
-  }
-  const checked = localKeyCheck(`the key in ${settings.apiKeyFile}`).safeParse(key);
-  if (!checked.success) throw new ConfigError(checked.error.issues[0].message);
-  return key;
+export interface ServeOptions {
+  dataDir: string;
+  port: number;
+  host: string;
+  /** Unset: read <dataDir>/api-key, or generate one there. */
+  apiKey?: string;
+  /** Stop after this many seconds with no MCP server attached and no request (MCP servers start it so). */
+  localIdleS?: number;
+  embedUrl?: string;
+  embedKey?: string;
+  embedTimeoutMs: number;
+  memoryLimitMb?: number;
+  /** Namespaces with at least this many records get an approximate index; 0: never. */
+  approximateAbove?: number;
+  /** Directories bulk imports may read. */
+  allowDirs: readonly string[];
 }
 
-export async function runServeCommand(argv: string[]): Promise<void> {
-  let args: ServeConfig;
-  let apiKey: string | undefined;
-  try {
-    const loaded = loadServeConfig(argv);
-    if (loaded.help) {
-      process.stdout.write(loaded.version ? `${packageVersion()}\n` : helpText("serve", packageVersion()));
-      return;
-    }
-    args = loaded.config;
-    apiKey = givenKey(args);
-  } catch (e) {
-    if (!(e instanceof ConfigError)) throw e;
-    process.stderr.write(`vecdb-mcp serve: ${e.message}\n${serveSynopsis()}\n`);
-    process.exitCode = 2;
-    return;
-  }
+export async function serveLocal(args: ServeOptions): Promise<void> {
+  const { apiKey } = args;
   let service;
   let onIdle = () => {};
   try {
@@ -105,7 +88,7 @@ export async function runServeCommand(argv: string[]): Promise<void> {
 }
 
 /** Why the service did not start, in one line when the cause is the user's to fix; a stack trace otherwise. */
-function startFailure(e: unknown, args: ServeConfig): string {
+function startFailure(e: unknown, args: ServeOptions): string {
   if (e instanceof DataDirInUseError || e instanceof UntrustedDataDirError) return e.message;
   const err = e as NodeJS.ErrnoException;
   if (err.code === "EADDRINUSE") {
