@@ -7,6 +7,7 @@ import { parseArgs } from "node:util";
 import { z } from "zod";
 import { placeholderKeyProblem } from "./placeholder-key.js";
 import { COMMAND_NAME, settingLabel, settingSchema, settingsOf, splitDirs, type Command, type Setting } from "./settings.js";
+import type { ServeOptions } from "./local/serve-command.js";
 import { isLoopbackHost } from "./transports/http/hosts.js";
 
 /** A bad setting: `message` is the one line printed on stderr before exiting with code 2. */
@@ -20,8 +21,8 @@ export interface Config {
   mode: "remote" | "local";
   /** Sent as Api-Key to the hosted service. Never a placeholder (see apiKeyIgnored). */
   apiKey?: string;
-  /** Why PINECONE_API_KEY was given but is not in use: left empty, or a placeholder such as YOUR_PINECONE_API_KEY. */
-  apiKeyIgnored?: "empty" | "placeholder";
+  /** PINECONE_API_KEY was given but is not in use: a placeholder such as YOUR_PINECONE_API_KEY. */
+  apiKeyIgnored?: "placeholder";
   controllerUrl: string;
   apiVersion: string;
   timeoutMs: number;
@@ -65,22 +66,11 @@ export interface Config {
   allowDirs: string[];
 }
 
-/** `vecdb-mcp serve`'s configuration. */
-export interface ServeConfig {
-  dataDir: string;
-  port: number;
-  host: string;
-  /** Given by --api-key or VECDB_LOCAL_API_KEY (--api-key-file is read by the command). */
-  apiKey?: string;
+/** `vecdb-mcp serve`'s configuration: what the local service is started with, and where its key may come from. */
+export type ServeConfig = ServeOptions & {
+  /** Read by the command (src/serve-main.ts) instead of apiKey. */
   apiKeyFile?: string;
-  localIdleS?: number;
-  embedUrl?: string;
-  embedKey?: string;
-  embedTimeoutMs: number;
-  memoryLimitMb?: number;
-  approximateAbove?: number;
-  allowDirs: string[];
-}
+};
 
 type Env = Record<string, string | undefined>;
 type Values = Record<string, string | boolean | string[] | undefined>;
@@ -95,8 +85,8 @@ export function loadConfig(argv: string[], env: Env = process.env): Loaded<Confi
   const raw = rawSettings("mcp", values, env);
   // A desktop bundle passes "" for an optional key left blank: that means unset. Surrounding white space (a line
   // break pasted along with the key) is never part of a key: a header drops it.
-  const givenKey = env.PINECONE_API_KEY?.trim();
-  const apiKeyIgnored = givenKey === "" ? "empty" : givenKey !== undefined && placeholderKeyProblem(givenKey) ? "placeholder" : undefined;
+  const givenKey = env.PINECONE_API_KEY?.trim() || undefined;
+  const apiKeyIgnored = givenKey !== undefined && placeholderKeyProblem(givenKey) ? "placeholder" : undefined;
   const apiKey = values.local || apiKeyIgnored ? undefined : givenKey;
   raw.apiKey = apiKey;
   raw.dataDir ??= defaultDataDir(env);

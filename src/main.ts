@@ -44,9 +44,7 @@ export async function runMcpCommand(argv: string[]): Promise<void> {
     ? "--local given"
     : config.apiKeyIgnored === "placeholder"
       ? "PINECONE_API_KEY holds a placeholder"
-      : config.apiKeyIgnored === "empty"
-        ? "PINECONE_API_KEY is empty"
-        : "PINECONE_API_KEY is not set";
+      : "PINECONE_API_KEY is not set";
   if (config.apiKeyIgnored === "placeholder") {
     log.warning("PINECONE_API_KEY looks like a placeholder copied from an example, not a key: it is not sent anywhere, and this server uses the local service; set your real key to use the hosted service");
   }

@@ -12,7 +12,7 @@ export interface ServeOptions {
   dataDir: string;
   port: number;
   host: string;
-  /** Unset: read <dataDir>/api-key, or generate one there. */
+  /** Given by --api-key or VECDB_LOCAL_API_KEY; unset: read <dataDir>/api-key, or generate one there. */
   apiKey?: string;
   /** Stop after this many seconds with no MCP server attached and no request (MCP servers start it so). */
   localIdleS?: number;

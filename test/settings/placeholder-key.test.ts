@@ -30,8 +30,12 @@ describe("a placeholder PINECONE_API_KEY", () => {
     expect(loaded).toMatchObject({ config: { mode: "local", apiKey: undefined, apiKeyIgnored: "placeholder" } });
   });
 
-  test("an empty one is unset, and said so", () => {
-    expect(loadConfig([], { PINECONE_API_KEY: "", VECDB_DATA_DIR: "/tmp/unused" })).toMatchObject({ config: { mode: "local", apiKeyIgnored: "empty" } });
+  test("an empty one is unset (a desktop client's blank field), with nothing to warn of", () => {
+    for (const env of [{ PINECONE_API_KEY: "" }, { PINECONE_API_KEY: " \n" }, {}]) {
+      const unset = loadConfig([], { ...env, VECDB_DATA_DIR: "/tmp/unused" });
+      expect(unset).toMatchObject({ config: { mode: "local", apiKey: undefined } });
+      expect(unset.help || "apiKeyIgnored" in unset.config).toBe(false);
+    }
     const unset = loadConfig([], { VECDB_DATA_DIR: "/tmp/unused" });
     expect(unset).toMatchObject({ config: { mode: "local" } });
     expect(unset.help || "apiKeyIgnored" in unset.config).toBe(false);
