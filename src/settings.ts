@@ -220,7 +220,7 @@ export const SETTINGS: readonly Setting[] = [
   },
   {
     key: "httpHost", flag: "host", env: "VECDB_HTTP_HOST", value: "H", type: "text", defaults: { mcp: "127.0.0.1" }, commands: ["mcp"], group: "HTTP transport",
-    doc: "HTTP address; a non-loopback one gets a generated token unless VECDB_HTTP_TOKEN is set",
+    doc: "HTTP address to listen on; 0.0.0.0 or :: for every address (off loopback a token is always required: VECDB_HTTP_TOKEN, or one generated at start)",
     check: (label) => z.string().min(1, { error: () => `${label} must not be empty` }),
   },
   {
@@ -235,7 +235,7 @@ export const SETTINGS: readonly Setting[] = [
   },
   {
     key: "httpAllowedHosts", flag: "allowed-hosts", env: "VECDB_HTTP_ALLOWED_HOSTS", value: "A,B", type: "list", defaults: { mcp: "" }, defaultText: "none",
-    commands: ["mcp"], group: "HTTP transport", doc: "more Host/Origin names the server is reached by, name or name:port",
+    commands: ["mcp"], group: "HTTP transport", doc: "more Host/Origin names the server is reached by, name (any port) or name:port; others get 403 (DNS-rebinding protection)",
     check: (label) =>
       nameList.pipe(z.array(z.string().regex(/^(\[[0-9a-fA-F:.]+\]|[^\s:/\[\]@]+)(:\d{1,5})?$/, {
         error: () => `${label} must be a comma-separated list of host names, each optionally with :port`,
@@ -247,24 +247,24 @@ export const SETTINGS: readonly Setting[] = [
   },
   {
     key: "httpMaxSessions", flag: "max-sessions", env: "VECDB_HTTP_MAX_SESSIONS", value: "N", type: "integer", min: 1, max: 100_000, defaults: { mcp: 256 },
-    commands: ["mcp"], group: "HTTP transport", doc: "HTTP sessions open at once",
+    commands: ["mcp"], group: "HTTP transport", doc: "HTTP sessions open at once; the next initialize gets 503 and Retry-After",
   },
   {
     key: "httpMaxSessionsPerAddress", flag: "max-sessions-per-address", env: "VECDB_HTTP_MAX_SESSIONS_PER_ADDRESS", value: "N", type: "integer",
     min: 1, max: 100_000, defaults: { mcp: 32 }, commands: ["mcp"], group: "HTTP transport",
-    doc: "sessions one client address may hold (clients behind a proxy count as the proxy)",
+    doc: "sessions one client address may hold (clients behind a proxy count as the proxy); past it 429 and Retry-After",
   },
   {
     key: "httpMaxConnectionsPerAddress", flag: "max-connections-per-address", env: "VECDB_HTTP_MAX_CONNECTIONS_PER_ADDRESS", value: "N", type: "integer",
-    min: 1, max: 100_000, defaults: { mcp: 128 }, commands: ["mcp"], group: "HTTP transport", doc: "open TCP connections one client address may hold",
+    min: 1, max: 100_000, defaults: { mcp: 128 }, commands: ["mcp"], group: "HTTP transport", doc: "open TCP connections one client address may hold; past it 503 and Retry-After",
   },
   {
     key: "httpBodyMbInFlight", flag: "max-body-mb-in-flight", env: "VECDB_HTTP_MAX_BODY_MB_IN_FLIGHT", value: "N", type: "integer", min: 1, max: 65_536,
-    defaults: { mcp: 256 }, commands: ["mcp"], group: "HTTP transport", doc: "MiB of request bodies in progress at once, all clients",
+    defaults: { mcp: 256 }, commands: ["mcp"], group: "HTTP transport", doc: "MiB of request bodies in progress at once (received, or their call still running), all clients; past it 503 and Retry-After",
   },
   {
     key: "httpRequestTimeoutS", flag: "request-timeout-s", env: "VECDB_HTTP_REQUEST_TIMEOUT_S", value: "N", type: "integer", min: 1, max: 600,
-    defaults: { mcp: 10 }, commands: ["mcp"], group: "HTTP transport", doc: "headers, and a new session's first request, must arrive within this",
+    defaults: { mcp: 10 }, commands: ["mcp"], group: "HTTP transport", doc: "headers, and a new session's first request, must arrive within this (else 408)",
   },
   {
     key: "httpShutdownGraceS", flag: "shutdown-grace-s", env: "VECDB_HTTP_SHUTDOWN_GRACE_S", value: "N", type: "integer", min: 0, max: 600,

@@ -26,7 +26,7 @@ describe("--help, --version", () => {
     }
     expect(r.stdout).toContain("--allow-dir DIR           a folder import_vectors, index_documents and the local service's bulk imports may read");
     expect(r.stdout).toContain("add the delete tools (delete_index, delete_collection, delete_vectors, delete_namespace,\n");
-    expect(r.stdout).toContain("HTTP address; a non-loopback one gets a generated token unless VECDB_HTTP_TOKEN is set");
+    expect(r.stdout).toContain("HTTP address to listen on; 0.0.0.0 or :: for every address (off loopback a token is always");
     expect(r.stdout).toMatch(/VECDB_EMBED_TIMEOUT_MS +per-call timeout of that embeddings server, in milliseconds: 100–600000 \(default: 30000\)/);
   });
 
