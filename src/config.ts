@@ -131,14 +131,13 @@ export function freezeConfig<T extends object>(config: T): Readonly<T> {
   return Object.freeze(config);
 }
 
-/** The parseArgs options of a command, from its settings (an old flag spelling is an option of its own). */
+/** The parseArgs options of a command, from its settings. */
 function argOptions(command: Command) {
   const options: Record<string, { type: "string" | "boolean"; multiple?: boolean }> = { help: { type: "boolean" }, version: { type: "boolean" } };
   for (const s of settingsOf(command)) {
     if (!s.flag) continue;
     const option = { type: s.type === "switch" ? ("boolean" as const) : ("string" as const), ...(s.type === "dirs" && { multiple: true }) };
     options[s.flag] = option;
-    if (s.alias) options[s.alias] = option;
   }
   return options;
 }
@@ -157,7 +156,7 @@ function readArgs(command: Command, argv: string[]): Values {
 function rawSettings(command: Command, values: Values, env: Env): Record<string, unknown> {
   const raw: Record<string, unknown> = {};
   for (const s of settingsOf(command)) {
-    const given = s.flag ? (values[s.flag] ?? (s.alias ? values[s.alias] : undefined)) : undefined;
+    const given = s.flag ? values[s.flag] : undefined;
     const fromEnv = s.env && env[s.env] !== "" ? env[s.env] : undefined;
     if (s.type === "dirs") raw[s.key] = (given as string[] | undefined) ?? (fromEnv === undefined ? [] : splitDirs(fromEnv));
     else raw[s.key] = given ?? fromEnv;

@@ -40,8 +40,7 @@ function entry(s: Setting, command: Command): string {
   const range = s.type === "integer" || s.type === "choice" ? `: ${allowedText(s)}` : "";
   const fallback = s.type === "switch" ? "" : defaultText(s, command);
   const env = s.flag && s.env ? ` [${s.env}${s.type === "switch" ? "=1" : ""}]` : "";
-  const alias = s.alias && command === "serve" ? ` (also --${s.alias})` : "";
-  return entry0(name, `${s.doc}${range}${fallback ? ` (default: ${fallback})` : ""}${env}${alias}`);
+  return entry0(name, `${s.doc}${range}${fallback ? ` (default: ${fallback})` : ""}${env}`);
 }
 
 /** "  name      text", the text wrapped at WIDTH under its column. */

@@ -17,8 +17,6 @@ export interface Setting {
   key: string;
   /** The command-line flag, without "--". */
   flag?: string;
-  /** An older spelling of the flag, still accepted. */
-  alias?: string;
   env?: string;
   /** What --help shows after the flag: N, DIR, URL… (none: an on/off switch). */
   value?: string;
@@ -111,7 +109,7 @@ export const SETTINGS: readonly Setting[] = [
     bundle: { id: "data_dir", type: "directory", title: "Local data directory", description: "Where the embedded local service keeps its data (used only without an API key). Empty: your user data directory." },
   },
   {
-    key: "localIdleS", flag: "local-idle-s", alias: "idle-stop-s", env: "VECDB_LOCAL_IDLE_S", value: "N", type: "integer", min: 1, max: 86_400,
+    key: "localIdleS", flag: "local-idle-s", env: "VECDB_LOCAL_IDLE_S", value: "N", type: "integer", min: 1, max: 86_400,
     defaults: { mcp: 600 }, defaultText: { serve: "never" }, commands: ["mcp", "serve"], group: "Local service",
     doc: "a local service started in the background stops after N s with no MCP server attached and no request",
   },

@@ -22,7 +22,7 @@ function configurationTables(): string {
   for (const group of GROUPS) {
     const rows = SETTINGS.filter((s) => s.group === group).map((s) => [
       s.key,
-      [code(flagOf(s)), s.alias ? `(also \`--${s.alias}\`)` : ""].filter(Boolean).join(" "),
+      code(flagOf(s)),
       code(s.env ?? ""),
       defaultsOf(s),
       allowedText(s),

@@ -37,7 +37,7 @@ describe("--help, --version", () => {
     expect(r.stdout).toBe(helpText("serve", version));
     expect(r.stdout).toMatch(/^Usage: vecdb-mcp serve --data-dir DIR \[options\]/);
     expect(r.stdout).toContain("--local-idle-s N");
-    expect(r.stdout).toContain("[VECDB_LOCAL_IDLE_S] (also --idle-stop-s)");
+    expect(r.stdout).toContain("[VECDB_LOCAL_IDLE_S]");
     expect(r.stdout).not.toContain("--max-result-tokens");
   });
 

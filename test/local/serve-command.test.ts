@@ -45,7 +45,7 @@ describe("vecdb-mcp serve", () => {
     [["--data-dir", "/tmp/x", "--port=70000"], 'vecdb-mcp serve: --port must be an integer from 0 to 65535 (got "70000")'],
     [["--data-dir", "/tmp/x", "--approximate-above", "1e6"], 'vecdb-mcp serve: --approximate-above must be an integer from 0 to 9999999999 (got "1e6")'],
     [["--data-dir", "/tmp/x", "--local-idle-s", "0"], 'vecdb-mcp serve: --local-idle-s / VECDB_LOCAL_IDLE_S must be an integer from 1 to 86400 (got "0")'],
-    [["--data-dir", "/tmp/x", "--idle-stop-s", "0"], 'vecdb-mcp serve: --local-idle-s / VECDB_LOCAL_IDLE_S must be an integer from 1 to 86400 (got "0")'],
+    [["--data-dir", "/tmp/x", "--idle-stop-s", "9"], `vecdb-mcp serve: Unknown option '--idle-stop-s'; ${OPTIONS}`],
   ])("refuses %j with exit code 2 and the usage", async (args, message) => {
     const { code, stderr } = await run(args);
     expect(code).toBe(2);
