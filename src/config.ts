@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { placeholderKeyProblem } from "./placeholder-key.js";
-import { COMMAND_NAME, settingLabel, settingSchema, settingsOf, splitDirs, type Command, type Setting } from "./settings.js";
+import { COMMAND_NAME, settingLabel, settingSchema, settingsOf, splitDirs, type Command, type Setting, type SettingKey } from "./settings.js";
 import type { ServeOptions } from "./local/serve-command.js";
 import { isLoopbackHost } from "./transports/http/hosts.js";
 
@@ -66,11 +66,24 @@ export interface Config {
   allowDirs: string[];
 }
 
+// The compiler holds Config to the declarations: a declared setting with no field here, or a field no setting
+// declares, fails to compile (the fields the loader adds itself aside).
+type Derived = "mode" | "apiKeyIgnored" | "localService";
+type Undeclared = Exclude<keyof Config, SettingKey<"mcp"> | Derived>;
+type Unread = Exclude<SettingKey<"mcp">, keyof Config | "local">;
+const configMatchesDeclarations: [Undeclared, Unread] extends [never, never] ? true : [Undeclared, Unread] = true;
+void configMatchesDeclarations;
+
 /** `vecdb-mcp serve`'s configuration: what the local service is started with, and where its key may come from. */
 export type ServeConfig = ServeOptions & {
   /** Read by the command (src/serve-main.ts) instead of apiKey. */
   apiKeyFile?: string;
 };
+
+type ServeUndeclared = Exclude<keyof ServeConfig, SettingKey<"serve">>;
+type ServeUnread = Exclude<SettingKey<"serve">, keyof ServeConfig>;
+const serveConfigMatchesDeclarations: [ServeUndeclared, ServeUnread] extends [never, never] ? true : [ServeUndeclared, ServeUnread] = true;
+void serveConfigMatchesDeclarations;
 
 type Env = Record<string, string | undefined>;
 type Values = Record<string, string | boolean | string[] | undefined>;

@@ -61,7 +61,7 @@ export function localKeyCheck(label: string) {
 
 const nameList = z.string().transform((s) => s.split(",").map((n) => n.trim()).filter((n) => n !== ""));
 
-export const SETTINGS: readonly Setting[] = [
+export const SETTINGS = [
   // ── Hosted service ──────────────────────────────────────────────────────────────────────────────────
   {
     key: "apiKey", env: "PINECONE_API_KEY", type: "text", commands: ["mcp"], group: "Hosted service", secret: true,
@@ -301,11 +301,20 @@ export const SETTINGS: readonly Setting[] = [
     key: "approximateAbove", flag: "approximate-above", value: "N", type: "integer", min: 0, max: 9_999_999_999, commands: ["serve"], group: "Service alone",
     defaultText: "never", doc: "namespaces with at least N records get an approximate index (0: never)",
   },
-];
+] as const satisfies readonly Setting[];
+
+/** The field names of one command's settings (src/config.ts checks its Config type against them). */
+export type SettingKey<C extends Command> = (typeof SETTINGS)[number] extends infer S
+  ? S extends { key: infer K; commands: readonly (infer Of)[] }
+    ? C extends Of
+      ? K
+      : never
+    : never
+  : never;
 
 /** The settings of one command, in declaration order. */
 export function settingsOf(command: Command): Setting[] {
-  return SETTINGS.filter((s) => s.commands.includes(command));
+  return (SETTINGS as readonly Setting[]).filter((s) => s.commands.includes(command));
 }
 
 /** How messages name a setting: "--timeout-ms / VECDB_TIMEOUT_MS", "--local", "PINECONE_API_KEY". */
