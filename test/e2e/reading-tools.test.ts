@@ -661,7 +661,7 @@ describe("describe_collection", () => {
     const res = await api(svc, "POST", "/collections", { name: "pods-snap", source: "pods" });
     expect(res.status).toBe(201);
     let r = await mcp.call("describe_collection", { collection: "pods-snap" });
-    for (let i = 0; i < 100 && (r.structured as any).collection.status !== "Ready"; i++) {
+    for (let i = 0; i < 400 && (r.structured as any).collection.status !== "Ready"; i++) {
       await new Promise((res) => setTimeout(res, 50));
       r = await mcp.call("describe_collection", { collection: "pods-snap" });
     }
@@ -738,7 +738,7 @@ test("an index created again elsewhere with another dimension: a query of the ne
   await createIndex(svc, { name: "again", dimension: 3, metric: "cosine", spec: serverless });
   expect((await mcp.call("describe_index_stats", { index: "again" })).isError).toBe(false); // caches dimension 3
   expect((await api(svc, "DELETE", "/indexes/again")).status).toBe(202);
-  for (let i = 0; i < 100 && (await api(svc, "GET", "/indexes/again")).status !== 404; i++) await new Promise((r) => setTimeout(r, 50));
+  for (let i = 0; i < 400 && (await api(svc, "GET", "/indexes/again")).status !== 404; i++) await new Promise((r) => setTimeout(r, 50));
   await createIndex(svc, { name: "again", dimension: 2, metric: "cosine", spec: serverless });
   const r = await mcp.call("query_vectors", { index: "again", vector: [1, 0], topK: 1 });
   expect(r.isError, r.text).toBe(false);
