@@ -27,7 +27,7 @@ async function namespaceCounts(service: Service, model: IndexModel, signal: Abor
   }
 }
 
-const nsName = (namespace: string) => (namespace === "" ? "(default)" : JSON.stringify(namespace));
+const nsName = (namespace: string) => JSON.stringify(namespace === "" ? "__default__" : namespace);
 /**
  * How many records of the namespace match the filter, when the service can say (the count is a courtesy). A
  * serverless index refuses describe_index_stats with a filter on the hosted service: it is asked for a dry-run update
@@ -158,7 +158,7 @@ export default defineTool({
           : "every record";
     const table = markdownTable(
       ["index", "namespace", "by", "records before", "records after", "removed"],
-      [[index, namespace === "" ? "(default)" : namespace, by, before, after, structured.removed]],
+      [[index, namespace === "" ? "__default__" : namespace, by, before, after, structured.removed]],
     );
     const missing = structured.missing?.length ? `\n\nIds that did not exist: ${structured.missing.join(", ")}` : "";
     return { structured, table: `Deleted ${what} from ${where}.\n\n${table}${missing}`, ...(isHosted(config) && { note: FRESHNESS_NOTE }) };

@@ -116,7 +116,7 @@ export default defineTool({
       }
       const done = await service.adminData.update(model.host, { namespace, filter, setMetadata }, signal);
       const n = done.matchedRecords ?? matched;
-      const table = markdownTable(["index", "namespace", "matched records", "fields set"], [[index, namespace === "" ? "(default)" : namespace, n, Object.keys(setMetadata!).join(", ")]]);
+      const table = markdownTable(["index", "namespace", "matched records", "fields set"], [[index, namespace === "" ? "__default__" : namespace, n, Object.keys(setMetadata!).join(", ")]]);
       return { structured: { index, namespace, by: "filter" as const, matchedRecords: n, updated: true }, table: `Metadata set on ${n} records in ${where}:\n\n${table}` };
     });
   },
