@@ -83,7 +83,7 @@ export default defineTool({
           throw new ToolError(`Record ${JSON.stringify(id)} not found in ${where}; ${NOTHING}\nNext step: upsert_records writes a new text record; fetch_vectors or list_vector_ids shows which ids exist.`);
         }
         const merged = { ...current, ...setMetadata };
-        await service.data.upsertRecords(model.host, namespace, Buffer.from(`${textRecordLine({ _id: id, ...merged })}\n`), signal);
+        await service.data.upsertRecords(model.host, namespace === "" ? "__default__" : namespace, Buffer.from(`${textRecordLine({ _id: id, ...merged })}\n`), signal);
         const table = markdownTable(["id", "changed"], [[id, `metadata (${Object.keys(setMetadata).join(", ")}); values embedded again from "${field}"`]]);
         return { structured: { index, namespace, by: "id" as const, id, updated: true }, table: `Record updated in ${where}, its text embedded again:\n\n${table}` };
       }
