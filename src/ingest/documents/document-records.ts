@@ -1,6 +1,6 @@
-// A document's chunks as text records. Ids are a stable function of the file's path relative to its allowed folder
-// and the chunk's number: chunk 3 of notes/setup.md is "notes/setup.md#3", and the first chunk carries a leading "/"
-// ("/notes/setup.md#1"). No relative path starts with "/", so listing "/notes/" returns the first chunks of the
+// A document's chunks as text records. Ids are a stable function of the file's path — its allowed folder's name, then
+// the path under it (find-documents.ts) — and the chunk's number: chunk 3 of notes/setup.md is "notes/setup.md#3",
+// and the first chunk carries a leading "/" ("/notes/setup.md#1"). No relative path starts with "/", so listing "/notes/" returns the first chunks of the
 // folder's files and nothing else: a re-run learns which files the index holds from one id in 13 (20 pages for 2,000
 // files instead of 260), and each first chunk's metadata says how many chunks its file has and which version they hold.
 // The metadata says where the text came from and a hash of what was written, so a run sends only what changed.
