@@ -189,7 +189,7 @@ describe("describe_index_stats", () => {
         "",
         "| namespace | records |",
         "| --- | --- |",
-        "| (default) | 1 |",
+        "| __default__ | 1 |",
         "| books | 3 |",
         "| (all namespaces) | 4 |",
       ),
@@ -225,7 +225,7 @@ describe("describe_index_stats", () => {
         "",
         "| namespace | matching records |",
         "| --- | --- |",
-        "| (default) | 1 |",
+        "| __default__ | 1 |",
         "| books | 1 |",
         "| (all namespaces) | 2 |",
       ),
@@ -348,7 +348,7 @@ describe("query_vectors", () => {
 
   test("the default namespace, and an empty one said in words", async () => {
     const r = await mcp.call("query_vectors", { index: "docs", vector: [0, 0, 1, 0], topK: 10 });
-    expect(r.text).toBe(table('1 match in namespace (default) of index "docs", best first:', "", "| rank | id | score | metadata |", "| --- | --- | --- | --- |", '| 1 | d1 | 1 | {"genre":"sf"} |'));
+    expect(r.text).toBe(table('1 match in namespace "__default__" of index "docs", best first:', "", "| rank | id | score | metadata |", "| --- | --- | --- | --- |", '| 1 | d1 | 1 | {"genre":"sf"} |'));
     const none = await mcp.call("query_vectors", { index: "docs", namespace: "nothing-here", vector: [0, 0, 1, 0], topK: 10 });
     expect(none.isError).toBe(false);
     expect(none.structured).toEqual({ index: "docs", namespace: "nothing-here", matches: [], note: "describe_index_stats shows which namespaces hold records." });
@@ -491,13 +491,13 @@ describe("query_vectors", () => {
 
   test("euclidean: the text says lower scores are closer", async () => {
     const r = await mcp.call("query_vectors", { index: "pods", vector: [0, 0], topK: 1 });
-    expect(r.text.split("\n")[0]).toBe('1 match in namespace (default) of index "pods", best first (euclidean: lower scores are closer):');
+    expect(r.text.split("\n")[0]).toBe('1 match in namespace "__default__" of index "pods", best first (euclidean: lower scores are closer):');
   });
 
   test("topK 10000 is allowed", async () => {
     const r = await mcp.call("query_vectors", { index: "pods", vector: [0, 0], topK: 10000 });
     expect(r.text).toBe(
-      table('2 matches in namespace (default) of index "pods", best first (euclidean: lower scores are closer):', "", "| rank | id | score | metadata |", "| --- | --- | --- | --- |", "| 1 | p1 | 0 |  |", "| 2 | p2 | 25 |  |"),
+      table('2 matches in namespace "__default__" of index "pods", best first (euclidean: lower scores are closer):', "", "| rank | id | score | metadata |", "| --- | --- | --- | --- |", "| 1 | p1 | 0 |  |", "| 2 | p2 | 25 |  |"),
     );
   });
 });
@@ -555,7 +555,7 @@ describe("fetch_vectors", () => {
     const r = await mcp.call("fetch_vectors", { index: "docs", ids });
     expect(r.isError).toBe(false);
     expect((r.structured as any).missing).toEqual(ids);
-    expect(r.text.split("\n")[0]).toBe('None of the 1000 ids has a record in namespace (default) of index "docs".');
+    expect(r.text.split("\n")[0]).toBe('None of the 1000 ids has a record in namespace "__default__" of index "docs".');
     expect(r.text.endsWith('"none-999".\nlist_vector_ids lists the ids there are.')).toBe(true);
   });
 
@@ -742,7 +742,7 @@ test("an index created again elsewhere with another dimension: a query of the ne
   await createIndex(svc, { name: "again", dimension: 2, metric: "cosine", spec: serverless });
   const r = await mcp.call("query_vectors", { index: "again", vector: [1, 0], topK: 1 });
   expect(r.isError, r.text).toBe(false);
-  expect(r.text).toContain('No matches in namespace (default) of index "again".');
+  expect(r.text).toContain('No matches in namespace "__default__" of index "again".');
 });
 
 test("an index that is not ready: refused with the next step", async () => {

@@ -96,7 +96,7 @@ describe("with indexes", () => {
       vectors: [{ id: "s1", sparseValues: { indices: [3, 4294967295], values: [0.5, 0.25] } }],
     });
     expect(r.isError).toBe(false);
-    expect(r.text).toContain("| sparse | (default) | 1 | 1 | 1 | 0 |");
+    expect(r.text).toContain("| sparse | __default__ | 1 | 1 | 1 | 0 |");
     const got = await fetchVectors(svc, sparseHost, ["s1"]);
     expect(got.s1.sparseValues).toEqual({ indices: [3, 4294967295], values: [0.5, 0.25] });
   });
