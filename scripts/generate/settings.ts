@@ -40,14 +40,14 @@ function defaultsOf(s: Setting): string {
   return new Set(each).size === 1 ? each[0] : s.commands.map((c, i) => `\`${COMMAND_NAME[c]}\`: ${each[i]}`).join("; ");
 }
 
-/** The MCP server's settings, compact; the HTTP transport's tuning and `serve`'s own are in docs/configuration.md. */
+/** The MCP server's settings, compact (README links docs/configuration.md for the HTTP transport's limits and `serve`'s own). */
 function readmeTable(): string {
   const rows = SETTINGS.filter((s) => s.commands.includes("mcp") && (s.group !== "HTTP transport" || ["http", "httpPort", "httpHost", "httpToken"].includes(s.key))).map((s) => [
     [s.flag && code(`--${s.flag}`), s.env && code(s.env)].filter(Boolean).join(" / "),
     defaultText(s, "mcp") || "unset",
     s.doc,
   ]);
-  return `${table(["setting", "default", "meaning"], rows)}\n\nThe HTTP transport's limits and \`vecdb-mcp serve\`'s own settings: [docs/configuration.md](docs/configuration.md).`;
+  return table(["setting", "default", "meaning"], rows);
 }
 
 function bundleSettings(manifest: Record<string, unknown>): void {
