@@ -67,8 +67,8 @@ export function listedTool(t: ToolDeclaration, maxResultTokens?: number): Record
     inputSchema: t.schemas.inputSchema,
     annotations: { title: t.title, ...t.annotations },
     execution: { taskSupport: "forbidden" }, // what registerTool records for a plain (non-task) tool
-    ...(t.schemas.outputSchema && { outputSchema: t.schemas.outputSchema }),
     ...(t.budgetedResult && maxResultTokens !== undefined && { _meta: { "anthropic/maxResultSizeChars": resultSizeChars(maxResultTokens) } }),
+    ...(t.schemas.outputSchema && { outputSchema: t.schemas.outputSchema }),
   };
 }
 

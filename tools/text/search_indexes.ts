@@ -26,7 +26,7 @@ export default defineTool({
   name: "search_indexes",
   title: "Search several indexes",
   description:
-    "Search a text in several indexes with integrated embedding at once: the hits of each are merged, de-duplicated by id and " +
+    "Search a text in several indexes with integrated embedding at once: the hits of each are merged (records of different indexes stay apart) and " +
     "reranked together by a reranking model (their own scores cannot be compared across indexes).",
   inputSchema: {
     indexes: z
@@ -130,7 +130,7 @@ export default defineTool({
       textFields: [...new Set([...textFields, ...rerank.rankFields])],
       withIndex: true,
       budget,
-      head: (shown) => `${shown === n ? n : `${shown} of the ${n}`} best of ${merged.length} ${merged.length === 1 ? "hit" : "hits"} ${from}, reranked by ${rerank.model}:`,
+      head: (shown) => `${shown === n ? n : `${shown} of the best ${n}`} of ${merged.length} ${merged.length === 1 ? "hit" : "hits"} ${from}, reranked by ${rerank.model}:`,
       structured: (shown) => ({ ...structured, hits: shown }),
       rest: (shown) => {
         const byIndex = new Map<string, { index: string; namespace: string; ids: string[] }>();

@@ -90,8 +90,9 @@ export default defineTool({
         if (missing.length > 0) notes.push(`Missing (no record with these ids in ${where}): ${missing.map((id) => JSON.stringify(id)).join(", ")}.`);
         if (shown < rows.length) notes.push(rest(shown));
         const note = notes.length > 0 ? { note: notes.join("\n") } : {};
-        if (vectors.length === 0 && shown === rows.length) {
-          return { structured, table: `None of the ${unique.length} ids has a record in ${where}.`, note: [...notes, "list_vector_ids lists the ids there are."].join("\n") };
+        if (vectors.length === 0) {
+          const which = shown === rows.length ? `the ${unique.length} ids` : `the first ${shown} of the ${unique.length} ids given`;
+          return { structured, table: `None of ${which} has a record in ${where}.`, note: [...notes, "list_vector_ids lists the ids there are."].join("\n") };
         }
         const table = markdownTable(headers, vectors.map(cells), { whole: true }); // within the budget (results/budget.ts)
         const head =
@@ -105,11 +106,16 @@ export default defineTool({
     function rest(shown: number): string {
       const left = unique.slice(shown);
       const what = `The other ${left.length} ids (from ${JSON.stringify(left[0])}, the ${ordinal(shown + 1)} given, on) were left out: with their ${includeValues ? "metadata and values" : "metadata"} they would pass this result's budget of ${budgetWords(budget)}.`;
+      // Not one record fits with its values as numbers: base64 takes about half the tokens.
+      const format = includeValues && shown === 0 && valuesFormat !== "base64" ? "base64" : valuesFormat;
       const ids = idsArgument(left, budget / 4);
-      const more = includeValues ? `${ids ? "" : " (or fewer at a time)"}; "includeValues": false reads more records a call` : "";
-      return ids
-        ? `${what} Next step: fetch_vectors {"index": ${JSON.stringify(index)}, "namespace": ${JSON.stringify(namespace)}, "ids": ${ids}${includeValues ? ', "includeValues": true' : ""}} reads them${more}.`
-        : `${what} Next step: fetch_vectors again with the ids given from the ${ordinal(shown + 1)} on${more}.`;
+      const options = `${includeValues ? ', "includeValues": true' : ""}${format ? `, "valuesFormat": ${JSON.stringify(format)}` : ""}`;
+      const call = ids
+        ? `fetch_vectors {"index": ${JSON.stringify(index)}, "namespace": ${JSON.stringify(namespace)}, "ids": ${ids}${options}} reads them`
+        : `fetch_vectors again with the ids given from the ${ordinal(shown + 1)} on${options ? ` (and${options.slice(1)})` : ""} reads them`;
+      const why = format !== valuesFormat ? ": not one record fits with its values as numbers" : shown === 0 ? ", if a bigger --max-result-tokens lets one record through" : "";
+      const fewer = includeValues && shown > 0 ? '; "includeValues": false reads more records a call' : includeValues ? '; "includeValues": false reads their metadata' : "";
+      return `${what} Next step: ${call}${why}${fewer}.`;
     }
   },
 });
