@@ -221,3 +221,50 @@ describe("fetch_vectors of 1,000 ids", () => {
     expect(read[999].metadata.summary).toBe(paragraph(999, 20));
   });
 });
+
+describe("pages cut short", () => {
+  test("fetch_by_metadata: whole records within the budget, no paginationToken past a cut, and the smaller page the note names reads them all", async () => {
+    const filter = { title: { $exists: true } };
+    const r = await mcp.call("fetch_by_metadata", { index: "small", filter, limit: 1000 });
+    expectWithin(r);
+    const s = r.structured as { vectors: { id: string }[]; paginationToken?: string; note: string };
+    const shown = s.vectors.length;
+    expect(shown).toBeGreaterThan(0);
+    expect(shown).toBeLessThan(1000);
+    expect(s.paginationToken).toBeUndefined();
+    expect(s.note).toBe(
+      `The other ${1000 - shown} records of this page were left out: they would pass this result's budget of 10,000 tokens (--max-result-tokens). ` +
+        `Next step: the same call with "limit": ${shown - Math.ceil(shown / 10)}, then each page's paginationToken, reads every record.`,
+    );
+    const read: string[] = [];
+    let token: string | undefined;
+    for (let page = 0; page < 30; page++) {
+      const p = await mcp.call("fetch_by_metadata", { index: "small", filter, limit: shown - Math.ceil(shown / 10), ...(token && { paginationToken: token }) });
+      expectWithin(p);
+      const ps = p.structured as { vectors: { id: string }[]; paginationToken?: string; note?: string };
+      if (ps.paginationToken) expect(ps.note).toBe(`More records match: call again with paginationToken ${JSON.stringify(ps.paginationToken)}.`);
+      read.push(...ps.vectors.map((v) => v.id));
+      token = ps.paginationToken;
+      if (!token) break;
+    }
+    expect(new Set(read).size).toBe(1000);
+  });
+
+  test("list_vector_ids: ids of 500 characters, as many as the budget holds, and the smaller page the note names", async () => {
+    const dense = (await api(svc, "GET", "/indexes/small")).body.host as string;
+    const long = Array.from({ length: 100 }, (_, i) => `${String(i).padStart(3, "0")}${"q".repeat(497)}`);
+    await upsert(dense, long.map((id) => ({ id, values: [1, 1, 1, 1] })), "long");
+    const r = await mcp.call("list_vector_ids", { index: "small", namespace: "long" });
+    expectWithin(r);
+    const s = r.structured as { ids: string[]; paginationToken?: string; note: string };
+    expect(s.ids).toEqual(long.slice(0, s.ids.length));
+    expect(s.ids.length).toBeLessThan(100);
+    expect(s.paginationToken).toBeUndefined();
+    const limit = s.ids.length - Math.ceil(s.ids.length / 10);
+    expect(s.note).toContain(`Next step: call list_vector_ids again with "limit": ${limit} (and the same index, namespace and prefix), then each page's paginationToken.`);
+    const next = await mcp.call("list_vector_ids", { index: "small", namespace: "long", limit });
+    expectWithin(next);
+    expect((next.structured as { ids: string[] }).ids).toEqual(long.slice(0, limit));
+    expect((next.structured as { paginationToken?: string }).paginationToken).toBeDefined();
+  });
+});

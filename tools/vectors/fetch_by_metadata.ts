@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { checkFilter, filterSchema } from "../../src/tool-kit/args/filter.js";
 import { indexArg, namespaceArg, ruleError, SparseValuesOutput, wholeNumberArg } from "../../src/tool-kit/args/schema.js";
-import { budgetWords, fitRows, float32Values } from "../../src/tool-kit/results/budget.js";
+import { budgetWords, fitRows, smallerPage, float32Values } from "../../src/tool-kit/results/budget.js";
 import { estimateJsonTokens, estimateTokens } from "../../src/tool-kit/results/tokens.js";
 import { markdownRow, markdownTable, type Cell } from "../../src/tool-kit/format/table.js";
 import { onIndexHost } from "../../src/tool-kit/index-host.js";
@@ -76,7 +76,7 @@ export default defineTool({
           const from = paginationToken ? ` and "paginationToken": ${JSON.stringify(paginationToken)}` : "";
           notes.push(
             `The other ${vectors.length - shown} records of this page were left out: they would pass this result's budget of ${budgetWords(budget)}. ` +
-              `Next step: the same call with "limit": ${Math.max(1, shown)}${from}${includeValues ? ' (or "includeValues": false)' : ""}, then each page's paginationToken, reads every record.`,
+              `Next step: the same call with "limit": ${smallerPage(shown)}${from}${includeValues ? ' (or "includeValues": false)' : ""}, then each page's paginationToken, reads every record.`,
           );
         }
         if (next) notes.push(`More records match: call again with paginationToken ${JSON.stringify(next)}.`);

@@ -1,7 +1,7 @@
 // list_vector_ids — one page of the record ids in a namespace (optionally with a prefix), and how to get the next.
 import { z } from "zod";
 import { markdownRow, markdownTable } from "../../src/tool-kit/format/table.js";
-import { budgetWords, fitRows } from "../../src/tool-kit/results/budget.js";
+import { budgetWords, fitRows, smallerPage } from "../../src/tool-kit/results/budget.js";
 import { estimateJsonTokens, estimateTokens } from "../../src/tool-kit/results/tokens.js";
 import { onIndexHost } from "../../src/tool-kit/index-host.js";
 import { namespaceOfIndex } from "../../src/tool-kit/results/index-summary.js";
@@ -80,7 +80,7 @@ export default defineTool({
         const from = paginationToken !== undefined ? ` and "paginationToken": ${JSON.stringify(paginationToken)}` : "";
         const note = !whole
           ? `The other ${n - shown} ids of this page were left out: they would pass this result's budget of ${budgetWords(budget)}. ` +
-            `Next step: call list_vector_ids again with "limit": ${Math.max(1, shown)}${from} (and the same index, namespace and prefix), then each page's paginationToken.`
+            `Next step: call list_vector_ids again with "limit": ${smallerPage(shown)}${from} (and the same index, namespace and prefix), then each page's paginationToken.`
           : page.next !== undefined
             ? `More ids follow: call list_vector_ids again with paginationToken ${JSON.stringify(page.next)} (and the same index, namespace and prefix) for the next page.`
             : paginationToken !== undefined

@@ -61,6 +61,14 @@ export function idsArgument(ids: readonly string[], tokens: number): string | un
   return estimateTokens(json) <= tokens ? json : undefined;
 }
 
+/**
+ * The page size a note offers when a page was cut after `shown` records: a tenth fewer, so that the page's own
+ * paginationToken and note fit beside them.
+ */
+export function smallerPage(shown: number): number {
+  return Math.max(1, shown - Math.ceil(shown / 10));
+}
+
 /** How a note names the budget: "10,000 tokens a channel (--max-result-tokens)". */
 export function budgetWords(budget: number): string {
   return `${budget.toLocaleString("en-US")} tokens (--max-result-tokens)`;
