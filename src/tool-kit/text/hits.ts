@@ -45,6 +45,17 @@ export function fieldCell(value: unknown): string {
  */
 export const BOOKKEEPING_FIELDS: ReadonlySet<string> = new Set(["contentHash", "fileHash", "chunk", "chunks", "fileBytes", "modifiedMs", "modified", "chunking"]);
 
+/** A record index_documents wrote: it carries both of its hashes. */
+function isDocumentChunk(fields: Record<string, unknown>): boolean {
+  return typeof fields.contentHash === "string" && typeof fields.fileHash === "string";
+}
+
+/** A field left out of the table: a bookkeeping name, and every hit that has it a document chunk (a user's own
+ * "modified" or "chunk" field stays). */
+function isBookkeeping(key: string, hits: readonly Hit[]): boolean {
+  return BOOKKEEPING_FIELDS.has(key) && hits.every((h) => !(key in h.fields) || isDocumentChunk(h.fields));
+}
+
 /** A hit in a table: with the index (and namespace) it came from when several were searched. */
 export type TableHit = Hit & { index?: string; namespace?: string };
 
@@ -59,7 +70,7 @@ export interface HitsTableOptions {
 
 /** The columns of a hits table and each hit's cells: id · [index · namespace] · score · text · the other fields. */
 export function hitsColumns(hits: readonly TableHit[], opts: HitsTableOptions): { headers: string[]; cells: (h: TableHit) => string[] } {
-  const present = opts.only ?? [...new Set(hits.flatMap((h) => Object.keys(h.fields)))].filter((k) => !BOOKKEEPING_FIELDS.has(k));
+  const present = opts.only ?? [...new Set(hits.flatMap((h) => Object.keys(h.fields)))].filter((k) => !isBookkeeping(k, hits));
   const text = opts.textFields.filter((k) => present.includes(k) || hits.some((h) => k in h.fields));
   const rest = present.filter((k) => !text.includes(k));
   const shown = rest.slice(0, MAX_FIELD_COLUMNS);
