@@ -268,3 +268,21 @@ describe("pages cut short", () => {
     expect((next.structured as { paginationToken?: string }).paginationToken).toBeDefined();
   });
 });
+
+describe("embed_texts", () => {
+  test("96 long inputs: whole vectors within the budget, in order, and the inputs to embed again for the rest", async () => {
+    const inputs = Array.from({ length: 96 }, (_, i) => Array.from({ length: 300 }, (_, w) => `w${i}x${w}`).join(" "));
+    const r = await mcp.call("embed_texts", { model: "local-bm25", inputs, inputType: "passage" });
+    expectWithin(r);
+    const s = r.structured as { embeddings: { sparseTokens: string[] }[]; note: string };
+    const shown = s.embeddings.length;
+    expect(shown).toBeGreaterThan(0);
+    expect(shown).toBeLessThan(96);
+    expect(s.embeddings.every((e, i) => e.sparseTokens.includes(`w${i}x299`))).toBe(true);
+    expect(s.note).toMatch(new RegExp(`^The vectors of inputs ${shown + 1}–96 were left out: .* Next step: embed_texts again with the same model and inputType and the inputs from the ${shown + 1}(st|nd|rd|th) on, ${shown} at a time\\.$`));
+    const next = await mcp.call("embed_texts", { model: "local-bm25", inputs: inputs.slice(shown, 2 * shown), inputType: "passage" });
+    expectWithin(next);
+    expect((next.structured as typeof s).embeddings.map((e) => e.sparseTokens.includes(`w${shown}x0`))[0]).toBe(true);
+    expect((next.structured as typeof s).embeddings).toHaveLength(shown);
+  });
+});

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { budgetWords, fitRows, float32Values, idsArgument } from "../../src/tool-kit/results/budget.js";
 import { estimateJsonTokens, estimateTokens } from "../../src/tool-kit/results/tokens.js";
 import { markdownRow, markdownTable, type Cell } from "../../src/tool-kit/format/table.js";
+import { ordinal } from "../../src/tool-kit/format/ordinal.js";
 import { onIndexHost } from "../../src/tool-kit/index-host.js";
 import { namespaceOfIndex } from "../../src/tool-kit/results/index-summary.js";
 import { indexArg, namespaceArg, recordIdArg, ruleError } from "../../src/tool-kit/args/schema.js";
@@ -119,9 +120,3 @@ export default defineTool({
     }
   },
 });
-
-function ordinal(n: number): string {
-  const tens = n % 100;
-  const suffix = tens >= 11 && tens <= 13 ? "th" : ["th", "st", "nd", "rd"][n % 10] ?? "th";
-  return `${n}${suffix}`;
-}
