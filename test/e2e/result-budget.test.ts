@@ -286,3 +286,29 @@ describe("embed_texts", () => {
     expect((next.structured as typeof s).embeddings).toHaveLength(shown);
   });
 });
+
+describe("rerank_documents", () => {
+  test("1000 long documents: the most relevant whole within the budget; the parts the note names rank every one", async () => {
+    const documents = Array.from({ length: 1000 }, (_, i) => ({ id: `doc${i}`, text: paragraph(i, 60) }));
+    const r = await mcp.call("rerank_documents", { model: "local-bm25-rerank", query: "harbor lantern fog", documents });
+    expectWithin(r);
+    const s = r.structured as { results: { position: number; document: { text: string } }[]; note: string };
+    const shown = s.results.length;
+    expect(shown).toBeGreaterThan(0);
+    expect(shown).toBeLessThan(1000);
+    expect(s.results.every((x) => x.document.text === documents[x.position].text)).toBe(true);
+    const part = Number(/in parts of at most (\d+) with "returnDocuments": false, or a bigger --max-result-tokens\.$/.exec(s.note)![1]);
+    expect(s.note.startsWith(`Results ${shown + 1}–1000 were left out: with their documents they would pass this result's budget of 10,000 tokens (--max-result-tokens). `)).toBe(true);
+    expect(part).toBeGreaterThan(shown);
+    const positions: number[] = [];
+    let all: ToolCall | undefined;
+    for (let from = 0; from < 1000; from += part) {
+      all = await mcp.call("rerank_documents", { model: "local-bm25-rerank", query: "harbor lantern fog", documents: documents.slice(from, from + part), returnDocuments: false });
+      expectWithin(all);
+      expect((all.structured as { note?: string }).note).toBeUndefined();
+      positions.push(...(all.structured as { results: { position: number }[] }).results.map((x) => from + x.position));
+    }
+    expect(new Set(positions).size).toBe(1000);
+    expect(all!.text.split("\n")[2]).toBe("| rank | position | id | score |");
+  });
+});

@@ -55,6 +55,16 @@ export function fitRows<R extends Sized>(count: number, budget: number, rowToken
   }
 }
 
+/** How many of the first rows costing `costs` tokens fit in `budget`, beside a head and a note. */
+export function countWithin(costs: readonly number[], budget: number): number {
+  let used = FRAME_TOKENS;
+  for (let i = 0; i < costs.length; i++) {
+    used += costs[i];
+    if (used > budget) return i;
+  }
+  return costs.length;
+}
+
 /** A list of ids as a call's argument, or undefined when it would take more than `tokens`. */
 export function idsArgument(ids: readonly string[], tokens: number): string | undefined {
   const json = JSON.stringify(ids);
