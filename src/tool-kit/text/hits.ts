@@ -43,7 +43,7 @@ export function fieldCell(value: unknown): string {
  * hashes, the chunk's number, the file's chunk count, size and times, and the chunking. A run needs them; a reader does
  * not, so tables leave them out unless asked for by name (structuredContent keeps them).
  */
-export const BOOKKEEPING_FIELDS: ReadonlySet<string> = new Set(["contentHash", "fileHash", "chunk", "chunks", "fileBytes", "modifiedMs", "modified", "chunking"]);
+const BOOKKEEPING_FIELDS: ReadonlySet<string> = new Set(["contentHash", "fileHash", "chunk", "chunks", "fileBytes", "modifiedMs", "modified", "chunking"]);
 
 /** A record index_documents wrote: it carries both of its hashes. */
 function isDocumentChunk(fields: Record<string, unknown>): boolean {
