@@ -57,7 +57,7 @@ export function instructionsFor(config: Access, tools: readonly { name: string }
   }
   lines.push(
     "Every result carries the same facts in its text (markdown) and in structuredContent: records whole (metadata, and values when asked) " +
-      "up to a budget of 200,000 characters, the rest by id; a note (also structuredContent.note) says what was left out and the next step. " +
+      "within a budget of tokens each; past it a note (also structuredContent.note) says what was left out and the call that gets it. " +
       "Errors say what was wrong and the next step.",
   );
   return lines.join("\n");
@@ -236,7 +236,7 @@ export function createServer(config: Config, service: Service | ServiceSupply, o
     allowedRoots: async () => [...config.allowDirs],
   }));
   guardToolCalls(server, hidden, offered, registered, log);
-  answerToolsList(server, offered);
+  answerToolsList(server, offered, config.maxResultTokens);
   guardRequests(server); // last: it wraps every handler set above
   return server;
 }

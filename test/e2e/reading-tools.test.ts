@@ -465,28 +465,30 @@ describe("query_vectors", () => {
     expect((r.structured as any).matches[0].metadata).toEqual(metadata);
   });
 
-  test("40 matches with 3 KB metadata values: every value whole in the text and in structuredContent", async () => {
+  test("5 matches with 3 KB metadata values: every value whole in the text and in structuredContent", async () => {
     const text = (i: number) => `${i}:` + "lorem ipsum ".repeat(256);
-    await upsert("empty", "rag", Array.from({ length: 40 }, (_, i) => ({ id: `r${i}`, values: [40 - i, 1, 0], metadata: { text: text(i) } })));
-    const r = await mcp.call("query_vectors", { index: "empty", namespace: "rag", vector: [1, 0, 0], topK: 40 });
+    await upsert("empty", "rag", Array.from({ length: 5 }, (_, i) => ({ id: `r${i}`, values: [5 - i, 1, 0], metadata: { text: text(i) } })));
+    const r = await mcp.call("query_vectors", { index: "empty", namespace: "rag", vector: [1, 0, 0], topK: 5 });
     expect(r.isError).toBe(false);
-    for (let i = 0; i < 40; i++) expect(r.text).toContain(`{"text":"${text(i)}"}`);
-    expect((r.structured as any).matches.map((m: any) => m.metadata.text)).toEqual(Array.from({ length: 40 }, (_, i) => text(i)));
+    for (let i = 0; i < 5; i++) expect(r.text).toContain(`{"text":"${text(i)}"}`);
+    expect((r.structured as any).matches.map((m: any) => m.metadata.text)).toEqual(Array.from({ length: 5 }, (_, i) => text(i)));
   });
 
-  test("past the result budget: the first records whole, the rest by id and score, and a note in both channels", async () => {
-    const big = "b".repeat(30_000);
+  test("past the result budget: the first matches whole, the rest left out, and a note in both channels with the call that reads them", async () => {
+    const big = "lorem ipsum ".repeat(600);
     await upsert("empty", "budget", Array.from({ length: 8 }, (_, i) => ({ id: `big${i}`, values: [8 - i, 1, 0], metadata: { text: big } })));
     const r = await mcp.call("query_vectors", { index: "empty", namespace: "budget", vector: [1, 0, 0], topK: 8 });
     const s = r.structured as any;
-    expect(s.matches.slice(0, 6).every((m: any) => m.metadata.text === big)).toBe(true);
-    expect(s.matches.slice(6).map((m: any) => Object.keys(m))).toEqual([["id", "score"], ["id", "score"]]);
+    expect(s.matches.map((m: any) => m.id)).toEqual(["big0", "big1", "big2"]);
+    expect(s.matches.every((m: any) => m.metadata.text === big)).toBe(true);
     const note =
-      "Matches 7–8 are given by id and score only: their metadata would pass this result's budget of 200,000 characters. " +
-      "Next step: fetch_vectors with their ids, or query again with a smaller topK.";
+      "Matches 4–8 were left out: with their metadata they would pass this result's budget of 10,000 tokens (--max-result-tokens). " +
+      'Next step: fetch_vectors {"index": "empty", "namespace": "budget", "ids": ["big3","big4","big5","big6","big7"]} reads the rest, ' +
+      'or the same query with "includeMetadata": false gives all 8 by id and score.';
     expect(s.note).toBe(note);
+    expect(r.text.split("\n")[0]).toBe('3 of 8 matches in namespace "budget" of index "empty", best first:');
     expect(r.text.endsWith(`\n\n${note}`)).toBe(true);
-    expect(r.text).toContain("| 8 | big7 |");
+    expect(r.text).toMatch(new RegExp(`\\| 3 \\| big2 \\| [0-9.]+ \\| \\{"text":"${big}"\\} \\|\\n\\n`));
   });
 
   test("euclidean: the text says lower scores are closer", async () => {
@@ -550,27 +552,31 @@ describe("fetch_vectors", () => {
     expect((v.structured as any).vectors[0]).toEqual({ id: "s1", sparseValues: { indices: [1, 5], values: [1, 2] }, metadata: { kind: "k" } });
   });
 
-  test("1000 ids are allowed; none found is said in words", async () => {
+  test("1000 ids are allowed; none found is said in words, as many as the budget holds", async () => {
     const ids = Array.from({ length: 1000 }, (_, i) => `none-${i}`);
     const r = await mcp.call("fetch_vectors", { index: "docs", ids });
     expect(r.isError).toBe(false);
-    expect((r.structured as any).missing).toEqual(ids);
-    expect(r.text.split("\n")[0]).toBe('None of the 1000 ids has a record in namespace "__default__" of index "docs".');
-    expect(r.text.endsWith('"none-999".\nlist_vector_ids lists the ids there are.')).toBe(true);
+    const missing = (r.structured as any).missing as string[];
+    expect(missing).toEqual(ids.slice(0, missing.length));
+    expect(r.text.split("\n")[0]).toBe(`None of the first ${missing.length} of the 1000 ids given has a record in namespace "__default__" of index "docs".`);
+    expect(r.text).toContain(`The other ${1000 - missing.length} ids (from "none-${missing.length}", the ${missing.length + 1}`);
+    expect(r.text.endsWith("\nlist_vector_ids lists the ids there are.")).toBe(true);
   });
 
-  test("1000 long ids: found and missing ones, however long the request would be", async () => {
+  test("1000 long ids: found and missing ones, in the order given, as many as the budget holds", async () => {
     const ids = Array.from({ length: 1000 }, (_, i) => `${String(i).padStart(4, "0")}-${"k".repeat(60)}`);
     await upsert("empty", "long-ids", ids.filter((_, i) => i % 2 === 0).map((id) => ({ id, values: [1, 2, 3] })));
     const r = await mcp.call("fetch_vectors", { index: "empty", namespace: "long-ids", ids });
     expect(r.isError).toBe(false);
     const s = r.structured as any;
-    expect(s.vectors.map((v: any) => v.id)).toEqual(ids.filter((_, i) => i % 2 === 0));
-    expect(s.missing).toEqual(ids.filter((_, i) => i % 2 === 1));
+    const seen = s.vectors.length + s.missing.length;
+    expect(seen).toBeLessThan(1000);
+    expect(s.vectors.map((v: any) => v.id)).toEqual(ids.slice(0, seen).filter((_, i) => i % 2 === 0));
+    expect(s.missing).toEqual(ids.slice(0, seen).filter((_, i) => i % 2 === 1));
     const lines = r.text.split("\n");
-    expect(lines[0]).toBe('500 of 1000 records found in namespace "long-ids" of index "empty":');
-    expect(lines.filter((l) => /^\| \d{4}-k/.test(l))).toHaveLength(500);
-    expect(lines.at(-1)).toBe(`Missing (no record with these ids in namespace "long-ids" of index "empty"): ${s.missing.map((id: string) => JSON.stringify(id)).join(", ")}.`);
+    expect(lines[0]).toBe(`The first ${seen} of the 1000 ids given: ${s.vectors.length} records found in namespace "long-ids" of index "empty":`);
+    expect(lines.filter((l) => /^\| \d{4}-k/.test(l))).toHaveLength(s.vectors.length);
+    expect(s.note.split("\n")[0]).toBe(`Missing (no record with these ids in namespace "long-ids" of index "empty"): ${s.missing.map((id: string) => JSON.stringify(id)).join(", ")}.`);
   });
 
   test.each([

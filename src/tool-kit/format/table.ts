@@ -1,6 +1,6 @@
 // Markdown tables whose cells cannot break the table or smuggle markup: data from the service is escaped.
 
-type Cell = string | number | boolean | null | undefined;
+export type Cell = string | number | boolean | null | undefined;
 
 /**
  * `opts.whole`: cells are not cut at MAX_CELL_CHARS — for tables of record data that the caller already keeps within
@@ -10,8 +10,15 @@ export function markdownTable(headers: string[], rows: Cell[][], opts: { whole?:
   const cell = (value: Cell) => escapeCell(value, opts.whole ? Infinity : MAX_CELL_CHARS);
   const head = `| ${headers.map((h) => cell(h)).join(" | ")} |`;
   const rule = `| ${headers.map(() => "---").join(" | ")} |`;
-  const body = rows.map((row) => `| ${headers.map((_, i) => cell(row[i])).join(" | ")} |`);
+  const body = rows.map((row) => markdownRow(row, headers.length, opts));
   return [head, rule, ...body].join("\n");
+}
+
+/** One row of a markdownTable with `columns` columns (also what a row costs in a result's budget). */
+export function markdownRow(row: Cell[], columns: number, opts: { whole?: boolean } = {}): string {
+  const cells: string[] = [];
+  for (let i = 0; i < columns; i++) cells.push(escapeCell(row[i], opts.whole ? Infinity : MAX_CELL_CHARS));
+  return `| ${cells.join(" | ")} |`;
 }
 
 // Characters that change how text reads without showing themselves: bidirectional overrides and isolates (which can
