@@ -158,7 +158,7 @@ describe("search_records topK 100 over long document chunks", () => {
     expect(shown).toBeGreaterThan(0);
     expect(shown).toBeLessThan(100);
     const lines = r.text.split("\n");
-    expect(lines[0]).toBe(`${shown} of 100 records in namespace (default) of index "docs", best first:`);
+    expect(lines[0]).toBe(`${shown} of 100 records in namespace "__default__" of index "docs", best first:`);
     expect(lines[2]).toBe("| id | score | body | source | headingPath |");
     for (const h of s.hits) {
       expect(r.text).toContain(`| ${escapeCell(h.id)} | `);
@@ -201,7 +201,7 @@ describe("fetch_vectors of 1,000 ids", () => {
     expect(shown).toBeGreaterThan(0);
     expect(shown).toBeLessThan(1000);
     expect(s.vectors.map((v) => v.id)).toEqual(ids.slice(0, shown));
-    expect(first.text.split("\n")[0]).toBe(`The first ${shown} of the 1000 ids given: ${shown} records found in namespace (default) of index "small":`);
+    expect(first.text.split("\n")[0]).toBe(`The first ${shown} of the 1000 ids given: ${shown} records found in namespace "__default__" of index "small":`);
     expect(s.note).toMatch(new RegExp(`^The other ${1000 - shown} ids \\(from "${ids[shown]}", the ${shown + 1}(st|nd|rd|th) given, on\\) were left out: with their metadata they would pass this result's budget of 10,000 tokens \\(--max-result-tokens\\)\\. Next step: fetch_vectors `));
 
     // Follow the notes: each names the ids from a position on (or lists them), and the calls read every record once.
