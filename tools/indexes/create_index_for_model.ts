@@ -118,11 +118,11 @@ export default defineTool({
     if (!created) {
       const diff = differences(found, args);
       if (diff.length > 0) {
-        throw new ToolError(
-          `Index ${JSON.stringify(args.name)} already exists with different settings; nothing was created or changed.\n` +
-            diff.map((d) => `- ${d}`).join("\n") +
-            "\nNext step: use the existing index as it is (describe_index shows it), or call create_index_for_model with another name.",
-        );
+        throw new ToolError({
+          problem: `Index ${JSON.stringify(args.name)} already exists with different settings:\n${diff.map((d) => `- ${d}`).join("\n")}`,
+          untouched: "changed",
+          next: "use the existing index as it is (describe_index shows it), or call create_index_for_model with another name.",
+        });
       }
     }
     const limitS = args.waitSeconds ?? (ctx.progressRequested ? DEFAULT_WAIT_WITH_PROGRESS_SECONDS : DEFAULT_WAIT_SECONDS);

@@ -11,9 +11,8 @@ import { Hit, hitsTable, recordsNamespace, rerankArg, usageField } from "../../s
 import { ToolError } from "../../src/tool-kit/tool-error.js";
 import { defineTool, READ_ONLY } from "../../src/tool-kit/tool.js";
 
-const RULES = { after: "Nothing was searched." };
+const RULES = { untouched: "read" } as const;
 const rule = (text: string) => ruleError(text, RULES);
-const NOTHING = "Nothing was searched.";
 
 export default defineTool({
   name: "search_records",
@@ -52,26 +51,26 @@ export default defineTool({
   async run({ index, namespace = "", query, fields, rerank }, { service, signal }) {
     const given = (["text", "id", "vector"] as const).filter((k) => query[k] !== undefined);
     if (given.length !== 1) {
-      throw new ToolError(
-        `Give exactly one of query.text, query.id or query.vector (this call has ${given.length === 0 ? "none" : given.join(" and ")}). ${NOTHING}\n` +
-          "Next step: call again with one of them — query.text for an index with integrated embedding.",
-      );
+      throw new ToolError({
+        problem: `Give exactly one of query.text, query.id or query.vector (this call has ${given.length === 0 ? "none" : given.join(" and ")})`,
+        next: "call again with one of them — query.text for an index with integrated embedding.",
+      });
     }
     const v = query.vector;
-    if (v && v.values === undefined && v.sparseValues === undefined) throw new ToolError(`query.vector needs values or sparseValues. ${NOTHING}`);
+    if (v && v.values === undefined && v.sparseValues === undefined) throw new ToolError({ problem: "query.vector needs values or sparseValues" });
     if (v?.sparseValues && v.sparseValues.indices.length !== v.sparseValues.values.length) {
-      throw new ToolError(`query.vector.sparseValues has ${v.sparseValues.indices.length} indices but ${v.sparseValues.values.length} values; they must be the same length. ${NOTHING}`);
+      throw new ToolError({ problem: `query.vector.sparseValues has ${v.sparseValues.indices.length} indices but ${v.sparseValues.values.length} values; they must be the same length` });
     }
     if (rerank && query.text === undefined) {
-      throw new ToolError(`rerank needs query.text: the reranker scores each record against that text. ${NOTHING}\nNext step: search by text, or leave out rerank.`);
+      throw new ToolError({ problem: "rerank needs query.text: the reranker scores each record against that text", next: "search by text, or leave out rerank." });
     }
     checkFilter(query.filter);
     const check = (model: IndexModel) => {
       if (query.text !== undefined && !model.embed) {
-        throw new ToolError(
-          `Index ${JSON.stringify(index)} has no integrated embedding, so it cannot search by text. ${NOTHING}\n` +
-            "Next step: make a query vector with embed_texts (the same model as the stored vectors) and search with query_vectors, or search by query.id.",
-        );
+        throw new ToolError({
+          problem: `Index ${JSON.stringify(index)} has no integrated embedding, so it cannot search by text`,
+          next: "make a query vector with embed_texts (the same model as the stored vectors) and search with query_vectors, or search by query.id.",
+        });
       }
     };
     const body: SearchRecordsRequest = {
