@@ -5,7 +5,7 @@ import { RecordCheckError } from "../ingest/check.js";
 import { ToolError } from "../tool-kit/tool-error.js";
 import { stripInvisible } from "../tool-kit/format/table.js";
 import { listingStep, resourceOf } from "../tool-kit/missing-resource.js";
-import { nothingWas, refusalText, untouchedBy, type Declared } from "../tool-kit/refusal.js";
+import { refusalText, untouchedBy, type Declared, type Refusal } from "../tool-kit/refusal.js";
 
 /** The tool as the error text needs it: its name, and what it does (which says what a failed call did not do). */
 export type FailedTool = Declared & { name: string; annotations: { destructiveHint: boolean } };
@@ -104,22 +104,35 @@ export class ErrorWithNote extends Error {
 
 /** The text of the isError result for an error thrown while running `declared`. */
 export function errorText(declared: FailedTool, err: unknown): string {
-  const tool = declared.name;
   if (err instanceof ErrorWithNote) return `${errorText(declared, err.error)}\n${err.note}`;
-  if (err instanceof ToolError) return refusalText(err.refusal, untouchedBy(declared));
+  const refusal = err instanceof ToolError ? err.refusal : failure(declared, err);
+  return refusalText(refusal, untouchedBy(declared));
+}
+
+/** What went wrong with a call that got under way (the service was asked, or the server failed), as a refusal. */
+function failure(declared: FailedTool, err: unknown): Refusal {
+  const tool = declared.name;
   if (err instanceof ServiceError) {
     const tries = err.attempts > 1 ? ` (after ${err.attempts} attempts)` : "";
-    return `${tool} failed — ${describeServiceError(err)}${tries}\nNext step: ${nextStep(err, declared)}`;
+    return { problem: `${tool} failed — ${describeServiceError(err)}${tries}`, untouched: false, next: nextStep(err, declared) };
   }
-  if (err instanceof IndexNotReadyError) return `${tool} failed: ${err.message} ${nothingWas(untouchedBy(declared))}`;
-  if (err instanceof RecordCheckError) return `${tool} failed: ${err.message}`;
+  if (err instanceof IndexNotReadyError) return { problem: `${tool} failed: ${err.message}` };
+  if (err instanceof RecordCheckError) return { problem: `${tool} failed: ${err.message}`, untouched: false };
   if (err instanceof UntrustedHostError) {
-    return `${tool} failed: ${err.message}\nNext step: check PINECONE_CONTROLLER_HOST; the service must name index hosts it serves.`;
+    return { problem: `${tool} failed: ${err.message}`, untouched: false, next: "check PINECONE_CONTROLLER_HOST; the service must name index hosts it serves." };
   }
   if (err instanceof ResponseShapeError) {
-    return `${tool} failed: ${err.message}\nNext step: check that PINECONE_CONTROLLER_HOST points at a Pinecone-compatible service and PINECONE_API_VERSION is one it supports.`;
+    return {
+      problem: `${tool} failed: ${err.message}`,
+      untouched: false,
+      next: "check that PINECONE_CONTROLLER_HOST points at a Pinecone-compatible service and PINECONE_API_VERSION is one it supports.",
+    };
   }
-  if (isAbort(err)) return `${tool} was cancelled before it finished.`;
+  if (isAbort(err)) return { problem: `${tool} was cancelled before it finished.`, untouched: false };
   const message = err instanceof Error ? err.message.split("\n")[0] : String(err);
-  return `${tool} failed with an internal error: ${message}\nNext step: call again; if it keeps failing, check the server's log on stderr.`;
+  return {
+    problem: `${tool} failed with an internal error: ${message}`,
+    untouched: false,
+    next: "call again; if it keeps failing, check the server's log on stderr.",
+  };
 }

@@ -22,7 +22,7 @@ export async function waitUntilReady(index: IndexModel, limitS: number, ctx: Too
   while (!current.status.ready && seconds() < limitS) {
     if (/fail/i.test(current.status.state) || current.status.state === "Terminating") {
       throw new ToolError({
-        problem: `Index ${JSON.stringify(index.name)} was created but did not become ready: its state is ${current.status.state}`,
+        problem: `Index ${JSON.stringify(index.name)} was created but did not become ready: its state is ${current.status.state}.`,
         untouched: false,
         next: "look at it with list_indexes; delete it and create it again if it stays in that state.",
       });

@@ -36,9 +36,12 @@ export function nothingWas(untouched: Untouched): string {
 /** The text the model reads; `declared` stands in for an `untouched` the refusal left out. */
 export function refusalText(refusal: Refusal, declared?: Untouched): string {
   const untouched = refusal.untouched ?? declared;
-  // A problem that lists things (one per line) keeps "Nothing was …" on a line of its own, after the list.
-  const list = refusal.problem.includes("\n");
-  const problem = list || /[.?!:]$/.test(refusal.problem) ? refusal.problem : `${refusal.problem}.`;
-  const said = untouched ? `${problem}${list ? "\n" : " "}${nothingWas(untouched)}` : problem;
+  const said = untouched ? withUntouched(refusal.problem, untouched) : refusal.problem;
   return refusal.next ? `${said}\nNext step: ${refusal.next}` : said;
+}
+
+/** A problem that lists things (one per line) gets "Nothing was …" on a line of its own; a sentence, after its full stop. */
+function withUntouched(problem: string, untouched: Untouched): string {
+  if (problem.includes("\n")) return `${problem}\n${nothingWas(untouched)}`;
+  return `${/[.?!:]$/.test(problem) ? problem : `${problem}.`} ${nothingWas(untouched)}`;
 }

@@ -37,8 +37,16 @@ describe("a refusal as the model reads it", () => {
   });
 
   it("untouched: false says nothing of what was untouched (something did happen)", () => {
-    expect(refusalText({ problem: 'Index "a" was created but did not become ready', untouched: false, next: "look at it." }, "written")).toBe(
+    expect(refusalText({ problem: 'Index "a" was created but did not become ready.', untouched: false, next: "look at it." }, "written")).toBe(
       'Index "a" was created but did not become ready.\nNext step: look at it.',
+    );
+  });
+
+  it("a failure the service reported reads as before: what happened, and the next step", () => {
+    const refused = new ServiceError({ status: 409, code: "ALREADY_EXISTS", url: "http://h/indexes", method: "POST", serviceMessage: "Resource docs already exists", attempts: 1 });
+    expect(errorText(configures, refused)).toBe(
+      'configure_index failed — the service answered HTTP 409 ALREADY_EXISTS: "Resource docs already exists"\n' +
+        "Next step: The name is taken. Choose another name (list_collections and list_indexes show the names in use).",
     );
   });
 
