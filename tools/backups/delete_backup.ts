@@ -7,13 +7,11 @@ import { BackupSummary, summarizeBackup } from "../../src/tool-kit/results/admin
 import { refuseMissing } from "../../src/tool-kit/missing-resource.js";
 import { defineTool } from "../../src/tool-kit/tool.js";
 
-const UNTOUCHED = "deleted";
-
 export default defineTool({
   name: "delete_backup",
   title: "Delete backup",
   description: "Permanently delete a backup. Use it only when the user asked to remove that backup.",
-  inputSchema: { backupId: backupIdArg({ untouched: UNTOUCHED }) },
+  inputSchema: { backupId: backupIdArg({ untouched: "deleted" }) },
   outputSchema: { deleted: BackupSummary.describe("The backup as it was just before it was deleted.") },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   requiresAllowDestructive: true,

@@ -8,8 +8,7 @@ import { indexArg, ruleError, textArg } from "../../src/tool-kit/args/schema.js"
 import { refuseMissing } from "../../src/tool-kit/missing-resource.js";
 import { defineTool } from "../../src/tool-kit/tool.js";
 
-const UNTOUCHED = "deleted";
-const RULES = { untouched: UNTOUCHED } as const;
+const RULES = { untouched: "deleted" } as const;
 
 export default defineTool({
   name: "delete_namespace",
