@@ -44,6 +44,8 @@ function nextStep(err: ServiceError, tool: FailedTool): string {
     return "The resource is not in a state that allows this yet (e.g. not ready). Wait a little and call again; list_indexes shows each index's state.";
   }
   if (err.status === 429) return "The service is limiting the request rate. Wait a few seconds and call again.";
+  if (/^the embeddings server at /.test(text)) return "The local service's embeddings server is not working as the message says: start it or correct --embed-url (VECDB_EMBED_URL), then call again; the model local-bm25 (keywords) works without it.";
+  if (/is not available on the local service/.test(text)) return "Use a model list_models shows (local-bm25 for keywords), or add models as the message says.";
   if (err.status >= 500) return "The service had a problem of its own. Wait a moment and call again.";
   return "Correct the request as the message says and call again.";
 }
@@ -65,12 +67,16 @@ function origin(url: string): string {
 }
 
 /** Longest service message a model is shown; the service's own words are data, quoted, never a paragraph of ours. */
-const SERVICE_MESSAGE_CHARS = 300;
+const SERVICE_MESSAGE_CHARS = 800;
 
-/** The service's text as one quoted line: invisible and direction controls dropped, shortened, JSON-escaped. */
+/**
+ * The service's text as one quoted line: invisible and direction controls dropped, shortened, JSON-escaped. A long
+ * message loses its middle, not its end: the fix is where a message ends ("…start the local service with --embed-url").
+ */
 function quoted(text: string): string {
   const chars = [...stripInvisible(text)];
-  const short = chars.length <= SERVICE_MESSAGE_CHARS ? chars.join("") : `${chars.slice(0, SERVICE_MESSAGE_CHARS - 1).join("")}…`;
+  const keepEnd = Math.floor(SERVICE_MESSAGE_CHARS * 0.6);
+  const short = chars.length <= SERVICE_MESSAGE_CHARS ? chars.join("") : `${chars.slice(0, SERVICE_MESSAGE_CHARS - keepEnd - 1).join("")}…${chars.slice(-keepEnd).join("")}`;
   return JSON.stringify(short);
 }
 

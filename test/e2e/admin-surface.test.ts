@@ -176,7 +176,7 @@ describe("backups and restore", () => {
     expect(made.isError, made.text).toBe(false);
     const backupId = (made.structured?.backup as { backupId: string }).backupId;
     let described;
-    for (let i = 0; i < 100; i++) {
+    for (let i = 0; i < 400; i++) {
       described = await mcp.call("describe_backup", { backupId });
       if ((described.structured?.backup as { status: string }).status === "Ready") break;
       await new Promise((r) => setTimeout(r, 50));
@@ -223,7 +223,7 @@ describe("bulk imports", () => {
     expect(started.isError, started.text).toBe(false);
     const id = started.structured?.id as string;
     let seen;
-    for (let i = 0; i < 200; i++) {
+    for (let i = 0; i < 400; i++) {
       seen = await mcp.call("describe_bulk_import", { index: "docs", id });
       if ((seen.structured?.import as { status: string }).status === "Completed") break;
       await new Promise((r) => setTimeout(r, 50));

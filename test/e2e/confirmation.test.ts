@@ -54,7 +54,10 @@ describe("delete_index asks first", () => {
   test("delete_vectors by filter and update_vectors over several records ask too; declining changes nothing", async () => {
     answer = () => ({ action: "decline" });
     const host = (await api(svc, "GET", "/indexes/victim")).body.host;
-    const del = await mcp.call("delete_vectors", { index: "victim", namespace: "a", filter: { k: { $gte: 1 } } });
+    asked.length = 0;
+    const del = await mcp.call("delete_vectors", { index: "victim", namespace: "a", filter: { k: { $gte: 2 } } });
+    // Counted on a serverless index without describe_index_stats + filter, which the service refuses there.
+    expect(asked[0].message).toContain('What will be lost: 1 record in namespace "a" of index "victim".');
     expect(del.text).toBe(`Not done: the user declined the confirmation. ${nothingWas("deleted")}\nNext step: do not retry unless the user asks again.`);
     const upd = await mcp.call("update_vectors", { index: "victim", namespace: "a", filter: { k: { $gte: 1 } }, setMetadata: { k: 0 } });
     expect(upd.text).toBe(`Not done: the user declined the confirmation. ${nothingWas("changed")}\nNext step: do not retry unless the user asks again.`);

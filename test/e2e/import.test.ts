@@ -315,7 +315,7 @@ describe("bad records: reported by line and id, nothing written", () => {
     writeFileSync(join(allowed, "three.jsonl"), jsonl([{ id: "a", values: [1, 2, 3] }]));
     expect((await mcp.call("import_vectors", { index: "again", path: "three.jsonl", dryRun: true })).isError).toBe(false);
     expect((await api(svc, "DELETE", "/indexes/again")).status).toBe(202);
-    for (let i = 0; i < 100 && (await api(svc, "GET", "/indexes/again")).status !== 404; i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 400 && (await api(svc, "GET", "/indexes/again")).status !== 404; i++) await new Promise((r) => setTimeout(r, 50));
     await createIndex(svc, { name: "again", dimension: 2, spec: serverless });
     writeFileSync(join(allowed, "two.jsonl"), jsonl([{ id: "b", values: [1, 2] }]));
     const r = await mcp.call("import_vectors", { index: "again", path: "two.jsonl", dryRun: true });

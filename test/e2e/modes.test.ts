@@ -222,7 +222,7 @@ describe("server-level MCP", () => {
     await mcp.client.setLoggingLevel("info");
     await mcp.call("upsert_vectors", { index: "nope-missing", vectors: [{ id: "x", values: [1, 1] }] });
     await mcp.call("list_indexes");
-    await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 500 && mcp.logMessages.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
     expect(mcp.logMessages.length).toBeGreaterThan(0);
     for (const m of mcp.logMessages) expect(["info", "notice", "warning", "error"]).toContain(m.level);
   });

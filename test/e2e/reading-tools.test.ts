@@ -192,7 +192,7 @@ describe("describe_index_stats", () => {
         "",
         "| namespace | records |",
         "| --- | --- |",
-        "| (default) | 1 |",
+        "| __default__ | 1 |",
         "| books | 3 |",
         "| (all namespaces) | 4 |",
       ),
@@ -228,7 +228,7 @@ describe("describe_index_stats", () => {
         "",
         "| namespace | matching records |",
         "| --- | --- |",
-        "| (default) | 1 |",
+        "| __default__ | 1 |",
         "| books | 1 |",
         "| (all namespaces) | 2 |",
       ),
@@ -351,7 +351,7 @@ describe("query_vectors", () => {
 
   test("the default namespace, and an empty one said in words", async () => {
     const r = await mcp.call("query_vectors", { index: "docs", vector: [0, 0, 1, 0], topK: 10 });
-    expect(r.text).toBe(table('1 match in namespace (default) of index "docs", best first:', "", "| rank | id | score | metadata |", "| --- | --- | --- | --- |", '| 1 | d1 | 1 | {"genre":"sf"} |'));
+    expect(r.text).toBe(table('1 match in namespace "__default__" of index "docs", best first:', "", "| rank | id | score | metadata |", "| --- | --- | --- | --- |", '| 1 | d1 | 1 | {"genre":"sf"} |'));
     const none = await mcp.call("query_vectors", { index: "docs", namespace: "nothing-here", vector: [0, 0, 1, 0], topK: 10 });
     expect(none.isError).toBe(false);
     expect(none.structured).toEqual({ index: "docs", namespace: "nothing-here", matches: [], note: "describe_index_stats shows which namespaces hold records." });
@@ -494,13 +494,13 @@ describe("query_vectors", () => {
 
   test("euclidean: the text says lower scores are closer", async () => {
     const r = await mcp.call("query_vectors", { index: "pods", vector: [0, 0], topK: 1 });
-    expect(r.text.split("\n")[0]).toBe('1 match in namespace (default) of index "pods", best first (euclidean: lower scores are closer):');
+    expect(r.text.split("\n")[0]).toBe('1 match in namespace "__default__" of index "pods", best first (euclidean: lower scores are closer):');
   });
 
   test("topK 10000 is allowed", async () => {
     const r = await mcp.call("query_vectors", { index: "pods", vector: [0, 0], topK: 10000 });
     expect(r.text).toBe(
-      table('2 matches in namespace (default) of index "pods", best first (euclidean: lower scores are closer):', "", "| rank | id | score | metadata |", "| --- | --- | --- | --- |", "| 1 | p1 | 0 |  |", "| 2 | p2 | 25 |  |"),
+      table('2 matches in namespace "__default__" of index "pods", best first (euclidean: lower scores are closer):', "", "| rank | id | score | metadata |", "| --- | --- | --- | --- |", "| 1 | p1 | 0 |  |", "| 2 | p2 | 25 |  |"),
     );
   });
 });
@@ -558,7 +558,7 @@ describe("fetch_vectors", () => {
     const r = await mcp.call("fetch_vectors", { index: "docs", ids });
     expect(r.isError).toBe(false);
     expect((r.structured as any).missing).toEqual(ids);
-    expect(r.text.split("\n")[0]).toBe('None of the 1000 ids has a record in namespace (default) of index "docs".');
+    expect(r.text.split("\n")[0]).toBe('None of the 1000 ids has a record in namespace "__default__" of index "docs".');
     expect(r.text.endsWith('"none-999".\nlist_vector_ids lists the ids there are.')).toBe(true);
   });
 
@@ -664,7 +664,7 @@ describe("describe_collection", () => {
     const res = await api(svc, "POST", "/collections", { name: "pods-snap", source: "pods" });
     expect(res.status).toBe(201);
     let r = await mcp.call("describe_collection", { collection: "pods-snap" });
-    for (let i = 0; i < 100 && (r.structured as any).collection.status !== "Ready"; i++) {
+    for (let i = 0; i < 400 && (r.structured as any).collection.status !== "Ready"; i++) {
       await new Promise((res) => setTimeout(res, 50));
       r = await mcp.call("describe_collection", { collection: "pods-snap" });
     }
@@ -741,11 +741,11 @@ test("an index created again elsewhere with another dimension: a query of the ne
   await createIndex(svc, { name: "again", dimension: 3, metric: "cosine", spec: serverless });
   expect((await mcp.call("describe_index_stats", { index: "again" })).isError).toBe(false); // caches dimension 3
   expect((await api(svc, "DELETE", "/indexes/again")).status).toBe(202);
-  for (let i = 0; i < 100 && (await api(svc, "GET", "/indexes/again")).status !== 404; i++) await new Promise((r) => setTimeout(r, 50));
+  for (let i = 0; i < 400 && (await api(svc, "GET", "/indexes/again")).status !== 404; i++) await new Promise((r) => setTimeout(r, 50));
   await createIndex(svc, { name: "again", dimension: 2, metric: "cosine", spec: serverless });
   const r = await mcp.call("query_vectors", { index: "again", vector: [1, 0], topK: 1 });
   expect(r.isError, r.text).toBe(false);
-  expect(r.text).toContain('No matches in namespace (default) of index "again".');
+  expect(r.text).toContain('No matches in namespace "__default__" of index "again".');
 });
 
 test("an index that is not ready: refused with the next step", async () => {

@@ -185,7 +185,7 @@ describe("bad inputs, with the exact text a model receives", () => {
     const search = await mcp.call("search_records", { index: "plain", query: { text: "x", topK: 1 } });
     expect(search.text).toBe(
       `Index "plain" has no integrated embedding, so it cannot search by text. ${nothingWas("read")}\n` +
-        "Next step: make a query vector with embed_texts (the same model as the stored vectors) and search with query_vectors, or search by query.id.",
+        "Next step: search by query.id (a stored record's vector); or query_vectors with a vector from the model that made the stored ones (embed_texts makes it if list_models shows that model); or, to search text, write it to an index made by create_index_for_model with upsert_records.",
     );
     const vectors = await mcp.call("upsert_vectors", { index: "notes", vectors: [{ id: "v", sparseValues: { indices: [1], values: [1] } }] });
     expect(refusalOf(vectors.text)).toEqual({
@@ -210,7 +210,7 @@ describe("bad inputs, with the exact text a model receives", () => {
     expect(r.text).toBe(
       "create_index_for_model failed — the service answered HTTP 400 INVALID_ARGUMENT: \"Model multilingual-e5-large is not available on the local service. " +
         `Available on the local service: local-bm25 (sparse embedding), local-bm25-rerank (rerank), ${TEST_MODEL} (dense embedding, from ${embedder.url}), chat-model-not-embeddings (dense embedding, from ${embedder.url}).\"\n` +
-        "Next step: Correct the request as the message says and call again.",
+        "Next step: Use a model list_models shows (local-bm25 for keywords), or add models as the message says.",
     );
     expect((await api(svc, "GET", "/indexes/e5")).status).toBe(404);
   });

@@ -99,7 +99,7 @@ describe("with indexes", () => {
       vectors: [{ id: "s1", sparseValues: { indices: [3, 4294967295], values: [0.5, 0.25] } }],
     });
     expect(r.isError).toBe(false);
-    expect(r.text).toContain("| sparse | (default) | 1 | 1 | 1 | 0 |");
+    expect(r.text).toContain("| sparse | __default__ | 1 | 1 | 1 | 0 |");
     const got = await fetchVectors(svc, sparseHost, ["s1"]);
     expect(got.s1.sparseValues).toEqual({ indices: [3, 4294967295], values: [0.5, 0.25] });
   });
@@ -243,7 +243,7 @@ describe("with indexes", () => {
 
   test("list_collections: the exact table once the collection is Ready", async () => {
     let r = await mcp.call("list_collections");
-    for (let i = 0; i < 100 && (r.structured as any).collections[0].status !== "Ready"; i++) {
+    for (let i = 0; i < 400 && (r.structured as any).collections[0].status !== "Ready"; i++) {
       await new Promise((res) => setTimeout(res, 50));
       r = await mcp.call("list_collections");
     }
@@ -317,7 +317,7 @@ describe("with indexes", () => {
     await createIndex(svc, { name: "again", dimension: 4, spec: serverless });
     expect((await mcp.call("upsert_vectors", { index: "again", vectors: [{ id: "a", values: [1, 2, 3, 4] }] })).isError).toBe(false);
     expect((await api(svc, "DELETE", "/indexes/again")).status).toBe(202);
-    for (let i = 0; i < 100 && (await api(svc, "GET", "/indexes/again")).status !== 404; i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 400 && (await api(svc, "GET", "/indexes/again")).status !== 404; i++) await new Promise((r) => setTimeout(r, 50));
     const again = await createIndex(svc, { name: "again", dimension: 2, spec: serverless });
     const r = await mcp.call("upsert_vectors", { index: "again", vectors: [{ id: "b", values: [1, 2] }] });
     expect(r.isError, r.text).toBe(false);

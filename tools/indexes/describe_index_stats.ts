@@ -85,7 +85,7 @@ export default defineTool({
     }
     const table = markdownTable(
       ["namespace", filter === undefined ? "records" : "matching records"],
-      [...namespaces.map((n) => [n.namespace === "" ? "(default)" : n.namespace, n.vectorCount]), ["(all namespaces)", counted]],
+      [...namespaces.map((n) => [n.namespace === "" ? "__default__" : n.namespace, n.vectorCount]), ["(all namespaces)", counted]],
     );
     return { structured, table: `${head}\n\n${table}` };
   },

@@ -16,7 +16,7 @@ export default defineTool({
   description: "Permanently delete a namespace of an index and every record in it. Use it only when the user asked to remove that namespace.",
   inputSchema: {
     index: indexArg("Name of the index.", RULES),
-    namespace: textArg(1, 512, ruleError("namespaces are 1–512 characters", RULES)).describe('The namespace to delete ("__default__" for the default one).'),
+    namespace: textArg(0, 512, ruleError("namespaces are at most 512 characters", RULES)).describe('The namespace to delete ("__default__" or "" for the default one).'),
   },
   outputSchema: {
     index: z.string().describe("The index."),
@@ -25,7 +25,8 @@ export default defineTool({
   },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   requiresAllowDestructive: true,
-  async run({ index, namespace }, ctx) {
+  async run({ index, namespace: asked }, ctx) {
+    const namespace = asked === "" ? "__default__" : asked; // the service's name of the default namespace
     const { service, signal } = ctx;
     const records = await onIndexHost(service, index, signal, async (model) => {
       const ns = await service.adminData.describeNamespace(model.host, namespace, signal).catch((e: unknown) => refuseMissing(e, { resource: "namespace", name: namespace, index }));

@@ -15,11 +15,12 @@ export default defineTool({
   description: 'Show one namespace of an index: its record count and which metadata fields its schema makes filterable ("__default__" is the default namespace).',
   inputSchema: {
     index: indexArg("Name of the index.", RULES),
-    namespace: textArg(1, 512, ruleError("namespaces are 1–512 characters", RULES)).describe('The namespace ("__default__" for the default one).'),
+    namespace: textArg(0, 512, ruleError("namespaces are at most 512 characters", RULES)).describe('The namespace ("__default__" or "" for the default one).'),
   },
   outputSchema: { index: z.string().describe("The index."), namespace: NamespaceSummary.describe("The namespace.") },
   annotations: READ_ONLY,
-  async run({ index, namespace }, { service, signal }) {
+  async run({ index, namespace: asked }, { service, signal }) {
+    const namespace = asked === "" ? "__default__" : asked; // the service's name of the default namespace
     const found = await onIndexHost(service, index, signal, (model) =>
       service.adminData.describeNamespace(model.host, namespace, signal).catch((e: unknown) => refuseMissing(e, { resource: "namespace", name: namespace, index })),
     );

@@ -69,7 +69,7 @@ export default defineTool({
       if (query.text !== undefined && !model.embed) {
         throw new ToolError({
           problem: `Index ${JSON.stringify(index)} has no integrated embedding, so it cannot search by text`,
-          next: "make a query vector with embed_texts (the same model as the stored vectors) and search with query_vectors, or search by query.id.",
+          next: "search by query.id (a stored record's vector); or query_vectors with a vector from the model that made the stored ones (embed_texts makes it if list_models shows that model); or, to search text, write it to an index made by create_index_for_model with upsert_records.",
         });
       }
     };

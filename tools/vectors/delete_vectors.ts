@@ -26,14 +26,19 @@ async function namespaceCounts(service: Service, model: IndexModel, signal: Abor
   }
 }
 
-const nsName = (namespace: string) => (namespace === "" ? "(default)" : JSON.stringify(namespace));
-/** How many records of the namespace match the filter (stats with a filter), when the service can say. */
+const nsName = (namespace: string) => JSON.stringify(namespace === "" ? "__default__" : namespace);
+/**
+ * How many records of the namespace match the filter, when the service can say (the count is a courtesy). A
+ * serverless index refuses describe_index_stats with a filter on the hosted service: it is asked for a dry-run update
+ * by the same filter instead, which counts the matches and changes nothing.
+ */
 async function filterCount(service: Service, model: IndexModel, namespace: string, filter: Record<string, unknown>, signal: AbortSignal): Promise<number | undefined> {
   try {
+    if (model.spec.serverless) return (await service.adminData.update(model.host, { namespace, filter, setMetadata: {}, dryRun: true }, signal)).matchedRecords;
     const stats = await service.data.describeIndexStats(model.host, signal, filter);
-    return stats.namespaces?.[namespace]?.vectorCount ?? 0;
+    return stats.namespaces?.[namespace === "" ? "__default__" : namespace]?.vectorCount ?? stats.namespaces?.[namespace]?.vectorCount ?? 0;
   } catch {
-    return undefined; // e.g. a serverless index that refuses stats with a filter: the count is a courtesy
+    return undefined;
   }
 }
 
@@ -149,7 +154,7 @@ export default defineTool({
           : "every record";
     const table = markdownTable(
       ["index", "namespace", "by", "records before", "records after", "removed"],
-      [[index, namespace === "" ? "(default)" : namespace, by, before, after, structured.removed]],
+      [[index, namespace === "" ? "__default__" : namespace, by, before, after, structured.removed]],
     );
     const missing = structured.missing?.length ? `\n\nIds that did not exist: ${structured.missing.join(", ")}` : "";
     return { structured, table: `Deleted ${what} from ${where}.\n\n${table}${missing}`, ...(isHosted(config) && { note: FRESHNESS_NOTE }) };

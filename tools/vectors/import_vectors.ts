@@ -12,6 +12,8 @@ import { openAllowedFile, type OpenedFile } from "../../src/ingest/safe-open.js"
 import type { FileCheck } from "../../src/ingest/file-check.js";
 import type { PositionMap, RecordSource } from "../../src/ingest/sources/index.js";
 import { runUpsert, type UpsertOutcome } from "../../src/ingest/upsert.js";
+import { runTextUpsert, textField } from "../../src/ingest/text-upsert.js";
+import { MAX_TEXT_RECORDS, readTextFile, type TextFile } from "../../src/ingest/text-import.js";
 import { indexArg, namespaceArg, ruleError, wholeNumberArg } from "../../src/tool-kit/args/schema.js";
 import { defineTool } from "../../src/tool-kit/tool.js";
 import { FRESHNESS_NOTE, isHosted } from "../../src/tool-kit/hosted.js";
@@ -51,7 +53,7 @@ const Outcome = {
 type Structured = z.output<z.ZodObject<typeof Outcome>>;
 
 const HEADERS = ["index", "namespace", "file", "format", "records", "batches", "upserted", "failed", "seconds"];
-const row = (s: Structured) => [s.index, s.namespace || "(default)", s.file, s.format, s.records, s.batches, s.upserted, s.failed, s.seconds.toFixed(2)];
+const row = (s: Structured) => [s.index, s.namespace || "__default__", s.file, s.format, s.records, s.batches, s.upserted, s.failed, s.seconds.toFixed(2)];
 const ranges = (unit: string, list: { first: number; last: number }[]) =>
   list.length === 0 ? "none" : `${unit}s ${list.map((r) => (r.first === r.last ? `${r.first}` : `${r.first}–${r.last}`)).join(", ")}`;
 
@@ -66,6 +68,24 @@ function badRecordsText(check: FileCheck, s: Structured, unit: string): string {
     untouched: "written",
     next: `fix those ${unit}s and call import_vectors again (dryRun: true checks the file without writing).`,
   });
+}
+
+/** A file of text records for an index that embeds text (src/ingest/text-import.ts): JSONL only. */
+async function textRecords(source: RecordSource, field: string, index: string, o: { startAt: number; maxShown: number; signal: AbortSignal }): Promise<TextFile> {
+  if (source.format !== "jsonl") {
+    throw new ToolError({
+      problem: `Index ${JSON.stringify(index)} embeds the text of its field "${field}": it takes a JSONL file of text records (one upsert_records record a line: _id, "${field}", other fields), not Parquet`,
+      untouched: "written",
+    });
+  }
+  return readTextFile(source.file, field, o);
+}
+
+/** When the file holds more text records than one call takes: the result names the startAt of the next part. */
+function moreToImport<R extends { structured: Structured; table: string; isError?: boolean }>(result: R, nextStartAt: number | undefined): R {
+  if (nextStartAt === undefined || result.isError) return result;
+  result.structured.resumeStartAt = nextStartAt;
+  return { ...result, table: `${result.table}\n\nThe file holds more records than one call imports (${MAX_TEXT_RECORDS.toLocaleString("en-US")}). Next step: call import_vectors again with startAt: ${nextStartAt}.` };
 }
 
 /** Loaded on the first call, not at start-up (src/ingest/import-file.ts). */
@@ -87,8 +107,8 @@ export default defineTool({
   name: "import_vectors",
   title: "Import vectors from a file",
   description:
-    "Write every record of a JSONL file (one upsert_vectors record a line) or Parquet file (columns id, values, sparse_values, " +
-    "metadata as JSON text) under a directory the user allowed into an index. Every record is checked first (nothing is " +
+    "Write every record of a JSONL file (one upsert_vectors record a line; for an index that embeds text, one upsert_records " +
+    "record a line) or Parquet file (columns id, values, sparse_values, metadata as JSON text) under a directory the user allowed into an index. Every record is checked first (nothing is " +
     "written if one is bad); a stopped import names the lines that landed and the startAt that resumes.",
   inputSchema: {
     index: indexArg("Index to write to.", RULES),
@@ -129,8 +149,10 @@ export default defineTool({
         }
       };
       const model = await writableIndex(service, index, signal);
-      let check = await checked(model);
-      if (check.bad > 0) {
+      const field = textField(model);
+      const text = field === undefined ? undefined : await textRecords(source, field, index, { startAt, maxShown: MAX_SHOWN, signal });
+      let check = text?.check ?? (await checked(model));
+      if (check.bad > 0 && text === undefined) {
         // The cached record may be stale (the index was created again elsewhere with other settings): when a fresh
         // one differs in what the check looks at, the file is judged against that.
         service.hosts.forget(index);
@@ -167,15 +189,21 @@ export default defineTool({
         };
       }
 
+      const total = check.records;
+      const onProgress = (done: number) => ctx.progress(done, total, `${done} of ${total} records written`);
+      const finishing = { total, unit, startAt, log: ctx.log, hosted: isHosted(ctx.config) };
+      if (text !== undefined) {
+        const outcome = await runTextUpsert({ service, index, namespace, records: text.records, concurrency: ctx.config.concurrency, signal, stopSending: ctx.stopping, onProgress });
+        return moreToImport(finish(s, outcome, text.positions, { ...finishing, seconds: seconds() }), text.nextStartAt);
+      }
       const { PositionMap, uploadInput } = await ingest();
       const positions = new PositionMap();
-      const total = check.records;
       const outcome = await runUpsert({
         service, index, namespace, concurrency: ctx.config.concurrency, signal, stopSending: ctx.stopping,
         records: uploadInput(source, { startAt, namespace, positions }),
-        onProgress: (done) => ctx.progress(done, total, `${done} of ${total} records written`),
+        onProgress,
       });
-      return finish(s, outcome, positions, { total, unit, startAt, seconds: seconds(), log: ctx.log, hosted: isHosted(ctx.config) });
+      return finish(s, outcome, positions, { ...finishing, seconds: seconds() });
     } finally {
       // After a cancel a read may still be pending in the source; closing must not wait for it.
       const closing = source.close().catch(() => {});

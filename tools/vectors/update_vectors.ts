@@ -11,6 +11,7 @@ import { onIndexHost } from "../../src/tool-kit/index-host.js";
 import { namespaceOfIndex } from "../../src/tool-kit/results/index-summary.js";
 import { ServiceError } from "../../src/api/errors.js";
 import { ToolError } from "../../src/tool-kit/tool-error.js";
+import { textField, textRecordLine } from "../../src/ingest/text-records.js";
 import { defineTool } from "../../src/tool-kit/tool.js";
 
 const UNTOUCHED = "changed";
@@ -22,7 +23,8 @@ export default defineTool({
   title: "Update vectors",
   description:
     "Change records in place. By id: new values, sparseValues and/or metadata fields (setMetadata merges into the metadata). " +
-    "By filter: setMetadata on every matching record; dryRun: true only counts them.",
+    "By filter: setMetadata on every matching record; dryRun: true only counts them. On an index that embeds text, " +
+    "setting its text field by id re-embeds the record (as upsert_records); by filter it is refused.",
   inputSchema: {
     index: indexArg("Name of the index.", RULES),
     namespace: namespaceArg('Namespace, up to 512 characters; omitted means the default namespace "".', RULES),
@@ -64,6 +66,28 @@ export default defineTool({
       if (problems.length > 0) {
         throw new ToolError({ problem: problems.map((p) => `${p.field} ${p.rule}`).join("; "), untouched: UNTOUCHED, next: "fix it and call again." });
       }
+      const field = textField(model);
+      const newText = field !== undefined && setMetadata !== undefined && field in setMetadata;
+      if (newText && id === undefined) {
+        throw new ToolError({
+          problem: `Index ${JSON.stringify(index)} embeds its field "${field}": setting it by filter would leave each record's vector for its old text`,
+          untouched: UNTOUCHED,
+          next: `call upsert_records with the changed records whole (_id, "${field}" and the other fields), so each is embedded again; or call update_vectors with one id at a time.`,
+        });
+      }
+      if (newText && id !== undefined) {
+        if (values || sparseValues) throw new ToolError({ problem: `Index ${JSON.stringify(index)} makes a record's values from its field "${field}": give the new text or new values, not both`, untouched: UNTOUCHED });
+        const text = setMetadata[field];
+        if (typeof text !== "string" || text.trim() === "") throw new ToolError({ problem: `setMetadata.${field} is the text index ${JSON.stringify(index)} embeds: a string that is not empty`, untouched: UNTOUCHED });
+        const current = (await service.data.fetchMetadata(model.host, [id], namespace, signal)).get(id);
+        if (current === undefined) {
+          throw new ToolError({ problem: `Record ${JSON.stringify(id)} not found in ${where}`, untouched: UNTOUCHED, next: "upsert_records writes a new text record; fetch_vectors or list_vector_ids shows which ids exist." });
+        }
+        const merged = { ...current, ...setMetadata };
+        await service.data.upsertRecords(model.host, namespace === "" ? "__default__" : namespace, Buffer.from(`${textRecordLine({ _id: id, ...merged })}\n`), signal);
+        const table = markdownTable(["id", "changed"], [[id, `metadata (${Object.keys(setMetadata).join(", ")}); values embedded again from "${field}"`]]);
+        return { structured: { index, namespace, by: "id" as const, id, updated: true }, table: `Record updated in ${where}, its text embedded again:\n\n${table}` };
+      }
       if (id !== undefined) {
         try {
           await service.adminData.update(model.host, { namespace, id, ...(values && { values }), ...(sparseValues && { sparseValues }), ...(setMetadata && { setMetadata }) }, signal);
@@ -93,7 +117,7 @@ export default defineTool({
       }
       const done = await service.adminData.update(model.host, { namespace, filter, setMetadata }, signal);
       const n = done.matchedRecords ?? matched;
-      const table = markdownTable(["index", "namespace", "matched records", "fields set"], [[index, namespace === "" ? "(default)" : namespace, n, Object.keys(setMetadata!).join(", ")]]);
+      const table = markdownTable(["index", "namespace", "matched records", "fields set"], [[index, namespace === "" ? "__default__" : namespace, n, Object.keys(setMetadata!).join(", ")]]);
       return { structured: { index, namespace, by: "filter" as const, matchedRecords: n, updated: true }, table: `Metadata set on ${n} records in ${where}:\n\n${table}` };
     });
   },

@@ -45,9 +45,27 @@ export function escapeCell(value: Cell, maxChars = MAX_CELL_CHARS): string {
     .replace(/</g, "&lt;")
     .trim();
   // A link, image or reference ([text](url), ![alt](url), [text][ref], [ref]: url) would render or be followed.
-  if (LINK.test(s)) s = s.replace(/[[\]]/g, (c) => `\\${c}`);
+  if (mayLink(s)) s = s.replace(/[[\]]/g, (c) => `\\${c}`);
   if (typeof value !== "number" && /^(#|>|[-+*](\s|$)|=+$|\d+[.)](\s|$))/.test(s)) s = `\\${s}`;
   return s;
 }
 
-const LINK = /\[[^\]]*\]\s*[([:]/;
+/**
+ * Whether a "]" that has a "[" anywhere before it is followed (after white space) by "(", "[" or ":": a link, image or
+ * reference, nested brackets included ("![x[y]z](url)"). One pass: a regex such as /\[[^\]]*\]\s*[([:]/ backtracks
+ * from every "[" of a run and takes quadratic time on "[[[[…".
+ */
+function mayLink(s: string): boolean {
+  let opened = false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (c === "[") opened = true;
+    else if (c === "]" && opened) {
+      let j = i + 1;
+      while (j < s.length && /\s/.test(s[j])) j++;
+      if (s[j] === "(" || s[j] === "[" || s[j] === ":") return true;
+      i = j - 1; // the white space after "]" is not looked at again
+    }
+  }
+  return false;
+}

@@ -84,7 +84,7 @@ export function upsertResult(index: string, namespace: string, outcome: UpsertOu
   };
   const table = markdownTable(
     ["index", "namespace", "records", "batches", "upserted", "failed", "seconds"],
-    [[index, namespace || "(default)", outcome.records, outcome.batches, outcome.upserted, structured.failed, structured.seconds.toFixed(2)]],
+    [[index, namespace || "__default__", outcome.records, outcome.batches, outcome.upserted, structured.failed, structured.seconds.toFixed(2)]],
   );
   return { structured, table };
 }
