@@ -218,7 +218,7 @@ export function createServer(config: Config, service: Service | ServiceSupply, o
             log.info(`${tool.name} → cancelled by the client`);
             return { content: [{ type: "text", text: `${tool.name} was cancelled before it finished.` }], isError: true };
           }
-          const text = redact(errorText(tool.name, err), secrets());
+          const text = redact(errorText(tool, err), secrets());
           log.info(`${tool.name} → isError: ${text.split("\n")[0]}`);
           return { content: [{ type: "text", text }], isError: true };
         }
@@ -310,6 +310,6 @@ function argumentRefusal(tool: LazyTool | undefined, args: Record<string, unknow
   if (dropped === undefined) return undefined;
   return (
     `${tool.name}: ${dropped} has a field named "__proto__", which this server cannot pass on (JavaScript objects drop that ` +
-    "name). Rename the field and call again. Nothing was done."
+    `name). Rename the field and call again. ${nothingDone(tool)}`
   );
 }

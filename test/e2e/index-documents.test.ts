@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServiceProcess, type RunningService } from "../helpers/local-service.js";
 import { startMcp, type McpSession } from "../helpers/mcp-client.js";
 import { api, createIndex, fetchVectors, indexStats, serverless } from "./support.js";
+import { refusalOf } from "../helpers/refusal.js";
 
 let svc: RunningService;
 let mcp: McpSession;
@@ -149,13 +150,14 @@ describe("index_documents", () => {
   it("refuses an index without integrated embedding, and a path outside the allowed folders, reading nothing", async () => {
     const plain = await mcp.call("index_documents", { index: "plain", paths: ["notes"] });
     expect(plain.isError).toBe(true);
-    expect(plain.text).toBe(
-      'Index "plain" has no integrated embedding, so it cannot embed documents; nothing was read.\n' +
-        "Next step: create an index for a model with create_index_for_model (list_models shows the models), then call index_documents with it.",
-    );
+    expect(refusalOf(plain.text)).toEqual({
+      problem: 'Index "plain" has no integrated embedding, so it cannot embed documents',
+      untouched: "read",
+      next: "create an index for a model with create_index_for_model (list_models shows the models), then call index_documents with it.",
+    });
     const out = await mcp.call("index_documents", { index: "notes", paths: ["../outside"] });
     expect(out.isError).toBe(true);
     expect(out.text).toMatch(/^Refused: "\.\.\/outside" climbs out of the allowed directories with "\.\."/);
-    expect(out.text).toMatch(/Nothing was read\.$/);
+    expect(refusalOf(out.text).untouched).toBe("read");
   });
 });

@@ -5,6 +5,9 @@ import { startServiceProcess, type RunningService } from "../helpers/local-servi
 import { startMcp, type McpSession } from "../helpers/mcp-client.js";
 import { createServer } from "node:net";
 import { api, createIndex, pod, serverless, startProxy } from "./support.js";
+import { nothingWas } from "../../src/tool-kit/refusal.js";
+import { listingStep } from "../../src/tool-kit/missing-resource.js";
+import { refusalOf } from "../helpers/refusal.js";
 
 let svc: RunningService;
 let mcp: McpSession;
@@ -166,7 +169,7 @@ describe("describe_index", () => {
     expect(r.isError).toBe(true);
     expect(r.text).toBe(
       "describe_index failed — the service answered HTTP 404 NOT_FOUND: \"Index nope not found.\"\n" +
-        "Next step: Call list_indexes to see the indexes there are, then call again with one of those names.",
+        `Next step: ${listingStep("index")}`,
     );
   });
 
@@ -174,7 +177,7 @@ describe("describe_index", () => {
     const r = await mcp.call("describe_index", { index: "old-collection" });
     expect(r.text).toBe(
       "describe_index failed — the service answered HTTP 404 NOT_FOUND: \"Index old-collection not found.\"\n" +
-        "Next step: Call list_indexes to see the indexes there are, then call again with one of those names.",
+        `Next step: ${listingStep("index")}`,
     );
   });
 });
@@ -237,7 +240,7 @@ describe("describe_index_stats", () => {
     const r = await mcp.call("describe_index_stats", { index: "docs", filter: { genre: { $eq: "sf" } } });
     expect(r.isError).toBe(true);
     expect(r.text).toBe(
-      'Index "docs" is serverless, and the service counts records by metadata filter only on pod-based indexes. Nothing was read.\n' +
+      `Index "docs" is serverless, and the service counts records by metadata filter only on pod-based indexes. ${nothingWas("read")}\n` +
         "Next step: call describe_index_stats without filter for the counts per namespace, or query_vectors with the filter (and a topK as large as you need) to see the matching records.",
     );
     const onService = await api(svc, "POST", `http://${host.docs}/describe_index_stats`, { filter: { genre: { $eq: "sf" } } });
@@ -262,7 +265,7 @@ describe("describe_index_stats", () => {
     const r = await mcp.call("describe_index_stats", { index: "docs", filter: { $not: { genre: "sf" } } });
     expect(r.isError).toBe(true);
     expect(r.text).toBe(
-      'Invalid filter: unknown operator "$not" at filter; only $and and $or combine filters. Nothing was read.\n' +
+      `Invalid filter: unknown operator "$not" at filter; only $and and $or combine filters. ${nothingWas("read")}\n` +
         'Next step: write the filter with the operators $eq, $ne, $gt, $gte, $lt, $lte, $in, $nin, $exists (and $and / $or to combine), e.g. {"genre": {"$eq": "drama"}, "year": {"$gte": 2020}}, and call again.',
     );
   });
@@ -280,7 +283,7 @@ describe("describe_index_stats", () => {
     const r = await mcp.call("describe_index_stats", { index: "nope" });
     expect(r.text).toBe(
       "describe_index_stats failed — the service answered HTTP 404 NOT_FOUND: \"Index nope not found.\"\n" +
-        "Next step: Call list_indexes to see the indexes there are, then call again with one of those names.",
+        `Next step: ${listingStep("index")}`,
     );
   });
 });
@@ -377,41 +380,41 @@ describe("query_vectors", () => {
     [
       "a query vector of the wrong dimension",
       { index: "docs", vector: [1, 0, 0], topK: 3 },
-      'The query vector has 3 values, but index "docs" has dimension 4. Nothing was queried.\n' +
+      `The query vector has 3 values, but index "docs" has dimension 4. ${nothingWas("read")}\n` +
         "Next step: query with a vector of exactly 4 numbers, made by the same embedding model as the stored records.",
     ],
     [
       "a dense vector for a sparse index",
       { index: "sparse", vector: [1, 2], topK: 3 },
-      'Index "sparse" is sparse: it has no dense dimension. Nothing was queried.\nNext step: query it with sparseVector (indices and values) instead of vector.',
+      `Index "sparse" is sparse: it has no dense dimension. ${nothingWas("read")}\nNext step: query it with sparseVector (indices and values) instead of vector.`,
     ],
     [
       "vector and id both given",
       { index: "docs", vector: [1, 0, 0, 0], id: "a", topK: 3 },
-      "Give either a query vector or the id of a stored record, not both: this call has vector and id. Nothing was queried.\n" +
+      `Give either a query vector or the id of a stored record, not both: this call has vector and id. ${nothingWas("read")}\n` +
         'Next step: call again without id to search with the vector, or without vector to search with record "a"\'s own values.',
     ],
     [
       "sparseVector and id both given",
       { index: "sparse", sparseVector: { indices: [1], values: [1] }, id: "s1", topK: 3 },
-      "Give either a query vector or the id of a stored record, not both: this call has sparseVector and id. Nothing was queried.\n" +
+      `Give either a query vector or the id of a stored record, not both: this call has sparseVector and id. ${nothingWas("read")}\n` +
         'Next step: call again without id to search with the sparseVector, or without sparseVector to search with record "s1"\'s own values.',
     ],
     [
       "neither vector nor id",
       { index: "docs", topK: 3 },
-      "Nothing to search with: give vector (a dense vector of the index's dimension), sparseVector, or id (a stored record's id). Nothing was queried.\n" +
+      `Nothing to search with: give vector (a dense vector of the index's dimension), sparseVector, or id (a stored record's id). ${nothingWas("read")}\n` +
         "Next step: call again with one of them.",
     ],
     [
       "sparse indices and values of different lengths",
       { index: "sparse", sparseVector: { indices: [1, 2], values: [1] }, topK: 3 },
-      "sparseVector has 2 indices but 1 values; they must be the same length. Nothing was queried.",
+      `sparseVector has 2 indices but 1 values; they must be the same length. ${nothingWas("read")}`,
     ],
     [
       "a filter with an unknown operator",
       { index: "docs", vector: [1, 0, 0, 0], topK: 3, filter: { genre: { $regex: "^s" } } },
-      'Invalid filter: unknown operator "$regex" on field "genre". Nothing was read.\n' +
+      `Invalid filter: unknown operator "$regex" on field "genre". ${nothingWas("read")}\n` +
         'Next step: write the filter with the operators $eq, $ne, $gt, $gte, $lt, $lte, $in, $nin, $exists (and $and / $or to combine), e.g. {"genre": {"$eq": "drama"}, "year": {"$gte": 2020}}, and call again.',
     ],
     [
@@ -423,18 +426,18 @@ describe("query_vectors", () => {
     [
       "a topK of 0",
       { index: "docs", vector: [1, 0, 0, 0], topK: 0 },
-      "MCP error -32602: Input validation error: Invalid arguments for tool query_vectors: topK is 0: must be a whole number from 1 to 10000. Nothing was queried. at topK",
+      `MCP error -32602: Input validation error: Invalid arguments for tool query_vectors: topK is 0: must be a whole number from 1 to 10000. ${nothingWas("read")} at topK`,
     ],
     [
       "a topK of 10001",
       { index: "docs", vector: [1, 0, 0, 0], topK: 10001 },
-      "MCP error -32602: Input validation error: Invalid arguments for tool query_vectors: topK is 10001: must be a whole number from 1 to 10000. Nothing was queried. at topK",
+      `MCP error -32602: Input validation error: Invalid arguments for tool query_vectors: topK is 10001: must be a whole number from 1 to 10000. ${nothingWas("read")} at topK`,
     ],
     [
       "an unknown index",
       { index: "nope", vector: [1, 0, 0, 0], topK: 3 },
       "query_vectors failed — the service answered HTTP 404 NOT_FOUND: \"Index nope not found.\"\n" +
-        "Next step: Call list_indexes to see the indexes there are, then call again with one of those names.",
+        `Next step: ${listingStep("index")}`,
     ],
   ];
   test.each(refusals)("%s: the exact text", async (_name, args, text) => {
@@ -580,13 +583,13 @@ describe("fetch_vectors", () => {
   });
 
   test.each([
-    ["an id list over 1000", { index: "docs", ids: Array.from({ length: 1001 }, (_, i) => `i${i}`) }, "MCP error -32602: Input validation error: Invalid arguments for tool fetch_vectors: ids: give 1–1000 ids per call; split a longer list into several calls. Nothing was fetched. at ids"],
-    ["no ids", { index: "docs", ids: [] }, "MCP error -32602: Input validation error: Invalid arguments for tool fetch_vectors: ids: give 1–1000 ids per call. Nothing was fetched. at ids"],
-    ["an empty id", { index: "docs", ids: ["a", ""] }, 'MCP error -32602: Input validation error: Invalid arguments for tool fetch_vectors: ids[1] is "": record ids are 1–512 characters. Nothing was fetched. at ids[1]'],
+    ["an id list over 1000", { index: "docs", ids: Array.from({ length: 1001 }, (_, i) => `i${i}`) }, `MCP error -32602: Input validation error: Invalid arguments for tool fetch_vectors: ids: give 1–1000 ids per call; split a longer list into several calls. ${nothingWas("read")} at ids`],
+    ["no ids", { index: "docs", ids: [] }, `MCP error -32602: Input validation error: Invalid arguments for tool fetch_vectors: ids: give 1–1000 ids per call. ${nothingWas("read")} at ids`],
+    ["an empty id", { index: "docs", ids: ["a", ""] }, `MCP error -32602: Input validation error: Invalid arguments for tool fetch_vectors: ids[1] is "": record ids are 1–512 characters. ${nothingWas("read")} at ids[1]`],
     [
       "an unknown index",
       { index: "nope", ids: ["a"] },
-      "fetch_vectors failed — the service answered HTTP 404 NOT_FOUND: \"Index nope not found.\"\nNext step: Call list_indexes to see the indexes there are, then call again with one of those names.",
+      `fetch_vectors failed — the service answered HTTP 404 NOT_FOUND: "Index nope not found."\nNext step: ${listingStep("index")}`,
     ],
   ])("%s: the exact text", async (_name, args, text) => {
     const r = await mcp.call("fetch_vectors", args);
@@ -637,7 +640,7 @@ describe("list_vector_ids", () => {
     const r = await mcp.call("list_vector_ids", { index: "pods" });
     expect(r.isError).toBe(true);
     expect(r.text).toBe(
-      'Index "pods" is pod-based, and the service lists record ids only in serverless indexes. Nothing was read.\n' +
+      `Index "pods" is pod-based, and the service lists record ids only in serverless indexes. ${nothingWas("read")}\n` +
         "Next step: fetch_vectors reads records whose ids you know; query_vectors finds records by vector or metadata filter; describe_index_stats counts them per namespace.",
     );
     const onService = await api(svc, "GET", `http://${host.pods}/vectors/list`);
@@ -695,7 +698,7 @@ describe("describe_collection", () => {
     expect(r.isError).toBe(true);
     expect(r.text).toBe(
       "describe_collection failed — the service answered HTTP 404 NOT_FOUND: \"Collection nope not found.\"\n" +
-        "Next step: Call list_collections to see the collections there are, then call again with one of those names.",
+        `Next step: ${listingStep("collection")}`,
     );
   });
 });
@@ -766,7 +769,11 @@ test("an index that is not ready: refused with the next step", async () => {
     ] as const) {
       const r = await session.call(tool, args);
       expect(r.isError, tool).toBe(true);
-      expect(r.text, tool).toBe('Index "docs" is not ready (state Initializing); nothing was read.\nNext step: wait a little and call again; list_indexes shows when it is Ready.');
+      expect(refusalOf(r.text), tool).toEqual({
+        problem: 'Index "docs" is not ready (state Initializing)',
+        untouched: "read",
+        next: "wait a little and call again; list_indexes shows when it is Ready.",
+      });
     }
   } finally {
     await session.close();

@@ -8,6 +8,8 @@ import { startMcp, type McpSession } from "../helpers/mcp-client.js";
 import { startEmbeddingsServer, TEST_DIM, TEST_MODEL, type EmbeddingsServer } from "../helpers/embeddings-server.js";
 import { api, createIndex, serverless } from "./support.js";
 import { corpus } from "./text-corpus.js";
+import { nothingWas } from "../../src/tool-kit/refusal.js";
+import { refusalOf } from "../helpers/refusal.js";
 
 let svc: RunningService;
 let mcp: McpSession;
@@ -48,11 +50,11 @@ describe("notes with local-bm25", () => {
     const again = await mcp.call("create_index_for_model", args);
     expect(again.structured).toMatchObject({ created: false });
     const other = await mcp.call("create_index_for_model", { ...args, embed: { model: "local-bm25", fieldMap: { text: "body" } } });
-    expect(other.text).toBe(
-      'Index "notes" already exists with different settings; nothing was created or changed.\n' +
-        '- embed.fieldMap.text: the index has "text", this call asks for "body"\n' +
-        "Next step: use the existing index as it is (describe_index shows it), or call create_index_for_model with another name.",
-    );
+    expect(refusalOf(other.text)).toEqual({
+      problem: 'Index "notes" already exists with different settings:\n- embed.fieldMap.text: the index has "text", this call asks for "body"',
+      untouched: "changed",
+      next: "use the existing index as it is (describe_index shows it), or call create_index_for_model with another name.",
+    });
   });
 
   test("upsert_records writes 300 notes in batches of at most 96", async () => {
@@ -172,11 +174,12 @@ describe("bad inputs, with the exact text a model receives", () => {
     });
     expect(r.isError).toBe(true);
     expect(r.text).toBe(
-      'Nothing was written: 4 problems with the records for index "notes".\n' +
+      '4 problems with the records for index "notes":\n' +
         '- position 1 (id "b"): text is missing; the index embeds the text of the field "text"\n' +
         '- position 2 (id "c"): text is empty; give the text to embed\n' +
         '- position 3 (id "a"): _id is a duplicate of position 0; each id may appear once per call\n' +
         '- position 4 (id "d"): tags is an object; values must be a string, number, boolean or list of strings (no nested objects)\n' +
+        `${nothingWas("written")}\n` +
         "Next step: fix those records and call upsert_records again with the whole list.",
     );
     const stats = await api(svc, "POST", `http://${(await api(svc, "GET", "/indexes/notes")).body.host}/describe_index_stats`, {});
@@ -185,30 +188,32 @@ describe("bad inputs, with the exact text a model receives", () => {
 
   test("text tools on an index without integrated embedding, and vectors into one with it", async () => {
     const up = await mcp.call("upsert_records", { index: "plain", records: [{ _id: "a", text: "x" }] });
-    expect(up.text).toBe(
-      'Index "plain" has no integrated embedding, so it cannot embed text; nothing was written.\n' +
-        "Next step: write vectors to it with upsert_vectors (embed_texts makes them from text), or create an index for a model with create_index_for_model.",
-    );
+    expect(refusalOf(up.text)).toEqual({
+      problem: 'Index "plain" has no integrated embedding, so it cannot embed text',
+      untouched: "written",
+      next: "write vectors to it with upsert_vectors (embed_texts makes them from text), or create an index for a model with create_index_for_model.",
+    });
     const search = await mcp.call("search_records", { index: "plain", query: { text: "x", topK: 1 } });
     expect(search.text).toBe(
-      'Index "plain" has no integrated embedding, so it cannot search by text. Nothing was searched.\n' +
+      `Index "plain" has no integrated embedding, so it cannot search by text. ${nothingWas("read")}\n` +
         "Next step: search by query.id (a stored record's vector); or query_vectors with a vector from the model that made the stored ones (embed_texts makes it if list_models shows that model); or, to search text, write it to an index made by create_index_for_model with upsert_records.",
     );
     const vectors = await mcp.call("upsert_vectors", { index: "notes", vectors: [{ id: "v", sparseValues: { indices: [1], values: [1] } }] });
-    expect(vectors.text).toBe(
-      'Index "notes" has integrated embedding (model local-bm25): it embeds text itself; nothing was written.\n' +
-        'Next step: write the text with upsert_records (each record with _id and a "text" field).',
-    );
+    expect(refusalOf(vectors.text)).toEqual({
+      problem: 'Index "notes" has integrated embedding (model local-bm25): it embeds text itself',
+      untouched: "written",
+      next: 'write the text with upsert_records (each record with _id and a "text" field).',
+    });
   });
 
   test("search_records: two kinds of query at once, rerank without text", async () => {
     const both = await mcp.call("search_records", { index: "notes", query: { text: "x", id: "note-001", topK: 1 } });
     expect(both.text).toBe(
-      "Give exactly one of query.text, query.id or query.vector (this call has text and id). Nothing was searched.\n" +
+      `Give exactly one of query.text, query.id or query.vector (this call has text and id). ${nothingWas("read")}\n` +
         "Next step: call again with one of them — query.text for an index with integrated embedding.",
     );
     const rerank = await mcp.call("search_records", { index: "notes", query: { id: "note-001", topK: 1 }, rerank: { model: "local-bm25-rerank", rankFields: ["text"] } });
-    expect(rerank.text).toBe("rerank needs query.text: the reranker scores each record against that text. Nothing was searched.\nNext step: search by text, or leave out rerank.");
+    expect(rerank.text).toBe(`rerank needs query.text: the reranker scores each record against that text. ${nothingWas("read")}\nNext step: search by text, or leave out rerank.`);
   });
 
   test("a hosted model's name on the local service: refused, naming what is available", async () => {
@@ -224,7 +229,7 @@ describe("bad inputs, with the exact text a model receives", () => {
   test("rerank_documents: a document without the rank field", async () => {
     const r = await mcp.call("rerank_documents", { model: "local-bm25-rerank", query: "q", documents: [{ id: "x", body: "b" }] });
     expect(r.text).toBe(
-      'documents[0] has no text field "text" (rankFields is ["text"]). Nothing was reranked.\n' +
+      `documents[0] has no text field "text" (rankFields is ["text"]). ${nothingWas("read")}\n` +
         "Next step: give each document that field, or set rankFields to the field that holds its text.",
     );
   });

@@ -11,6 +11,8 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startServiceProcess, type RunningService } from "../helpers/local-service.js";
 import { startMcp, type McpSession } from "../helpers/mcp-client.js";
 import { api, createIndex, serverless } from "./support.js";
+import { nothingWas } from "../../src/tool-kit/refusal.js";
+import { refusalOf } from "../helpers/refusal.js";
 
 let svc: RunningService;
 let mcp: McpSession;
@@ -41,7 +43,7 @@ describe("create_index_for_model", () => {
 
   test("an argument error names the field and the rule", async () => {
     const r = await mcp.call("create_index_for_model", { name: "x", cloud: "mars", embed: { model: "local-bm25", fieldMap: { text: "text" } } });
-    expect(r.text).toContain('cloud is "mars": cloud is aws, gcp or azure. Nothing was created.');
+    expect(r.text).toContain(`cloud is "mars": cloud is aws, gcp or azure. ${nothingWas("created")}`);
   });
 
   test("a hosted model's name: the service's message arrives whole, with the way to add models", async () => {
@@ -66,7 +68,7 @@ describe("update_vectors on an index that embeds text", () => {
   test("a new text by filter is refused, naming the records path", async () => {
     const r = await mcp.call("update_vectors", { index: "notes", filter: { kind: { $eq: "fruit" } }, setMetadata: { text: "x" } });
     expect(r.text).toBe(
-      'Index "notes" embeds its field "text": setting it by filter would leave each record\'s vector for its old text. Nothing was updated.\n' +
+      `Index "notes" embeds its field "text": setting it by filter would leave each record's vector for its old text. ${nothingWas("changed")}\n` +
         'Next step: call upsert_records with the changed records whole (_id, "text" and the other fields), so each is embedded again; or call update_vectors with one id at a time.',
     );
   });
@@ -83,17 +85,20 @@ test("import_vectors takes a JSONL file of text records into an index that embed
 
   writeFileSync(file, `${JSON.stringify({ text: "no id" })}\n${JSON.stringify({ _id: "k", body: "no text" })}\n`);
   const bad = await mcp.call("import_vectors", { index: "notes", namespace: "imported", path: file });
-  expect(bad.text.split("\n\n")[0]).toBe(
-    `Nothing was written: 2 of 2 records in ${file} are not valid for index "notes".\n` +
+  expect(refusalOf(bad.text.split("\n\n")[0])).toEqual({
+    problem:
+      `2 of 2 records in ${file} are not valid for index "notes":\n` +
       "- line 1: _id is missing or not a string (give _id or id)\n" +
       '- line 2 (id "k"): text is missing; the index embeds the text of the field "text"',
-  );
+    untouched: "written",
+    next: "fix those lines and call import_vectors again (dryRun: true checks the file without writing).",
+  });
 });
 
 test("text search on a dense index points at tools that exist here", async () => {
   const r = await mcp.call("search_records", { index: "dense", query: { text: "x", topK: 1 } });
   expect(r.text).toBe(
-    'Index "dense" has no integrated embedding, so it cannot search by text. Nothing was searched.\n' +
+    `Index "dense" has no integrated embedding, so it cannot search by text. ${nothingWas("read")}\n` +
       "Next step: search by query.id (a stored record's vector); or query_vectors with a vector from the model that made the stored ones (embed_texts makes it if list_models shows that model); or, to search text, write it to an index made by create_index_for_model with upsert_records.",
   );
 });
@@ -116,7 +121,7 @@ test("the default namespace: one spelling, and describe_namespace takes \"\"", a
 
 test("describe_index {name} is refused with the argument it takes", async () => {
   const r = await mcp.call("describe_index", { name: "notes" });
-  expect(r.text).toBe('Unknown argument "name" — describe_index takes "index". Nothing was read.');
+  expect(r.text).toBe(`Unknown argument "name" — describe_index takes "index". ${nothingWas("read")}`);
 });
 
 test("a missing index read as a resource names no address of the service", async () => {

@@ -2,7 +2,7 @@
 import { markdownTable } from "../../src/tool-kit/format/table.js";
 import { backupIdArg } from "../../src/tool-kit/args/admin-args.js";
 import { BackupSummary, summarizeBackup } from "../../src/tool-kit/results/admin-summaries.js";
-import { backupNotFound } from "../../src/tool-kit/results/backup-errors.js";
+import { refuseMissing } from "../../src/tool-kit/missing-resource.js";
 import { defineTool, READ_ONLY } from "../../src/tool-kit/tool.js";
 import { ServiceError } from "../../src/api/errors.js";
 import type { BackupModel } from "../../src/api/admin-records.js";
@@ -28,7 +28,7 @@ export default defineTool({
   name: "describe_backup",
   title: "Describe backup",
   description: "Show one backup: its index, status, records, namespaces, size and where it is kept.",
-  inputSchema: { backupId: backupIdArg({ after: "Nothing was read." }) },
+  inputSchema: { backupId: backupIdArg({ untouched: "read" }) },
   outputSchema: { backup: BackupSummary.describe("The backup.") },
   annotations: READ_ONLY,
   async run({ backupId }, { service, signal }) {
@@ -41,9 +41,12 @@ export default defineTool({
       // A backup's name is what a person remembers: one backup of that name is the one meant.
       const named = await backupsNamed(service, backupId, signal);
       if (named.length > 1) {
-        throw new ToolError(`${named.length} backups are named ${JSON.stringify(backupId)}. Nothing was read.\nNext step: call describe_backup with one of their ids: ${named.map((b) => `${b.backup_id} (index ${b.source_index_name})`).join(", ")}.`);
+        throw new ToolError({
+          problem: `${named.length} backups are named ${JSON.stringify(backupId)}`,
+          next: `call describe_backup with one of their ids: ${named.map((b) => `${b.backup_id} (index ${b.source_index_name})`).join(", ")}.`,
+        });
       }
-      if (named.length === 0) backupNotFound(err, backupId, "Nothing was read.");
+      if (named.length === 0) refuseMissing(err, { resource: "backup", name: backupId });
       model = named[0];
       byName = true;
     }

@@ -15,7 +15,7 @@ import { defineTool } from "../../src/tool-kit/tool.js";
 const DEFAULT_WAIT_SECONDS = 45;
 const DEFAULT_WAIT_WITH_PROGRESS_SECONDS = 180;
 
-const RULES = { after: "Nothing was created." };
+const RULES = { untouched: "created" } as const;
 const rule = (text: string) => ruleError(text, RULES);
 /** The placement when none is given, as create_index's. */
 const DEFAULT_PLACEMENT = { cloud: "aws", region: "us-east-1" } as const;
@@ -55,7 +55,7 @@ function params(p: Record<string, unknown> | undefined, what: string): Record<st
   for (const [key, value] of Object.entries(p)) {
     const name = snakeCase(key);
     if (name in out && JSON.stringify(out[name]) !== JSON.stringify(value)) {
-      throw new ToolError(`embed.${what} gives ${name} twice with different values (${JSON.stringify(out[name])} and ${JSON.stringify(value)}). Nothing was created.`);
+      throw new ToolError({ problem: `embed.${what} gives ${name} twice with different values (${JSON.stringify(out[name])} and ${JSON.stringify(value)})`, untouched: "created" });
     }
     out[name] = value;
   }
@@ -146,11 +146,11 @@ export default defineTool({
     if (!created) {
       const diff = differences(found, args);
       if (diff.length > 0) {
-        throw new ToolError(
-          `Index ${JSON.stringify(args.name)} already exists with different settings; nothing was created or changed.\n` +
-            diff.map((d) => `- ${d}`).join("\n") +
-            "\nNext step: use the existing index as it is (describe_index shows it), or call create_index_for_model with another name.",
-        );
+        throw new ToolError({
+          problem: `Index ${JSON.stringify(args.name)} already exists with different settings:\n${diff.map((d) => `- ${d}`).join("\n")}`,
+          untouched: "changed",
+          next: "use the existing index as it is (describe_index shows it), or call create_index_for_model with another name.",
+        });
       }
     }
     const limitS = args.waitSeconds ?? (ctx.progressRequested ? DEFAULT_WAIT_WITH_PROGRESS_SECONDS : DEFAULT_WAIT_SECONDS);

@@ -49,7 +49,7 @@ export default defineTool({
       },
       signal,
     );
-    if (out.data.length !== inputs.length) throw new ToolError(`The service returned ${out.data.length} embeddings for ${inputs.length} texts; nothing usable was produced.`);
+    if (out.data.length !== inputs.length) throw new ToolError({ problem: `The service returned ${out.data.length} embeddings for ${inputs.length} texts, so none can be matched to its text.`, untouched: false });
     const embeddings = out.data.map((e) => ({
       ...(e.values && { values: e.values }),
       ...(e.sparse_indices && { sparseValues: { indices: e.sparse_indices, values: e.sparse_values ?? [] } }),

@@ -43,17 +43,17 @@ export default defineTool({
     const docs = documents.map((d, i) => {
       if (typeof d === "string") return { text: d };
       if (typeof d !== "object" || d === null || Array.isArray(d)) {
-        throw new ToolError(`documents[${i}] is ${d === null ? "null" : Array.isArray(d) ? "a list" : typeof d}; give a text or an object with a text field. Nothing was reranked.`);
+        throw new ToolError({ problem: `documents[${i}] is ${d === null ? "null" : Array.isArray(d) ? "a list" : typeof d}; give a text or an object with a text field` });
       }
       return d as Record<string, unknown>;
     });
     docs.forEach((d, i) => {
       const missing = rankFields.find((f) => typeof d[f] !== "string");
       if (missing !== undefined) {
-        throw new ToolError(
-          `documents[${i}] has no text field ${JSON.stringify(missing)} (rankFields is ${JSON.stringify(rankFields)}). Nothing was reranked.\n` +
-            "Next step: give each document that field, or set rankFields to the field that holds its text.",
-        );
+        throw new ToolError({
+          problem: `documents[${i}] has no text field ${JSON.stringify(missing)} (rankFields is ${JSON.stringify(rankFields)})`,
+          next: "give each document that field, or set rankFields to the field that holds its text.",
+        });
       }
     });
     const out = await service.inference.rerank(

@@ -5,11 +5,10 @@ import { confirmDestruction, recordsIn } from "../../src/tool-kit/confirm.js";
 import { markdownTable } from "../../src/tool-kit/format/table.js";
 import { onIndexHost } from "../../src/tool-kit/index-host.js";
 import { indexArg, ruleError, textArg } from "../../src/tool-kit/args/schema.js";
-import { namespaceNotFound } from "../../src/tool-kit/results/namespace-errors.js";
+import { refuseMissing } from "../../src/tool-kit/missing-resource.js";
 import { defineTool } from "../../src/tool-kit/tool.js";
 
-const NOTHING = "Nothing was deleted.";
-const RULES = { after: NOTHING };
+const RULES = { untouched: "deleted" } as const;
 
 export default defineTool({
   name: "delete_namespace",
@@ -30,15 +29,14 @@ export default defineTool({
     const namespace = asked === "" ? "__default__" : asked; // the service's name of the default namespace
     const { service, signal } = ctx;
     const records = await onIndexHost(service, index, signal, async (model) => {
-      const ns = await service.adminData.describeNamespace(model.host, namespace, signal).catch((e: unknown) => namespaceNotFound(e, index, namespace, NOTHING));
+      const ns = await service.adminData.describeNamespace(model.host, namespace, signal).catch((e: unknown) => refuseMissing(e, { resource: "namespace", name: namespace, index }));
       const count = ns.record_count ?? undefined;
       await confirmDestruction(ctx, {
         action: `Delete namespace ${JSON.stringify(namespace)} of index ${JSON.stringify(index)}`,
         loses: `namespace ${JSON.stringify(namespace)}: ${recordsIn(count, undefined)}`,
         name: namespace,
-        nothing: NOTHING,
       });
-      await service.adminData.deleteNamespace(model.host, namespace, signal).catch((e: unknown) => namespaceNotFound(e, index, namespace, NOTHING));
+      await service.adminData.deleteNamespace(model.host, namespace, signal).catch((e: unknown) => refuseMissing(e, { resource: "namespace", name: namespace, index }));
       return count;
     });
     const table = markdownTable(["index", "namespace", "records"], [[index, namespace, records]]);

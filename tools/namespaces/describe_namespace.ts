@@ -4,10 +4,10 @@ import { markdownTable } from "../../src/tool-kit/format/table.js";
 import { onIndexHost } from "../../src/tool-kit/index-host.js";
 import { indexArg, ruleError, textArg } from "../../src/tool-kit/args/schema.js";
 import { NamespaceSummary, summarizeNamespace } from "../../src/tool-kit/results/admin-summaries.js";
-import { namespaceNotFound } from "../../src/tool-kit/results/namespace-errors.js";
+import { refuseMissing } from "../../src/tool-kit/missing-resource.js";
 import { defineTool, READ_ONLY } from "../../src/tool-kit/tool.js";
 
-const RULES = { after: "Nothing was read." };
+const RULES = { untouched: "read" } as const;
 
 export default defineTool({
   name: "describe_namespace",
@@ -22,7 +22,7 @@ export default defineTool({
   async run({ index, namespace: asked }, { service, signal }) {
     const namespace = asked === "" ? "__default__" : asked; // the service's name of the default namespace
     const found = await onIndexHost(service, index, signal, (model) =>
-      service.adminData.describeNamespace(model.host, namespace, signal).catch((e: unknown) => namespaceNotFound(e, index, namespace, "Nothing was read.")),
+      service.adminData.describeNamespace(model.host, namespace, signal).catch((e: unknown) => refuseMissing(e, { resource: "namespace", name: namespace, index })),
     );
     const ns = summarizeNamespace(found);
     const table = markdownTable(["name", "records", "filterable fields"], [[ns.name, ns.records, ns.filterableFields?.join(", ") ?? "all"]]);

@@ -15,7 +15,7 @@ import { defineTool } from "../../src/tool-kit/tool.js";
 /** Loaded on the first call, not at start-up: file reading, chunking and the HTML parser. */
 const documents = () => import("../../src/ingest/documents/sync-documents.js");
 
-const RULES = { after: "Nothing was read." };
+const RULES = { untouched: "read" } as const;
 const rule = (text: string) => ruleError(text, RULES);
 const MAX_SKIPPED_SHOWN = 20;
 const globList = (what: string) =>
@@ -134,15 +134,16 @@ export default defineTool({
     const model = await writableIndex(service, index, signal);
     const field = textField(model);
     if (field === undefined) {
-      throw new ToolError(
-        `Index ${JSON.stringify(index)} has no integrated embedding, so it cannot embed documents; nothing was read.\n` +
-          "Next step: create an index for a model with create_index_for_model (list_models shows the models), then call index_documents with it.",
-      );
+      throw new ToolError({
+        problem: `Index ${JSON.stringify(index)} has no integrated embedding, so it cannot embed documents`,
+        untouched: "read",
+        next: "create an index for a model with create_index_for_model (list_models shows the models), then call index_documents with it.",
+      });
     }
     const size = chunkSize ?? (await defaultChunkSize(service, model, signal));
     const overlap = chunkOverlap ?? Math.floor(size / 10);
     if (overlap >= size / 2) {
-      throw new ToolError(`chunkOverlap (${overlap}) must be less than half of chunkSize (${size}); nothing was read.`);
+      throw new ToolError({ problem: `chunkOverlap (${overlap}) must be less than half of chunkSize (${size})`, untouched: "read" });
     }
     const { syncDocuments, DocumentPathError } = await documents();
     let out: SyncDocumentsOutcome;
@@ -153,7 +154,7 @@ export default defineTool({
         progress: (done, total, message) => ctx.progress(done, total, message),
       });
     } catch (err) {
-      if (err instanceof DocumentPathError) throw new ToolError(`${err.message} Nothing was read.`);
+      if (err instanceof DocumentPathError) throw new ToolError({ problem: err.message, untouched: "read" });
       throw err;
     }
     const failures = distinctFailures(out.notLanded);

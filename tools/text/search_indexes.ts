@@ -13,9 +13,8 @@ import { budgetWords } from "../../src/tool-kit/results/budget.js";
 import { estimateTokens } from "../../src/tool-kit/results/tokens.js";
 import { textField } from "../../src/ingest/text-records.js";
 
-const RULES = { after: "Nothing was searched." };
+const RULES = { untouched: "read" } as const;
 const rule = (text: string) => ruleError(text, RULES);
-const NOTHING = "Nothing was searched.";
 
 const MergedHit = Hit.extend({
   index: z.string().describe("The index it came from."),
@@ -60,7 +59,7 @@ export default defineTool({
     const seen = new Set<string>();
     for (const { index, namespace = "" } of indexes) {
       const key = `${index}\u0000${namespace}`;
-      if (seen.has(key)) throw new ToolError(`indexes lists ${JSON.stringify(index)} (namespace ${JSON.stringify(namespace)}) twice. ${NOTHING}`);
+      if (seen.has(key)) throw new ToolError({ problem: `indexes lists ${JSON.stringify(index)} (namespace ${JSON.stringify(namespace)}) twice` });
       seen.add(key);
     }
     const textFields = new Set<string>();
@@ -83,10 +82,10 @@ export default defineTool({
             const field = textField(model);
             if (field !== undefined) textFields.add(field);
             if (!model.embed) {
-              throw new ToolError(
-                `Index ${JSON.stringify(index)} has no integrated embedding, so it cannot be searched by text. ${NOTHING}\n` +
-                  "Next step: call again without it (search_records and query_vectors search one index by id or vector).",
-              );
+              throw new ToolError({
+                problem: `Index ${JSON.stringify(index)} has no integrated embedding, so it cannot be searched by text`,
+                next: "call again without it (search_records and query_vectors search one index by id or vector).",
+              });
             }
           },
         );
@@ -105,10 +104,10 @@ export default defineTool({
     const missing = merged.find((h) => rerank.rankFields.some((f) => typeof h.fields[f] !== "string"));
     if (missing) {
       const field = rerank.rankFields.find((f) => typeof missing.fields[f] !== "string")!;
-      throw new ToolError(
-        `Record ${JSON.stringify(missing.id)} of index ${JSON.stringify(missing.index)} has no text field ${JSON.stringify(field)} to rerank by. ${NOTHING}\n` +
-          `Next step: set rerank.rankFields to a field every index's records hold (fields found: ${Object.keys(missing.fields).map((k) => JSON.stringify(k)).join(", ")}).`,
-      );
+      throw new ToolError({
+        problem: `Record ${JSON.stringify(missing.id)} of index ${JSON.stringify(missing.index)} has no text field ${JSON.stringify(field)} to rerank by`,
+        next: `set rerank.rankFields to a field every index's records hold (fields found: ${Object.keys(missing.fields).map((k) => JSON.stringify(k)).join(", ")}).`,
+      });
     }
     const ranked = await service.inference.rerank(
       {

@@ -14,9 +14,8 @@ import { defineTool, READ_ONLY } from "../../src/tool-kit/tool.js";
 import { budgetWords, idsArgument } from "../../src/tool-kit/results/budget.js";
 import { textField } from "../../src/ingest/text-records.js";
 
-const RULES = { after: "Nothing was searched." };
+const RULES = { untouched: "read" } as const;
 const rule = (text: string) => ruleError(text, RULES);
-const NOTHING = "Nothing was searched.";
 
 export default defineTool({
   name: "search_records",
@@ -56,28 +55,28 @@ export default defineTool({
   async run({ index, namespace = "", query, fields, rerank }, { service, signal, config }) {
     const given = (["text", "id", "vector"] as const).filter((k) => query[k] !== undefined);
     if (given.length !== 1) {
-      throw new ToolError(
-        `Give exactly one of query.text, query.id or query.vector (this call has ${given.length === 0 ? "none" : given.join(" and ")}). ${NOTHING}\n` +
-          "Next step: call again with one of them — query.text for an index with integrated embedding.",
-      );
+      throw new ToolError({
+        problem: `Give exactly one of query.text, query.id or query.vector (this call has ${given.length === 0 ? "none" : given.join(" and ")})`,
+        next: "call again with one of them — query.text for an index with integrated embedding.",
+      });
     }
     const v = query.vector;
-    if (v && v.values === undefined && v.sparseValues === undefined) throw new ToolError(`query.vector needs values or sparseValues. ${NOTHING}`);
+    if (v && v.values === undefined && v.sparseValues === undefined) throw new ToolError({ problem: "query.vector needs values or sparseValues" });
     if (v?.sparseValues && v.sparseValues.indices.length !== v.sparseValues.values.length) {
-      throw new ToolError(`query.vector.sparseValues has ${v.sparseValues.indices.length} indices but ${v.sparseValues.values.length} values; they must be the same length. ${NOTHING}`);
+      throw new ToolError({ problem: `query.vector.sparseValues has ${v.sparseValues.indices.length} indices but ${v.sparseValues.values.length} values; they must be the same length` });
     }
     if (rerank && query.text === undefined) {
-      throw new ToolError(`rerank needs query.text: the reranker scores each record against that text. ${NOTHING}\nNext step: search by text, or leave out rerank.`);
+      throw new ToolError({ problem: "rerank needs query.text: the reranker scores each record against that text", next: "search by text, or leave out rerank." });
     }
     checkFilter(query.filter);
     let embedded: string | undefined;
     const check = (model: IndexModel) => {
       embedded = textField(model);
       if (query.text !== undefined && !model.embed) {
-        throw new ToolError(
-          `Index ${JSON.stringify(index)} has no integrated embedding, so it cannot search by text. ${NOTHING}\n` +
-            "Next step: search by query.id (a stored record's vector); or query_vectors with a vector from the model that made the stored ones (embed_texts makes it if list_models shows that model); or, to search text, write it to an index made by create_index_for_model with upsert_records.",
-        );
+        throw new ToolError({
+          problem: `Index ${JSON.stringify(index)} has no integrated embedding, so it cannot search by text`,
+          next: "search by query.id (a stored record's vector); or query_vectors with a vector from the model that made the stored ones (embed_texts makes it if list_models shows that model); or, to search text, write it to an index made by create_index_for_model with upsert_records.",
+        });
       }
     };
     const body: SearchRecordsRequest = {

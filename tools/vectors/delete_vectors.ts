@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { IndexModel } from "../../src/api/records.js";
 import type { Service } from "../../src/api/service.js";
 import { ToolError } from "../../src/tool-kit/tool-error.js";
-import { filterProblem, filterSchema, FILTER_OPERATORS } from "../../src/tool-kit/args/filter.js";
+import { filterProblem, filterRefusal, filterSchema } from "../../src/tool-kit/args/filter.js";
 import { markdownTable } from "../../src/tool-kit/format/table.js";
 import { onIndexHost } from "../../src/tool-kit/index-host.js";
 import { indexArg, namespaceArg, recordIdArg, ruleError } from "../../src/tool-kit/args/schema.js";
@@ -13,8 +13,7 @@ import { FRESHNESS_NOTE, isHosted } from "../../src/tool-kit/hosted.js";
 import { confirmDestruction, recordsIn } from "../../src/tool-kit/confirm.js";
 import { namespaceOfIndex } from "../../src/tool-kit/results/index-summary.js";
 
-const NOTHING = "Nothing was deleted.";
-const RULES = { after: NOTHING };
+const RULES = { untouched: "deleted" } as const;
 const rule = (text: string) => ruleError(text, RULES);
 
 /** Records per namespace, or undefined when the stats cannot be read (the counts are a courtesy). */
@@ -80,23 +79,21 @@ export default defineTool({
       (x): x is "ids" | "filter" | "deleteAll" => typeof x === "string",
     );
     if (given.length !== 1) {
-      throw new ToolError(
-        given.length === 0
-          ? `Say what to delete: give exactly one of ids (1–1000 record ids), filter (a metadata filter) or deleteAll: true. ${NOTHING}`
-          : `Give exactly one of ids, filter or deleteAll; this call gave ${given.join(" and ")}. ${NOTHING}`,
-      );
+      throw new ToolError({
+        problem:
+          given.length === 0
+            ? "Say what to delete: give exactly one of ids (1–1000 record ids), filter (a metadata filter) or deleteAll: true"
+            : `Give exactly one of ids, filter or deleteAll; this call gave ${given.join(" and ")}`,
+      });
     }
     const by = given[0];
     if (filter !== undefined) {
       const problem = filterProblem(filter);
       if (problem) {
-        throw new ToolError(
-          `Invalid filter: ${problem}. ${NOTHING}\nNext step: write the filter with the operators ${FILTER_OPERATORS.join(", ")} ` +
-            '(and $and / $or to combine), e.g. {"genre": {"$eq": "drama"}}, and call again.',
-        );
+        throw new ToolError(filterRefusal(problem));
       }
       if (Object.keys(filter).length === 0) {
-        throw new ToolError(`The filter is empty, which would match every record. To delete them all, give deleteAll: true instead. ${NOTHING}`);
+        throw new ToolError({ problem: "The filter is empty, which would match every record. To delete them all, give deleteAll: true instead" });
       }
     }
 
@@ -113,7 +110,6 @@ export default defineTool({
           action: `Delete ${filter ? "every record matching the filter" : "every record"} in ${namespaceOfIndex(namespace, index)}`,
           loses: `${matching === undefined ? "the matching records" : recordsIn(matching, undefined)} in ${namespaceOfIndex(namespace, index)}`,
           name: index,
-          nothing: NOTHING,
         });
       }
       let found: string[] | undefined;

@@ -10,7 +10,7 @@ import { nextPageField, paginationTokenArg } from "../../src/tool-kit/results/ad
 import { namespaceOfIndex } from "../../src/tool-kit/results/index-summary.js";
 import { defineTool, READ_ONLY } from "../../src/tool-kit/tool.js";
 
-const RULES = { after: "Nothing was read." };
+const RULES = { untouched: "read" } as const;
 
 const Fetched = z.object({
   id: z.string().describe("Record id."),

@@ -12,7 +12,7 @@ import { CompactSparseValuesOutput, inValuesFormat, valuesBase64Output } from ".
 import { defineTool, READ_ONLY } from "../../src/tool-kit/tool.js";
 
 const MAX_IDS = 1000;
-const RULES = { after: "Nothing was fetched." };
+const RULES = { untouched: "read" } as const;
 const rule = (text: string) => ruleError(text, RULES);
 
 const Fetched = z.object({

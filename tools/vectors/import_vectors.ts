@@ -4,6 +4,7 @@
 // resume.
 import { z } from "zod";
 import type { IndexModel } from "../../src/api/records.js";
+import { refusalText } from "../../src/tool-kit/refusal.js";
 import { ToolError } from "../../src/tool-kit/tool-error.js";
 import { markdownTable } from "../../src/tool-kit/format/table.js";
 import { importSlot } from "../../src/ingest/import-slots.js";
@@ -19,7 +20,7 @@ import { FRESHNESS_NOTE, isHosted } from "../../src/tool-kit/hosted.js";
 import { distinctFailures, failuresField, upsertedField, writableIndex, writtenTo } from "../../src/tool-kit/results/writes.js";
 
 const MAX_SHOWN = 20;
-const RULES = { after: "Nothing was read." };
+const RULES = { untouched: "read" } as const;
 const rule = (text: string) => ruleError(text, RULES);
 
 const Outcome = {
@@ -62,18 +63,20 @@ const oneLine = (text: string) => text.replace(/[\u0000-\u001f\u007f\u2028\u2029
 function badRecordsText(check: FileCheck, s: Structured, unit: string): string {
   const lines = check.shown.map((b) => `- ${unit} ${b.position}${b.id !== undefined ? ` (id ${JSON.stringify(b.id)})` : ""}: ${oneLine(b.problem)}`);
   if (check.bad > check.shown.length) lines.push(`- … and ${check.bad - check.shown.length} more bad records (the first ${MAX_SHOWN} are listed)`);
-  return (
-    `Nothing was written: ${check.bad} of ${check.records} records in ${oneLine(s.file)} are not valid for index ${JSON.stringify(s.index)}.\n` +
-    `${lines.join("\n")}\n\nNext step: fix those ${unit}s and call import_vectors again (dryRun: true checks the file without writing).`
-  );
+  return refusalText({
+    problem: `${check.bad} of ${check.records} records in ${oneLine(s.file)} are not valid for index ${JSON.stringify(s.index)}:\n${lines.join("\n")}`,
+    untouched: "written",
+    next: `fix those ${unit}s and call import_vectors again (dryRun: true checks the file without writing).`,
+  });
 }
 
 /** A file of text records for an index that embeds text (src/ingest/text-import.ts): JSONL only. */
 async function textRecords(source: RecordSource, field: string, index: string, o: { startAt: number; maxShown: number; signal: AbortSignal }): Promise<TextFile> {
   if (source.format !== "jsonl") {
-    throw new ToolError(
-      `Index ${JSON.stringify(index)} embeds the text of its field "${field}": it takes a JSONL file of text records (one upsert_records record a line: _id, "${field}", other fields), not Parquet. Nothing was written.`,
-    );
+    throw new ToolError({
+      problem: `Index ${JSON.stringify(index)} embeds the text of its field "${field}": it takes a JSONL file of text records (one upsert_records record a line: _id, "${field}", other fields), not Parquet`,
+      untouched: "written",
+    });
   }
   return readTextFile(source.file, field, o);
 }
@@ -91,12 +94,12 @@ const ingest = () => import("../../src/ingest/import-file.js");
 /** The file opened once (safe-open.ts) and its source, which owns it from then on (closing it on failure too). */
 async function open(path: string, roots: string[], format: "jsonl" | "parquet" | undefined): Promise<RecordSource> {
   const opened = await openAllowedFile(path, roots);
-  if (!opened.ok) throw new ToolError(`${opened.message} Nothing was read.`);
+  if (!opened.ok) throw new ToolError({ problem: opened.message, untouched: "read" });
   const file: OpenedFile = opened.file;
   try {
     return await (await ingest()).openSource(file, format);
   } catch (err) {
-    throw new ToolError(`Cannot import ${file.realPath}: ${err instanceof Error ? err.message : String(err)}. Nothing was written.`);
+    throw new ToolError({ problem: `Cannot import ${file.realPath}: ${err instanceof Error ? err.message : String(err)}`, untouched: "written" });
   }
 }
 
@@ -142,7 +145,7 @@ export default defineTool({
           return await (await ingest()).checkFile(source, model, { startAt, signal, maxShown: MAX_SHOWN, unit });
         } catch (err) {
           if (signal.aborted) throw err;
-          throw new ToolError(`Cannot read ${source.path}: ${err instanceof Error ? err.message : String(err)}. Nothing was written.`);
+          throw new ToolError({ problem: `Cannot read ${source.path}: ${err instanceof Error ? err.message : String(err)}`, untouched: "written" });
         }
       };
       const model = await writableIndex(service, index, signal);
@@ -161,8 +164,8 @@ export default defineTool({
       if (check.records === 0) {
         throw new ToolError(
           startAt > 1
-            ? `${source.path} has no records from ${unit} ${startAt} on; nothing was written. Next step: check startAt.`
-            : `${source.path} has no records; nothing was written. Next step: check that this is the right file.`,
+            ? { problem: `${source.path} has no records from ${unit} ${startAt} on`, untouched: "written", next: "check startAt." }
+            : { problem: `${source.path} has no records`, untouched: "written", next: "check that this is the right file." },
         );
       }
       const s: Structured = {

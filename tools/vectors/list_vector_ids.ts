@@ -49,11 +49,12 @@ export default defineTool({
       (model) => service.data.listIds(model.host, { namespace, prefix, limit, paginationToken }, signal),
       (model) => {
         if (model.spec.pod) {
-          throw new ToolError(
-            `Index ${JSON.stringify(index)} is pod-based, and the service lists record ids only in serverless indexes. Nothing was read.\n` +
-              "Next step: fetch_vectors reads records whose ids you know; query_vectors finds records by vector or metadata filter; " +
+          throw new ToolError({
+            problem: `Index ${JSON.stringify(index)} is pod-based, and the service lists record ids only in serverless indexes`,
+            next:
+              "fetch_vectors reads records whose ids you know; query_vectors finds records by vector or metadata filter; " +
               "describe_index_stats counts them per namespace.",
-          );
+          });
         }
       },
     );

@@ -16,7 +16,7 @@ import { defineTool, READ_ONLY } from "../../src/tool-kit/tool.js";
 
 const MAX_TOP_K = 10_000;
 
-const RULES = { after: "Nothing was queried." };
+const RULES = { untouched: "read" } as const;
 const rule = (text: string) => ruleError(text, RULES);
 
 const Match = z.object({
@@ -70,39 +70,38 @@ export default defineTool({
   budgetedResult: true,
   async run(args, { service, signal, config }) {
     const { index, namespace = "", id, topK, filter, includeMetadata = true, includeValues = false } = args;
-    const { vector, sparseVector } = queryVectors(args, "Nothing was queried.");
+    const { vector, sparseVector } = queryVectors(args, "read");
     const byVector = vector !== undefined || sparseVector !== undefined;
     if (byVector && id !== undefined) {
       const given = [vector && "vector", sparseVector && "sparseVector"].filter(Boolean).join(" and ");
-      throw new ToolError(
-        `Give either a query vector or the id of a stored record, not both: this call has ${given} and id. Nothing was queried.\n` +
-          `Next step: call again without id to search with the ${given}, or without ${given} to search with record ${JSON.stringify(id)}'s own values.`,
-      );
+      throw new ToolError({
+        problem: `Give either a query vector or the id of a stored record, not both: this call has ${given} and id`,
+        next: `call again without id to search with the ${given}, or without ${given} to search with record ${JSON.stringify(id)}'s own values.`,
+      });
     }
     if (!byVector && id === undefined) {
-      throw new ToolError(
-        "Nothing to search with: give vector (a dense vector of the index's dimension), sparseVector, or id (a stored record's id). Nothing was queried.\n" +
-          "Next step: call again with one of them.",
-      );
+      throw new ToolError({
+        problem: "Nothing to search with: give vector (a dense vector of the index's dimension), sparseVector, or id (a stored record's id)",
+        next: "call again with one of them.",
+      });
     }
     if (sparseVector && sparseVector.indices.length !== sparseVector.values.length) {
-      throw new ToolError(
-        `sparseVector has ${sparseVector.indices.length} indices but ${sparseVector.values.length} values; they must be the same length. Nothing was queried.`,
-      );
+      throw new ToolError({ problem: `sparseVector has ${sparseVector.indices.length} indices but ${sparseVector.values.length} values; they must be the same length` });
     }
     checkFilter(filter);
     const checkVector = (model: IndexModel) => {
       if (vector === undefined) return;
       if (isSparseIndex(model)) {
-        throw new ToolError(
-          `Index ${JSON.stringify(index)} is sparse: it has no dense dimension. Nothing was queried.\nNext step: query it with sparseVector (indices and values) instead of vector.`,
-        );
+        throw new ToolError({
+          problem: `Index ${JSON.stringify(index)} is sparse: it has no dense dimension`,
+          next: "query it with sparseVector (indices and values) instead of vector.",
+        });
       }
       if (typeof model.dimension === "number" && vector.length !== model.dimension) {
-        throw new ToolError(
-          `The query vector has ${vector.length} values, but index ${JSON.stringify(index)} has dimension ${model.dimension}. Nothing was queried.\n` +
-            `Next step: query with a vector of exactly ${model.dimension} numbers, made by the same embedding model as the stored records.`,
-        );
+        throw new ToolError({
+          problem: `The query vector has ${vector.length} values, but index ${JSON.stringify(index)} has dimension ${model.dimension}`,
+          next: `query with a vector of exactly ${model.dimension} numbers, made by the same embedding model as the stored records.`,
+        });
       }
     };
 

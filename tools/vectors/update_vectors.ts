@@ -3,7 +3,7 @@
 // by filter that would touch more than one record asks the person to confirm when the client supports it.
 import { z } from "zod";
 import { checkRecords } from "../../src/ingest/check.js";
-import { filterProblem, filterSchema, FILTER_OPERATORS } from "../../src/tool-kit/args/filter.js";
+import { filterProblem, filterRefusal, filterSchema } from "../../src/tool-kit/args/filter.js";
 import { indexArg, namespaceArg, numberList, recordIdArg, ruleError, sparseVectorArg } from "../../src/tool-kit/args/schema.js";
 import { confirmDestruction } from "../../src/tool-kit/confirm.js";
 import { markdownTable } from "../../src/tool-kit/format/table.js";
@@ -14,8 +14,8 @@ import { ToolError } from "../../src/tool-kit/tool-error.js";
 import { textField, textRecordLine } from "../../src/ingest/text-records.js";
 import { defineTool } from "../../src/tool-kit/tool.js";
 
-const NOTHING = "Nothing was updated.";
-const RULES = { after: NOTHING };
+const UNTOUCHED = "changed";
+const RULES = { untouched: UNTOUCHED } as const;
 const rule = (text: string) => ruleError(text, RULES);
 
 export default defineTool({
@@ -47,40 +47,41 @@ export default defineTool({
   async run({ index, namespace = "", id, values, sparseValues, setMetadata, filter, dryRun }, ctx) {
     const { service, signal } = ctx;
     if ((id === undefined) === (filter === undefined)) {
-      throw new ToolError(`Give exactly one of id (one record) or filter (every matching record). ${NOTHING}`);
+      throw new ToolError({ problem: "Give exactly one of id (one record) or filter (every matching record)", untouched: UNTOUCHED });
     }
     const where = namespaceOfIndex(namespace, index);
     if (filter !== undefined) {
-      if (values || sparseValues) throw new ToolError(`An update by filter can only set metadata; values and sparseValues need an id. ${NOTHING}`);
-      if (!setMetadata && !dryRun) throw new ToolError(`An update by filter needs setMetadata (the fields to set). ${NOTHING}`);
+      if (values || sparseValues) throw new ToolError({ problem: "An update by filter can only set metadata; values and sparseValues need an id", untouched: UNTOUCHED });
+      if (!setMetadata && !dryRun) throw new ToolError({ problem: "An update by filter needs setMetadata (the fields to set)", untouched: UNTOUCHED });
       const problem = filterProblem(filter) ?? (Object.keys(filter).length === 0 ? "the filter is empty, which would match every record" : undefined);
       if (problem) {
-        throw new ToolError(`Invalid filter: ${problem}. ${NOTHING}\nNext step: write the filter with the operators ${FILTER_OPERATORS.join(", ")} (and $and / $or), and call again.`);
+        throw new ToolError(filterRefusal(problem, UNTOUCHED));
       }
     } else if (!values && !sparseValues && !setMetadata) {
-      throw new ToolError(`Nothing to change: give values, sparseValues or setMetadata for record ${JSON.stringify(id)}. ${NOTHING}`);
+      throw new ToolError({ problem: `Nothing to change: give values, sparseValues or setMetadata for record ${JSON.stringify(id)}`, untouched: UNTOUCHED });
     }
     return onIndexHost(service, index, signal, async (model) => {
       const probe = { id: id ?? "filter", ...(values && { values }), ...(sparseValues && { sparseValues }), ...(setMetadata && { metadata: setMetadata }) };
       const problems = checkRecords([probe], model).filter((p) => !/^is missing/.test(p.rule));
       if (problems.length > 0) {
-        throw new ToolError(`${problems.map((p) => `${p.field} ${p.rule}`).join("; ")}. ${NOTHING}\nNext step: fix it and call again.`);
+        throw new ToolError({ problem: problems.map((p) => `${p.field} ${p.rule}`).join("; "), untouched: UNTOUCHED, next: "fix it and call again." });
       }
       const field = textField(model);
       const newText = field !== undefined && setMetadata !== undefined && field in setMetadata;
       if (newText && id === undefined) {
-        throw new ToolError(
-          `Index ${JSON.stringify(index)} embeds its field "${field}": setting it by filter would leave each record's vector for its old text. ${NOTHING}\n` +
-            `Next step: call upsert_records with the changed records whole (_id, "${field}" and the other fields), so each is embedded again; or call update_vectors with one id at a time.`,
-        );
+        throw new ToolError({
+          problem: `Index ${JSON.stringify(index)} embeds its field "${field}": setting it by filter would leave each record's vector for its old text`,
+          untouched: UNTOUCHED,
+          next: `call upsert_records with the changed records whole (_id, "${field}" and the other fields), so each is embedded again; or call update_vectors with one id at a time.`,
+        });
       }
       if (newText && id !== undefined) {
-        if (values || sparseValues) throw new ToolError(`Index ${JSON.stringify(index)} makes a record's values from its field "${field}": give the new text or new values, not both. ${NOTHING}`);
+        if (values || sparseValues) throw new ToolError({ problem: `Index ${JSON.stringify(index)} makes a record's values from its field "${field}": give the new text or new values, not both`, untouched: UNTOUCHED });
         const text = setMetadata[field];
-        if (typeof text !== "string" || text.trim() === "") throw new ToolError(`setMetadata.${field} is the text index ${JSON.stringify(index)} embeds: a string that is not empty. ${NOTHING}`);
+        if (typeof text !== "string" || text.trim() === "") throw new ToolError({ problem: `setMetadata.${field} is the text index ${JSON.stringify(index)} embeds: a string that is not empty`, untouched: UNTOUCHED });
         const current = (await service.data.fetchMetadata(model.host, [id], namespace, signal)).get(id);
         if (current === undefined) {
-          throw new ToolError(`Record ${JSON.stringify(id)} not found in ${where}; ${NOTHING}\nNext step: upsert_records writes a new text record; fetch_vectors or list_vector_ids shows which ids exist.`);
+          throw new ToolError({ problem: `Record ${JSON.stringify(id)} not found in ${where}`, untouched: UNTOUCHED, next: "upsert_records writes a new text record; fetch_vectors or list_vector_ids shows which ids exist." });
         }
         const merged = { ...current, ...setMetadata };
         await service.data.upsertRecords(model.host, namespace === "" ? "__default__" : namespace, Buffer.from(`${textRecordLine({ _id: id, ...merged })}\n`), signal);
@@ -92,7 +93,7 @@ export default defineTool({
           await service.adminData.update(model.host, { namespace, id, ...(values && { values }), ...(sparseValues && { sparseValues }), ...(setMetadata && { setMetadata }) }, signal);
         } catch (e) {
           if (e instanceof ServiceError && e.status === 404) {
-            throw new ToolError(`Record ${JSON.stringify(id)} not found in ${where}; ${NOTHING}\nNext step: fetch_vectors or list_vector_ids shows which ids exist.`);
+            throw new ToolError({ problem: `Record ${JSON.stringify(id)} not found in ${where}`, untouched: UNTOUCHED, next: "fetch_vectors or list_vector_ids shows which ids exist." });
           }
           throw e;
         }
@@ -111,7 +112,7 @@ export default defineTool({
           action: `Overwrite the metadata fields ${Object.keys(setMetadata!).join(", ")} on every record matching the filter in ${where}`,
           loses: `the current values of those fields on ${matched.toLocaleString("en-US")} records`,
           name: index,
-          nothing: NOTHING,
+          untouched: UNTOUCHED,
         });
       }
       const done = await service.adminData.update(model.host, { namespace, filter, setMetadata }, signal);
