@@ -95,39 +95,62 @@ afterAll(async () => {
 describe("query_vectors topK 10 with values on 1536-d records", () => {
   const args = { index: "dense", vector: stored(0), topK: 10, includeValues: true };
 
-  test("each channel within the budget; the note says values made it too big and gives the call without them, which gets all 10", async () => {
+  test("when not one match fits with its values: all 10 come without them, and the note's call reads the values", async () => {
     const r = await mcp.call("query_vectors", args);
     expectWithin(r);
-    const s = r.structured as { matches: { id: string; values: number[] }[]; note: string };
-    expect(s.matches.length).toBeLessThan(10);
-    const shown = s.matches.length;
-    expect(s.note).toContain(`Matches ${shown + 1}–10 were left out: with their values they would pass this result's budget of 10,000 tokens (--max-result-tokens).`);
-    expect(s.note).toContain('Next step: the same query with "includeValues": false gives all 10 matches with their metadata;');
+    const s = r.structured as { matches: { id: string; score: number; values?: number[]; metadata?: unknown }[]; note: string };
+    expect(s.matches).toHaveLength(10);
+    expect(s.matches[0].id).toBe("d0");
+    expect(s.matches.every((m) => m.values === undefined && m.metadata !== undefined)).toBe(true);
+    expect(s.note).toContain(
+      "Values were left out of every match: one match's values alone pass this result's budget of 10,000 tokens (--max-result-tokens).",
+    );
+    expect(r.text.split("\n")[0]).toBe('10 matches in namespace "__default__" of index "dense", best first:');
+    expect(r.text.split("\n")[2]).toBe("| rank | id | score | metadata |");
     expect(r.text.endsWith(`\n\n${s.note}`)).toBe(true);
 
-    const without = await mcp.call("query_vectors", { ...args, includeValues: false });
-    expectWithin(without);
-    const all = (without.structured as { matches: { id: string; metadata: unknown }[] }).matches;
-    expect(all.map((m) => m.id)).toEqual(["d0", ...all.slice(1).map((m) => m.id)]);
-    expect(all).toHaveLength(10);
-    expect(all.every((m) => m.metadata !== undefined)).toBe(true);
+    const call = callIn(s.note, "fetch_vectors");
+    expect(call).toEqual({ index: "dense", namespace: "", ids: ["d0"], includeValues: true, valuesFormat: "base64" });
+    const f = await mcp.call("fetch_vectors", call);
+    expectWithin(f);
+    const [v] = (f.structured as { vectors: { id: string; valuesBase64: string }[] }).vectors;
+    expect([...new Float32Array(Buffer.from(v.valuesBase64, "base64").buffer.slice(0))]).toEqual(stored(0));
+  });
 
-    // The values of the left-out matches: the note's fetch_vectors call, followed until every record came back whole.
-    const wanted = all.slice(shown).map((m) => m.id);
-    let call = callIn(s.note, "fetch_vectors");
-    expect(call.ids).toEqual(wanted);
-    const got: { id: string; valuesBase64?: string }[] = [];
-    for (let step = 0; step < 20 && call; step++) {
-      const f = await mcp.call("fetch_vectors", call);
-      expectWithin(f);
-      const fs = f.structured as { vectors: { id: string; valuesBase64?: string }[]; note?: string };
-      got.push(...fs.vectors);
-      call = fs.note ? callIn(fs.note, "fetch_vectors") : (undefined as never);
-    }
-    expect(got.map((v) => v.id)).toEqual(wanted);
-    for (const v of got) {
-      const values = [...new Float32Array(Buffer.from(v.valuesBase64!, "base64").buffer.slice(0))];
-      expect(values).toEqual(stored(Number(v.id.slice(1))));
+  test("when some matches fit with their values: those, whole, and a note with the calls that get the rest", async () => {
+    const wide = await startMcp({ env: { PINECONE_API_KEY: svc.apiKey, PINECONE_CONTROLLER_HOST: svc.controlUrl }, args: ["--max-result-tokens", "40000"] });
+    try {
+      const r = await wide.call("query_vectors", args);
+      expectWithin(r, 40_000);
+      const s = r.structured as { matches: { id: string; values: number[] }[]; note: string };
+      const shown = s.matches.length;
+      expect(shown).toBeGreaterThan(0);
+      expect(shown).toBeLessThan(10);
+      expect(s.note).toContain(`Matches ${shown + 1}–10 were left out: with their values they would pass this result's budget of 40,000 tokens (--max-result-tokens).`);
+      expect(s.note).toContain('Next step: the same query with "includeValues": false gives all 10 matches with their metadata;');
+
+      const without = await wide.call("query_vectors", { ...args, includeValues: false });
+      const all = (without.structured as { matches: { id: string }[] }).matches;
+      expect(all).toHaveLength(10);
+      // The values of the left-out matches: the note's fetch_vectors call, followed until every record came back whole.
+      const wanted = all.slice(shown).map((m) => m.id);
+      let call = callIn(s.note, "fetch_vectors");
+      expect(call.ids).toEqual(wanted);
+      const got: { id: string; valuesBase64?: string }[] = [];
+      for (let step = 0; step < 20 && call; step++) {
+        const f = await wide.call("fetch_vectors", call);
+        expectWithin(f, 40_000);
+        const fs = f.structured as { vectors: { id: string; valuesBase64?: string }[]; note?: string };
+        got.push(...fs.vectors);
+        call = fs.note ? callIn(fs.note, "fetch_vectors") : (undefined as never);
+      }
+      expect(got.map((v) => v.id)).toEqual(wanted);
+      for (const v of got) {
+        const values = [...new Float32Array(Buffer.from(v.valuesBase64!, "base64").buffer.slice(0))];
+        expect(values).toEqual(stored(Number(v.id.slice(1))));
+      }
+    } finally {
+      await wide.close();
     }
   });
 
@@ -136,11 +159,11 @@ describe("query_vectors topK 10 with values on 1536-d records", () => {
     try {
       const listed = wide.tools.find((t) => t.name === "query_vectors")!;
       expect(listed._meta).toEqual({ "anthropic/maxResultSizeChars": 400_000 });
-      const narrow = (await mcp.call("query_vectors", args)).structured as { matches: unknown[] };
+      const narrow = (await mcp.call("query_vectors", args)).structured as { matches: { values?: number[] }[] };
       const r = await wide.call("query_vectors", args);
       expectWithin(r, 40_000);
       const s = r.structured as { matches: { id: string; values: number[] }[] };
-      expect(s.matches.length).toBeGreaterThan(narrow.matches.length);
+      expect(s.matches.length).toBeGreaterThan(narrow.matches.filter((m) => m.values !== undefined).length);
       expect(s.matches[0].id).toBe("d0");
       for (const m of s.matches) expect(m.values.map(f32)).toEqual(stored(Number(m.id.slice(1))));
     } finally {

@@ -143,40 +143,55 @@ export default defineTool({
       return { structured, table: `No matches in ${where}. ${why}`, note: "describe_index_stats shows which namespaces hold records." };
     }
 
-    const withValues = includeValues && matches.some((m) => m.values || m.valuesBase64 || m.sparseValues);
-    const headers = ["rank", "id", "score", ...(includeMetadata ? ["metadata"] : []), ...(withValues ? ["values", "sparse values"] : [])];
-    const row = (m: Match, i: number): Cell[] => [
-      i + 1,
-      m.id,
-      scoreCell(m.score),
-      ...(includeMetadata ? [m.metadata && JSON.stringify(m.metadata)] : []),
-      ...(withValues ? [valuesCell(m), m.sparseValues && JSON.stringify(m.sparseValues)] : []),
-    ];
-    const n = matches.length;
     const closer = metric === "euclidean" ? " (euclidean: lower scores are closer)" : "";
     const budget = config.maxResultTokens;
-    // Whole matches, best first, up to the budget; the note says what was left out and the call that gets it.
-    return fitRows(
-      n,
-      budget,
-      (i) => ({ text: estimateTokens(markdownRow(row(matches[i], i), headers.length, { whole: true })), structured: estimateJsonTokens(matches[i]) }),
-      (shown) => {
-        const table = markdownTable(headers, matches.slice(0, shown).map(row), { whole: true }); // within the budget (results/budget.ts)
-        const head = shown === n ? `${n} ${n === 1 ? "match" : "matches"} in ${where}, best first${closer}:` : `${shown} of ${n} matches in ${where}, best first${closer}:`;
-        return {
-          structured: { index, namespace, matches: matches.slice(0, shown) },
-          table: `${head}\n\n${table}`,
-          ...(shown < n && { note: leftOut(shown) }),
-        };
-      },
-    );
+    const withValues = includeValues && matches.some((m) => m.values || m.valuesBase64 || m.sparseValues);
+    const result = answerWith(matches, withValues);
+    if (!withValues || result.structured.matches.length > 0) return result;
+    // Not even the best match fits with its values: the ranking is still worth having, so every match comes without
+    // values, and the note says how to read the values one record at a time.
+    const bare = answerWith(matches.map(({ values: _v, valuesBase64: _b, sparseValues: _s, ...rest }) => rest), false);
+    const first = JSON.stringify(matches[0].id);
+    const valuesNote =
+      `Values were left out of every match: one match's values alone pass this result's budget of ${budgetWords(budget)}. ` +
+      `Next step: fetch_vectors {"index": ${JSON.stringify(index)}, "namespace": ${JSON.stringify(namespace)}, "ids": [${first}], ` +
+      `"includeValues": true, "valuesFormat": "base64"} reads one record's values a call (or ask the user to raise --max-result-tokens).`;
+    return { ...bare, note: bare.note ? `${valuesNote}\n${bare.note}` : valuesNote };
 
-    function leftOut(shown: number): string {
+    // Whole matches, best first, up to the budget; the note says what was left out and the call that gets it.
+    function answerWith(shownMatches: Match[], values: boolean) {
+      const headers = ["rank", "id", "score", ...(includeMetadata ? ["metadata"] : []), ...(values ? ["values", "sparse values"] : [])];
+      const row = (m: Match, i: number): Cell[] => [
+        i + 1,
+        m.id,
+        scoreCell(m.score),
+        ...(includeMetadata ? [m.metadata && JSON.stringify(m.metadata)] : []),
+        ...(values ? [valuesCell(m), m.sparseValues && JSON.stringify(m.sparseValues)] : []),
+      ];
+      const n = shownMatches.length;
+      return fitRows(
+        n,
+        budget,
+        (i) => ({ text: estimateTokens(markdownRow(row(shownMatches[i], i), headers.length, { whole: true })), structured: estimateJsonTokens(shownMatches[i]) }),
+        (shown) => {
+          const table = markdownTable(headers, shownMatches.slice(0, shown).map(row), { whole: true }); // within the budget (results/budget.ts)
+          const head = shown === n ? `${n} ${n === 1 ? "match" : "matches"} in ${where}, best first${closer}:` : `${shown} of ${n} matches in ${where}, best first${closer}:`;
+          return {
+            structured: { index, namespace, matches: shownMatches.slice(0, shown) },
+            table: `${head}\n\n${table}`,
+            ...(shown < n && { note: leftOut(shown, values) }),
+          };
+        },
+      );
+    }
+
+    function leftOut(shown: number, values: boolean): string {
+      const n = matches.length;
       const rest = matches.slice(shown).map((m) => m.id);
-      const what = `Matches ${shown + 1}–${n} were left out: with their ${includeValues ? "values" : "metadata"} they would pass this result's budget of ${budgetWords(budget)}.`;
+      const what = `Matches ${shown + 1}–${n} were left out: with their ${values ? "values" : "metadata"} they would pass this result's budget of ${budgetWords(budget)}.`;
       const ids = idsArgument(rest, budget / 4);
-      const fetch = ids ? `fetch_vectors {"index": ${JSON.stringify(index)}, "namespace": ${JSON.stringify(namespace)}, "ids": ${ids}${includeValues ? ', "includeValues": true, "valuesFormat": "base64"' : ""}}` : "fetch_vectors with their ids";
-      if (includeValues) {
+      const fetch = ids ? `fetch_vectors {"index": ${JSON.stringify(index)}, "namespace": ${JSON.stringify(namespace)}, "ids": ${ids}${values ? ', "includeValues": true, "valuesFormat": "base64"' : ""}}` : "fetch_vectors with their ids";
+      if (values) {
         return `${what} Next step: the same query with "includeValues": false gives all ${n} matches with their metadata; ${fetch} reads the values of the rest (fewer ids a call if that is too long).`;
       }
       return `${what} Next step: ${fetch} reads the rest, or the same query with "includeMetadata": false gives all ${n} by id and score.`;
