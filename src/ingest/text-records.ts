@@ -60,7 +60,7 @@ function fieldsOf(record: TextRecord): Record<string, unknown> {
 }
 
 /** One NDJSON line: `_id` first, then the other fields. */
-function textRecordLine(record: TextRecord): string {
+export function textRecordLine(record: TextRecord): string {
   return JSON.stringify({ _id: textRecordId(record), ...fieldsOf(record) });
 }
 

@@ -57,7 +57,7 @@ function instructionsFor(config: Access, tools: readonly { name: string }[]): st
   }
   lines.push(
     "Every result carries the same facts in its text (markdown) and in structuredContent: records whole (metadata, and values when asked) " +
-      "up to a budget of 200,000 characters, the rest by id; a note (also structuredContent.note) says what was left out and the next step. " +
+      "within a budget of tokens each; past it a note (also structuredContent.note) says what was left out and the call that gets it. " +
       "Errors say what was wrong and the next step.",
   );
   return lines.join("\n");
@@ -128,11 +128,13 @@ export interface CreateServerOptions {
   stop?: AbortSignal;
   /** Fires before `stop`: calls send nothing new and answer with what landed (see ToolContext.stopping). */
   stopping?: AbortSignal;
+  /** The secrets in use (the service's key, the embeddings server's, the HTTP token), redacted from every text. */
+  secrets?: () => readonly (string | undefined)[];
 }
 
 export function createServer(config: Config, service: Service | ServiceSupply, options: CreateServerOptions): McpServer {
   const supply = isServiceSupply(service) ? service : fixedSupply(service);
-  const secrets = () => [config.apiKey];
+  const secrets = options.secrets ?? (() => [config.apiKey]);
   const base = options.log ?? createLogger({ secrets });
   const all = options.tools;
   // Tools the safe modes take away are not registered (so not listed); a call to one by name gets why.
@@ -216,7 +218,7 @@ export function createServer(config: Config, service: Service | ServiceSupply, o
             log.info(`${tool.name} → cancelled by the client`);
             return { content: [{ type: "text", text: `${tool.name} was cancelled before it finished.` }], isError: true };
           }
-          const text = redact(errorText(tool.name, err), secrets());
+          const text = redact(errorText(tool, err), secrets());
           log.info(`${tool.name} → isError: ${text.split("\n")[0]}`);
           return { content: [{ type: "text", text }], isError: true };
         }
@@ -234,7 +236,7 @@ export function createServer(config: Config, service: Service | ServiceSupply, o
     allowedRoots: async () => [...config.allowDirs],
   }));
   guardToolCalls(server, hidden, offered, registered, log);
-  answerToolsList(server, offered);
+  answerToolsList(server, offered, config.maxResultTokens);
   guardRequests(server); // last: it wraps every handler set above
   return server;
 }
@@ -308,6 +310,6 @@ function argumentRefusal(tool: LazyTool | undefined, args: Record<string, unknow
   if (dropped === undefined) return undefined;
   return (
     `${tool.name}: ${dropped} has a field named "__proto__", which this server cannot pass on (JavaScript objects drop that ` +
-    "name). Rename the field and call again. Nothing was done."
+    `name). Rename the field and call again. ${nothingDone(tool)}`
   );
 }

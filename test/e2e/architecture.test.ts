@@ -1,5 +1,5 @@
-// The house rules of the layout, checked on the source: what each folder may import (the README's architecture
-// section says why), no import cycles, nothing but src/config.ts reads process.env, and nothing writes to stdout
+// The house rules of the layout, checked on the source: what each folder may import (docs/architecture.md
+// says why), no import cycles, nothing but src/config.ts reads process.env, and nothing writes to stdout
 // except the stdio transport (and --help).
 import { readdirSync, readFileSync } from "node:fs";
 import { join, posix } from "node:path";

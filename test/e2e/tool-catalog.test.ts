@@ -12,13 +12,13 @@ import { BUNDLE, ensureBundle, ROOT } from "../helpers/bundle.js";
 import { loadConfig } from "../../src/config.js";
 import { toolRefusal } from "../../src/mcp/access.js";
 import { declareTool, toolJsonSchemas } from "../../src/mcp/tool-schemas.js";
-import { outputShapeOf, type AnyTool } from "../../src/tool-kit/tool.js";
+import { outputShapeOf, resultSizeChars, type AnyTool } from "../../src/tool-kit/tool.js";
 import { toolModules } from "../../tools/index.js";
 
 ensureBundle();
 
 const ENV = { PATH: process.env.PATH ?? "", PINECONE_API_KEY: "catalog-test-key", PINECONE_CONTROLLER_HOST: "http://127.0.0.1:9" };
-const MODES = [[], ["--read-only"], ["--allow-destructive"], ["--indexes", "a,b"], ["--allow-destructive", "--indexes", "a"], ["--read-only", "--allow-destructive"]];
+const MODES = [[], ["--max-result-tokens", "40000"], ["--read-only"], ["--allow-destructive"], ["--indexes", "a,b"], ["--allow-destructive", "--indexes", "a"], ["--read-only", "--allow-destructive"]];
 
 let modules: AnyTool[];
 beforeAll(async () => {
@@ -28,11 +28,12 @@ beforeAll(async () => {
 type Handler = (request: unknown, extra: unknown) => Promise<{ tools: Record<string, unknown>[] }>;
 
 /** tools/list as the SDK answers it for these modules registered eagerly, each schema replaced by ours. */
-async function listedEagerly(tools: readonly AnyTool[]): Promise<unknown[]> {
+async function listedEagerly(tools: readonly AnyTool[], maxResultTokens: number): Promise<unknown[]> {
   const server = new McpServer({ name: "eager", version: "0.0.0" });
   for (const t of tools) {
     const annotations = { title: t.title, ...t.annotations };
-    server.registerTool(t.name, { title: t.title, description: t.description, inputSchema: t.inputSchema, outputSchema: outputShapeOf(t), annotations }, async () => ({ content: [] }));
+    const _meta = t.budgetedResult ? { "anthropic/maxResultSizeChars": resultSizeChars(maxResultTokens) } : undefined;
+    server.registerTool(t.name, { title: t.title, description: t.description, inputSchema: t.inputSchema, outputSchema: outputShapeOf(t), annotations, _meta }, async () => ({ content: [] }));
   }
   const handler = (server.server as unknown as { _requestHandlers: Map<string, Handler> })._requestHandlers.get("tools/list")!;
   const { tools: listed } = await handler({ method: "tools/list", params: {} }, {});
@@ -100,7 +101,7 @@ describe("the lazy tool registry", () => {
       if (loaded.help) throw new Error("help");
       const offered = modules.filter((t) => toolRefusal(t, loaded.config) === undefined);
       expect(offered.length).toBeGreaterThanOrEqual(8);
-      const expected = await listedEagerly(offered);
+      const expected = await listedEagerly(offered, loaded.config.maxResultTokens);
       const { list } = await rawSession(args);
       // Tool by tool first, for a readable difference; then the whole line as written.
       const listed = (JSON.parse(list) as { result: { tools: { name: string }[] } }).result.tools;
