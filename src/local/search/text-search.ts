@@ -18,13 +18,42 @@ export interface TextQuery {
 
 export interface TextHit { slot: number; id: string; score: number }
 
-export function searchPostings(postings: FieldPostings, ids: readonly (string | undefined)[], q: TextQuery): { hits: TextHit[]; read: number } {
-  const read = postings.documents;
+/** Per-slot working arrays, kept between searches (a search is synchronous) and cleared where it wrote. */
+interface Scratch { scores: Float64Array; norms: Float64Array; seen: Uint8Array }
+const scratches = new WeakMap<FieldPostings, Scratch>();
+
+function scratchFor(postings: FieldPostings): Scratch {
   const capacity = postings.slotCapacity;
-  const scores = new Float64Array(capacity);
-  const norms = new Float64Array(capacity);
-  const seen = new Uint8Array(capacity);
+  let s = scratches.get(postings);
+  if (!s || s.seen.length < capacity) {
+    s = { scores: new Float64Array(capacity), norms: new Float64Array(capacity), seen: new Uint8Array(capacity) };
+    scratches.set(postings, s);
+  }
+  return s;
+}
+
+export function searchPostings(postings: FieldPostings, ids: readonly (string | undefined)[], q: TextQuery): { hits: TextHit[]; read: number } {
+  const { scores, norms, seen } = scratchFor(postings);
   const touched: number[] = [];
+  try {
+    return { hits: scoreAndRank(postings, ids, q, scores, norms, seen, touched), read: postings.documents };
+  } finally {
+    for (const slot of touched) {
+      scores[slot] = 0;
+      seen[slot] = 0;
+    }
+  }
+}
+
+function scoreAndRank(
+  postings: FieldPostings,
+  ids: readonly (string | undefined)[],
+  q: TextQuery,
+  scores: Float64Array,
+  norms: Float64Array,
+  seen: Uint8Array,
+  touched: number[],
+): TextHit[] {
   const averageLength = postings.averageLength;
   const allowed = q.allowed;
   const generations = postings.generations;
@@ -48,7 +77,7 @@ export function searchPostings(postings: FieldPostings, ids: readonly (string | 
   }
   let candidates = touched;
   if (q.required && q.required.length > 0) candidates = holdingAll(postings, touched, seen, q.required);
-  return { hits: best(candidates, scores, ids, q.topK), read };
+  return best(candidates, scores, ids, q.topK);
 }
 
 /** The touched slots that hold every required term (`seen` marks the touched ones and is reused as a counter). */
