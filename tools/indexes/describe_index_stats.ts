@@ -6,6 +6,7 @@ import { onIndexHost } from "../../src/tool-kit/index-host.js";
 import { indexArg } from "../../src/tool-kit/args/schema.js";
 import { defineTool, READ_ONLY } from "../../src/tool-kit/tool.js";
 import { ToolError } from "../../src/tool-kit/tool-error.js";
+import { namespaceName } from "../../src/tool-kit/namespace-name.js";
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
@@ -85,7 +86,7 @@ export default defineTool({
     }
     const table = markdownTable(
       ["namespace", filter === undefined ? "records" : "matching records"],
-      [...namespaces.map((n) => [n.namespace === "" ? "__default__" : n.namespace, n.vectorCount]), ["(all namespaces)", counted]],
+      [...namespaces.map((n) => [namespaceName(n.namespace), n.vectorCount]), ["(all namespaces)", counted]],
     );
     return { structured, table: `${head}\n\n${table}` };
   },

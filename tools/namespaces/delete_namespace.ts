@@ -7,6 +7,7 @@ import { onIndexHost } from "../../src/tool-kit/index-host.js";
 import { indexArg, ruleError, textArg } from "../../src/tool-kit/args/schema.js";
 import { refuseMissing } from "../../src/tool-kit/missing-resource.js";
 import { defineTool } from "../../src/tool-kit/tool.js";
+import { namespaceName } from "../../src/tool-kit/namespace-name.js";
 
 const RULES = { untouched: "deleted" } as const;
 
@@ -26,7 +27,7 @@ export default defineTool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   requiresAllowDestructive: true,
   async run({ index, namespace: asked }, ctx) {
-    const namespace = asked === "" ? "__default__" : asked; // the service's name of the default namespace
+    const namespace = namespaceName(asked); // the service's name of the default namespace
     const { service, signal } = ctx;
     const records = await onIndexHost(service, index, signal, async (model) => {
       const ns = await service.data.describeNamespace(model.host, namespace, signal).catch((e: unknown) => refuseMissing(e, { resource: "namespace", name: namespace, index }));

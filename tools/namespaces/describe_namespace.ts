@@ -6,6 +6,7 @@ import { indexArg, ruleError, textArg } from "../../src/tool-kit/args/schema.js"
 import { NamespaceSummary, summarizeNamespace } from "../../src/tool-kit/results/backups-imports-namespaces.js";
 import { refuseMissing } from "../../src/tool-kit/missing-resource.js";
 import { defineTool, READ_ONLY } from "../../src/tool-kit/tool.js";
+import { namespaceName } from "../../src/tool-kit/namespace-name.js";
 
 const RULES = { untouched: "read" } as const;
 
@@ -20,7 +21,7 @@ export default defineTool({
   outputSchema: { index: z.string().describe("The index."), namespace: NamespaceSummary.describe("The namespace.") },
   annotations: READ_ONLY,
   async run({ index, namespace: asked }, { service, signal }) {
-    const namespace = asked === "" ? "__default__" : asked; // the service's name of the default namespace
+    const namespace = namespaceName(asked); // the service's name of the default namespace
     const found = await onIndexHost(service, index, signal, (model) =>
       service.data.describeNamespace(model.host, namespace, signal).catch((e: unknown) => refuseMissing(e, { resource: "namespace", name: namespace, index })),
     );

@@ -6,12 +6,13 @@ import { z } from "zod";
 import { checkFilter, filterSchema } from "../../src/tool-kit/args/filter.js";
 import { indexArg, namespaceArg, ruleError, wholeNumberArg } from "../../src/tool-kit/args/schema.js";
 import { onIndexHost } from "../../src/tool-kit/index-host.js";
-import { Hit, hitsResult, recordsNamespace, rerankArg, usageField } from "../../src/tool-kit/text/hits.js";
+import { Hit, hitsResult, rerankArg, usageField } from "../../src/tool-kit/text/hits.js";
 import { ToolError } from "../../src/tool-kit/tool-error.js";
 import { defineTool, READ_ONLY } from "../../src/tool-kit/tool.js";
 import { budgetWords } from "../../src/tool-kit/results/budget.js";
 import { estimateTokens } from "../../src/tool-kit/results/tokens.js";
 import { textField } from "../../src/ingest/text-records.js";
+import { namespaceName } from "../../src/tool-kit/namespace-name.js";
 
 const RULES = { untouched: "read" } as const;
 const rule = (text: string) => ruleError(text, RULES);
@@ -74,7 +75,7 @@ export default defineTool({
           (model) =>
             service.data.searchRecords(
               model.host,
-              recordsNamespace(namespace),
+              namespaceName(namespace),
               { query: { top_k: query.topK, inputs: { text: query.text }, ...(query.filter && { filter: query.filter }) } },
               signal,
             ),

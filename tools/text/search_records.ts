@@ -8,11 +8,12 @@ import { checkFilter, filterSchema } from "../../src/tool-kit/args/filter.js";
 import { indexArg, namespaceArg, numberList, recordIdArg, ruleError, sparseVectorArg, wholeNumberArg } from "../../src/tool-kit/args/schema.js";
 import { onIndexHost } from "../../src/tool-kit/index-host.js";
 import { namespaceOfIndex } from "../../src/tool-kit/results/index-summary.js";
-import { Hit, hitsResult, recordsNamespace, rerankArg, usageField } from "../../src/tool-kit/text/hits.js";
+import { Hit, hitsResult, rerankArg, usageField } from "../../src/tool-kit/text/hits.js";
 import { ToolError } from "../../src/tool-kit/tool-error.js";
 import { defineTool, READ_ONLY } from "../../src/tool-kit/tool.js";
 import { budgetWords, idsArgument } from "../../src/tool-kit/results/budget.js";
 import { textField } from "../../src/ingest/text-records.js";
+import { namespaceName } from "../../src/tool-kit/namespace-name.js";
 
 const RULES = { untouched: "read" } as const;
 const rule = (text: string) => ruleError(text, RULES);
@@ -95,7 +96,7 @@ export default defineTool({
       ...(fields && { fields }),
       ...(rerank && { rerank: { model: rerank.model, rank_fields: rerank.rankFields, ...(rerank.topN !== undefined && { top_n: rerank.topN }) } }),
     };
-    const answer = await onIndexHost(service, index, signal, (model) => service.data.searchRecords(model.host, recordsNamespace(namespace), body, signal), check);
+    const answer = await onIndexHost(service, index, signal, (model) => service.data.searchRecords(model.host, namespaceName(namespace), body, signal), check);
     const hits: Hit[] = answer.result.hits.map((h) => ({ id: h._id, score: h._score, fields: h.fields ?? {} }));
     const u = answer.usage;
     const usage = {

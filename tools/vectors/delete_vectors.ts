@@ -12,6 +12,7 @@ import { defineTool } from "../../src/tool-kit/tool.js";
 import { FRESHNESS_NOTE, isHostedService } from "../../src/tool-kit/hosted-service.js";
 import { confirmDestruction, recordsIn } from "../../src/tool-kit/confirm.js";
 import { namespaceOfIndex } from "../../src/tool-kit/results/index-summary.js";
+import { namespaceName } from "../../src/tool-kit/namespace-name.js";
 
 const RULES = { untouched: "deleted" } as const;
 const rule = (text: string) => ruleError(text, RULES);
@@ -26,7 +27,7 @@ async function namespaceCounts(service: Service, model: IndexModel, signal: Abor
   }
 }
 
-const nsName = (namespace: string) => JSON.stringify(namespace === "" ? "__default__" : namespace);
+const nsName = (namespace: string) => JSON.stringify(namespaceName(namespace));
 /**
  * How many records of the namespace match the filter, when the service can say (the count is a courtesy). A
  * serverless index refuses describe_index_stats with a filter on the hosted service: it is asked for a dry-run update
@@ -36,7 +37,7 @@ async function filterCount(service: Service, model: IndexModel, namespace: strin
   try {
     if (model.spec.serverless) return (await service.data.update(model.host, { namespace, filter, setMetadata: {}, dryRun: true }, signal)).matchedRecords;
     const stats = await service.data.describeIndexStats(model.host, signal, filter);
-    return stats.namespaces?.[namespace === "" ? "__default__" : namespace]?.vectorCount ?? stats.namespaces?.[namespace]?.vectorCount ?? 0;
+    return stats.namespaces?.[namespaceName(namespace)]?.vectorCount ?? stats.namespaces?.[namespace]?.vectorCount ?? 0;
   } catch {
     return undefined;
   }
@@ -154,7 +155,7 @@ export default defineTool({
           : "every record";
     const table = markdownTable(
       ["index", "namespace", "by", "records before", "records after", "removed"],
-      [[index, namespace === "" ? "__default__" : namespace, by, before, after, structured.removed]],
+      [[index, namespaceName(namespace), by, before, after, structured.removed]],
     );
     const missing = structured.missing?.length ? `\n\nIds that did not exist: ${structured.missing.join(", ")}` : "";
     return { structured, table: `Deleted ${what} from ${where}.\n\n${table}${missing}`, ...(isHostedService(config) && { note: FRESHNESS_NOTE }) };

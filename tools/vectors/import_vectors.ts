@@ -18,6 +18,7 @@ import { indexArg, namespaceArg, ruleError, wholeNumberArg } from "../../src/too
 import { defineTool } from "../../src/tool-kit/tool.js";
 import { FRESHNESS_NOTE, isHostedService } from "../../src/tool-kit/hosted-service.js";
 import { distinctFailures, failuresField, upsertedField, writableIndex, writtenTo } from "../../src/tool-kit/results/writes.js";
+import { namespaceName } from "../../src/tool-kit/namespace-name.js";
 
 const MAX_SHOWN = 20;
 const RULES = { untouched: "read" } as const;
@@ -53,7 +54,7 @@ const Outcome = {
 type Structured = z.output<z.ZodObject<typeof Outcome>>;
 
 const HEADERS = ["index", "namespace", "file", "format", "records", "batches", "upserted", "failed", "seconds"];
-const row = (s: Structured) => [s.index, s.namespace || "__default__", s.file, s.format, s.records, s.batches, s.upserted, s.failed, s.seconds.toFixed(2)];
+const row = (s: Structured) => [s.index, namespaceName(s.namespace), s.file, s.format, s.records, s.batches, s.upserted, s.failed, s.seconds.toFixed(2)];
 const ranges = (unit: string, list: { first: number; last: number }[]) =>
   list.length === 0 ? "none" : `${unit}s ${list.map((r) => (r.first === r.last ? `${r.first}` : `${r.first}–${r.last}`)).join(", ")}`;
 

@@ -13,6 +13,7 @@ import { ServiceError } from "../../src/api/errors.js";
 import { ToolError } from "../../src/tool-kit/tool-error.js";
 import { textField, textRecordLine } from "../../src/ingest/text-records.js";
 import { defineTool } from "../../src/tool-kit/tool.js";
+import { namespaceName } from "../../src/tool-kit/namespace-name.js";
 
 const UNTOUCHED = "changed";
 const RULES = { untouched: UNTOUCHED } as const;
@@ -84,7 +85,7 @@ export default defineTool({
           throw new ToolError({ problem: `Record ${JSON.stringify(id)} not found in ${where}`, untouched: UNTOUCHED, next: "upsert_records writes a new text record; fetch_vectors or list_vector_ids shows which ids exist." });
         }
         const merged = { ...current, ...setMetadata };
-        await service.data.upsertRecords(model.host, namespace === "" ? "__default__" : namespace, Buffer.from(`${textRecordLine({ _id: id, ...merged })}\n`), signal);
+        await service.data.upsertRecords(model.host, namespaceName(namespace), Buffer.from(`${textRecordLine({ _id: id, ...merged })}\n`), signal);
         const table = markdownTable(["id", "changed"], [[id, `metadata (${Object.keys(setMetadata).join(", ")}); values embedded again from "${field}"`]]);
         return { structured: { index, namespace, by: "id" as const, id, updated: true }, table: `Record updated in ${where}, its text embedded again:\n\n${table}` };
       }
@@ -117,7 +118,7 @@ export default defineTool({
       }
       const done = await service.data.update(model.host, { namespace, filter, setMetadata }, signal);
       const n = done.matchedRecords ?? matched;
-      const table = markdownTable(["index", "namespace", "matched records", "fields set"], [[index, namespace === "" ? "__default__" : namespace, n, Object.keys(setMetadata!).join(", ")]]);
+      const table = markdownTable(["index", "namespace", "matched records", "fields set"], [[index, namespaceName(namespace), n, Object.keys(setMetadata!).join(", ")]]);
       return { structured: { index, namespace, by: "filter" as const, matchedRecords: n, updated: true }, table: `Metadata set on ${n} records in ${where}:\n\n${table}` };
     });
   },

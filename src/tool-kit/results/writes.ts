@@ -8,6 +8,7 @@ import { readyIndex } from "../index-host.js";
 import type { Refusal } from "../refusal.js";
 import type { RecordProblem } from "../../ingest/check.js";
 import type { UpsertOutcome } from "../../ingest/upsert.js";
+import { namespaceName } from "../namespace-name.js";
 
 /** The index to write to, resolved to its host; a tool error when it is not ready yet. */
 export function writableIndex(service: Service, index: string, signal: AbortSignal): Promise<IndexModel> {
@@ -84,7 +85,7 @@ export function upsertResult(index: string, namespace: string, outcome: UpsertOu
   };
   const table = markdownTable(
     ["index", "namespace", "records", "batches", "upserted", "failed", "seconds"],
-    [[index, namespace || "__default__", outcome.records, outcome.batches, outcome.upserted, structured.failed, structured.seconds.toFixed(2)]],
+    [[index, namespaceName(namespace), outcome.records, outcome.batches, outcome.upserted, structured.failed, structured.seconds.toFixed(2)]],
   );
   return { structured, table };
 }

@@ -127,7 +127,3 @@ export function hitsResult<H extends TableHit, S>(
   );
 }
 
-/** The API's name of a namespace in a records path: the default one is "__default__". */
-export function recordsNamespace(namespace: string): string {
-  return namespace === "" ? "__default__" : namespace;
-}
