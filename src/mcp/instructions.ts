@@ -1,0 +1,40 @@
+// The initialize result's instructions, assembled from the toolsets that are on (each carries its own sentence,
+// tools/index.ts), workflow first: the text path before the vector path. They name only tools that are on, the
+// toolsets that are off and how a person turns them on, and the safe modes in force.
+import type { Access } from "./access.js";
+import { toolModules, toolsets } from "../../tools/index.js";
+import { toolsetsOff } from "./tool-selection.js";
+
+export function instructionsFor(config: Access, offered: ReadonlySet<string>, overHttp = false): string {
+  const has = (name: string) => offered.has(name);
+  const lines = ["Administer and fill a vector database (Pinecone-compatible API)."];
+  if (has("list_indexes")) lines.push("Start with list_indexes to see what exists.");
+  for (const set of toolsets) {
+    if (toolModules.some((t) => t.toolset === set.name && has(t.name))) lines.push(set.sentence(has));
+  }
+  const off = toolsetsOff(offered);
+  if (off.length > 0) {
+    const purposes = off.map((name) => `${name} (${toolsets.find((s) => s.name === name)!.purpose})`).join(", ");
+    lines.push(
+      `Off: ${purposes}. A person turns toolsets on with --toolsets default,${off[0]} or all (VECDB_TOOLSETS)` +
+        (overHttp ? ", or for one session with the X-MCP-Toolsets header" : "") +
+        ".",
+    );
+  }
+  if (config.readOnly) lines.push("This server is READ-ONLY: it can list and read, but not write, create or delete anything.");
+  if (config.indexes) {
+    lines.push(
+      `This server is LIMITED to the indexes ${config.indexes.map((n) => JSON.stringify(n)).join(", ")}: other indexes are not shown and calls naming them are refused.`,
+    );
+  }
+  const deleting = toolModules.filter((t) => t.name.startsWith("delete_") && has(t.name)).map((t) => t.name);
+  if (!config.readOnly && config.allowDestructive && deleting.length > 0) {
+    lines.push(`Deleting is enabled (${deleting.join(", ")}) and cannot be undone: confirm with the user first.`);
+  }
+  lines.push(
+    "Every result carries the same facts in its text (markdown) and in structuredContent: records whole (metadata, and values when asked) " +
+      "up to a budget of 200,000 characters, the rest by id; a note (also structuredContent.note) says what was left out and the next step. " +
+      "Errors say what was wrong and the next step.",
+  );
+  return lines.join("\n");
+}
