@@ -11,6 +11,7 @@ import { beforeAll, describe, expect, test } from "vitest";
 import { BUNDLE, ensureBundle, ROOT } from "../helpers/bundle.js";
 import { loadConfig } from "../../src/config.js";
 import { toolRefusal } from "../../src/mcp/access.js";
+import { serverTools } from "../../src/mcp/tool-selection.js";
 import { declareTool, toolJsonSchemas } from "../../src/mcp/tool-schemas.js";
 import { outputShapeOf, type AnyTool } from "../../src/tool-kit/tool.js";
 import { toolModules } from "../../tools/index.js";
@@ -18,11 +19,22 @@ import { toolModules } from "../../tools/index.js";
 ensureBundle();
 
 const ENV = { PATH: process.env.PATH ?? "", PINECONE_API_KEY: "catalog-test-key", PINECONE_CONTROLLER_HOST: "http://127.0.0.1:9" };
-const MODES = [[], ["--read-only"], ["--allow-destructive"], ["--indexes", "a,b"], ["--allow-destructive", "--indexes", "a"], ["--read-only", "--allow-destructive"]];
+const ALL = ["--toolsets", "all"];
+const MODES = [
+  [],
+  ["--read-only"],
+  ALL,
+  [...ALL, "--read-only"],
+  [...ALL, "--allow-destructive"],
+  [...ALL, "--indexes", "a,b"],
+  [...ALL, "--allow-destructive", "--indexes", "a"],
+  [...ALL, "--read-only", "--allow-destructive"],
+  ["--toolsets", "backups,text", "--tools", "query_vectors", "--exclude-tools", "search_indexes"],
+];
 
 let modules: AnyTool[];
 beforeAll(async () => {
-  modules = await Promise.all(toolModules.map(async ([, load]) => (await load()).default));
+  modules = await Promise.all(toolModules.map(async ({ load }) => (await load()).default));
 });
 
 type Handler = (request: unknown, extra: unknown) => Promise<{ tools: Record<string, unknown>[] }>;
@@ -84,7 +96,7 @@ function rawSession(args: string[], env: Record<string, string> = {}, calls: obj
 
 describe("the lazy tool registry", () => {
   test("names each module by the tool it defines, once", () => {
-    expect(toolModules.map(([name]) => name)).toEqual(modules.map((t) => t.name));
+    expect(toolModules.map(({ name }) => name)).toEqual(modules.map((t) => t.name));
     expect(new Set(modules.map((t) => t.name)).size).toBe(modules.length);
   });
 
@@ -98,8 +110,9 @@ describe("the lazy tool registry", () => {
     async ({ args }) => {
       const loaded = loadConfig(args, ENV);
       if (loaded.help) throw new Error("help");
-      const offered = modules.filter((t) => toolRefusal(t, loaded.config) === undefined);
-      expect(offered.length).toBeGreaterThanOrEqual(8);
+      const selected = serverTools(loaded.config);
+      const offered = modules.filter((t) => toolRefusal(t, loaded.config) === undefined && selected.has(t.name));
+      expect(offered.length).toBeGreaterThanOrEqual(4);
       const expected = await listedEagerly(offered);
       const { list } = await rawSession(args);
       // Tool by tool first, for a readable difference; then the whole line as written.
@@ -116,7 +129,7 @@ describe("the lazy tool registry", () => {
     // once, for two first calls at once; and a call refused before (an unknown argument) loads nothing.
     const query = { name: "query_vectors", arguments: { index: "a", topK: 0, vector: [1] } };
     const unknown = { name: "fetch_vectors", arguments: { index: "a", ids: ["1"], filter: {} } };
-    const { stderr, answers } = await rawSession([], { NODE_DEBUG: "esm" }, [query, query, unknown]);
+    const { stderr, answers } = await rawSession(ALL, { NODE_DEBUG: "esm" }, [query, query, unknown]);
     for (const answer of answers.slice(0, 2)) {
       expect(JSON.parse(answer).result).toEqual({
         content: [{ type: "text", text: expect.stringContaining("Invalid arguments for tool query_vectors: topK is 0: must be a whole number") }],
@@ -125,7 +138,7 @@ describe("the lazy tool registry", () => {
     }
     expect(JSON.parse(answers[2]).result.content[0].text).toMatch(/^Unknown argument "filter" — fetch_vectors takes/);
     expect(stderr).toMatch(/bundle\/main-/);
-    const toolChunks = [...stderr.matchAll(/bundle\/([a-z_]+)-[A-Z0-9]+\.js/g)].map(([, name]) => name).filter((name) => toolModules.some(([tool]) => tool === name));
+    const toolChunks = [...stderr.matchAll(/bundle\/([a-z_]+)-[A-Z0-9]+\.js/g)].map(([, name]) => name).filter((name) => toolModules.some((t) => t.name === name));
     expect([...new Set(toolChunks)]).toEqual(["query_vectors"]);
   });
 });
