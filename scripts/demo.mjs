@@ -16,7 +16,7 @@ const dataDir = await mkdtemp(path.join(tmpdir(), "vecdb-demo-"));
 
 const transport = new StdioClientTransport({
   command: process.execPath,
-  args: [bin],
+  args: [bin, "--toolsets", "all"], // the demo calls tools outside the lean default
   env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", VECDB_DATA_DIR: dataDir, VECDB_LOCAL_IDLE_S: "2" }, // the demo's service stops soon after it
   stderr: "inherit",
 });
