@@ -53,7 +53,7 @@ export const toolsets: readonly Toolset[] = [
   {
     name: "collections",
     purpose: "static copies of pod-based indexes",
-    sentence: (has) => `Collections (copies of pod-based indexes): ${named(has, ["list_collections", "describe_collection", "create_collection", "delete_collection"])}.`,
+    sentence: (has) => `Collections: ${named(has, ["list_collections", "describe_collection", "create_collection", "delete_collection"])}.`,
   },
   {
     name: "namespaces",

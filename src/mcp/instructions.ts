@@ -27,14 +27,13 @@ export function instructionsFor(config: Access, offered: ReadonlySet<string>, ov
       `This server is LIMITED to the indexes ${config.indexes.map((n) => JSON.stringify(n)).join(", ")}: other indexes are not shown and calls naming them are refused.`,
     );
   }
-  const deleting = toolModules.filter((t) => t.name.startsWith("delete_") && has(t.name)).map((t) => t.name);
-  if (!config.readOnly && config.allowDestructive && deleting.length > 0) {
-    lines.push(`Deleting is enabled (${deleting.join(", ")}) and cannot be undone: confirm with the user first.`);
+  // The delete tools are named in their toolsets' sentences above.
+  if (!config.readOnly && config.allowDestructive && toolModules.some((t) => t.name.startsWith("delete_") && has(t.name))) {
+    lines.push("Deleting is enabled and cannot be undone: confirm with the user before any delete_ call.");
   }
   lines.push(
-    "Every result carries the same facts in its text (markdown) and in structuredContent: records whole (metadata, and values when asked) " +
-      "up to a budget of 200,000 characters, the rest by id; a note (also structuredContent.note) says what was left out and the next step. " +
-      "Errors say what was wrong and the next step.",
+    "Each result gives the same facts as markdown text and as structuredContent, records whole up to 200,000 characters, the rest by id; " +
+      "its note says what was left out and the next step. Errors say what was wrong and the next step.",
   );
   return lines.join("\n");
 }
