@@ -12,6 +12,7 @@ import { BUNDLE, ensureBundle, ROOT } from "../helpers/bundle.js";
 import { loadConfig } from "../../src/config.js";
 import { toolRefusal } from "../../src/mcp/access.js";
 import { serverTools } from "../../src/mcp/tool-selection.js";
+import { requestHandlers } from "../../src/mcp/sdk-internals.js";
 import { declareTool, toolJsonSchemas } from "../../src/mcp/tool-schemas.js";
 import { outputShapeOf, type AnyTool } from "../../src/tool-kit/tool.js";
 import { toolModules } from "../../tools/index.js";
@@ -46,7 +47,7 @@ async function listedEagerly(tools: readonly AnyTool[]): Promise<unknown[]> {
     const annotations = { title: t.title, ...t.annotations };
     server.registerTool(t.name, { title: t.title, description: t.description, inputSchema: t.inputSchema, outputSchema: outputShapeOf(t), annotations }, async () => ({ content: [] }));
   }
-  const handler = (server.server as unknown as { _requestHandlers: Map<string, Handler> })._requestHandlers.get("tools/list")!;
+  const handler = requestHandlers(server)!.get("tools/list") as unknown as Handler;
   const { tools: listed } = await handler({ method: "tools/list", params: {} }, {});
   return listed.map((entry, i) => {
     const ours = toolJsonSchemas(tools[i]);
