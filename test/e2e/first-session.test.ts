@@ -54,3 +54,11 @@ test("the instructions do not send text to the vector path: the vector sentence 
   expect(text.indexOf("To remember and find text:")).toBeGreaterThan(-1);
   expect(text.indexOf("To remember and find text:")).toBeLessThan(text.indexOf("To store your own embeddings (not for text):"));
 });
+
+test("an empty answer in the default set names no tool that is off", async () => {
+  const listed = new Set(mcp.tools.map((t) => t.name));
+  const r = await mcp.call("search_records", { index: "notes", namespace: "elsewhere", query: { text: "dentist", topK: 3 } });
+  expect(r.text).toMatch(/^No records found in /);
+  for (const name of r.text.match(/\b[a-z]+(?:_[a-z]+)+\b/g) ?? []) expect(listed.has(name), `${name} is named but off`).toBe(true);
+  expect(r.text).not.toContain("describe_index_stats");
+});
