@@ -16,7 +16,7 @@ export type ToolsetName = (typeof TOOLSET_NAMES)[number];
 export const DEFAULT_TOOLSET = "default";
 
 /** The instructions' words for a toolset; `has` says which tools are on (a sentence names only those). */
-export interface Toolset {
+interface Toolset {
   name: ToolsetName;
   /** What it is for, one line (docs, and the instructions' list of toolsets that are off). */
   purpose: string;

@@ -11,8 +11,8 @@ import { toolModules, toolsets } from "../../tools/index.js";
 
 type Schema = Record<string, unknown> & { properties?: Record<string, Schema>; required?: string[]; items?: Schema };
 
-export const README_START = "<!-- generated:tools -->";
-export const README_END = "<!-- /generated:tools -->";
+const README_START = "<!-- generated:tools -->";
+const README_END = "<!-- /generated:tools -->";
 
 const summaryOf = (name: string) => toolModules.find((t) => t.name === name)!.summary;
 const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
@@ -96,7 +96,7 @@ function toolEntry(t: LazyTool): string {
   ].join("\n");
 }
 
-export function toolsDoc(tools: readonly LazyTool[]): string {
+function toolsDoc(tools: readonly LazyTool[]): string {
   const sections = toolsets.map((set) => {
     const inSet = tools.filter((t) => t.toolset === set.name);
     return [`## ${set.name}: ${set.purpose}`, "", ...inSet.map(toolEntry)].join("\n");
@@ -116,7 +116,7 @@ export function toolsDoc(tools: readonly LazyTool[]): string {
   ].join("\n");
 }
 
-export function readmeBlock(tools: readonly LazyTool[]): string {
+function readmeBlock(tools: readonly LazyTool[]): string {
   const rows = toolsets.map((set) => {
     const names = tools
       .filter((t) => t.toolset === set.name)
@@ -135,12 +135,12 @@ export function readmeBlock(tools: readonly LazyTool[]): string {
   ].join("\n");
 }
 
-export function manifestTools(tools: readonly LazyTool[]): { name: string; description: string }[] {
+function manifestTools(tools: readonly LazyTool[]): { name: string; description: string }[] {
   return tools.map((t) => ({ name: t.name, description: summaryOf(t.name) }));
 }
 
 /** README.md with its tools block replaced. */
-export function withReadmeBlock(readme: string, block: string): string {
+function withReadmeBlock(readme: string, block: string): string {
   const start = readme.indexOf(README_START);
   const end = readme.indexOf(README_END);
   if (start < 0 || end < start) throw new Error(`README.md has no ${README_START} … ${README_END} block`);
@@ -148,7 +148,7 @@ export function withReadmeBlock(readme: string, block: string): string {
 }
 
 /** manifest.json with its tools list replaced (the rest as it is). */
-export function withManifestTools(manifest: string, tools: readonly LazyTool[]): string {
+function withManifestTools(manifest: string, tools: readonly LazyTool[]): string {
   const parsed = JSON.parse(manifest) as Record<string, unknown>;
   return `${JSON.stringify({ ...parsed, tools: manifestTools(tools) }, null, 2)}\n`;
 }

@@ -10,7 +10,7 @@ import { ConfigError, type Config } from "../config.js";
 import { DEFAULT_TOOLSET, TOOLSET_NAMES, toolModules, type ToolEntry, type ToolsetName } from "../../tools/index.js";
 
 /** The tools to choose from: the registry's (or, in a test, a few of the same shape). */
-export type Catalog = readonly Pick<ToolEntry, "name" | "toolset" | "inDefault">[];
+type Catalog = readonly Pick<ToolEntry, "name" | "toolset" | "inDefault">[];
 
 export type Selection = Pick<Config, "toolsets" | "tools" | "excludeTools">;
 
@@ -27,7 +27,7 @@ const SERVER_SETTING = {
   tools: "--tools / VECDB_TOOLS",
   excludeTools: "--exclude-tools / VECDB_EXCLUDE_TOOLS",
 } as const;
-export const SESSION_SETTING = {
+const SESSION_SETTING = {
   toolsets: "X-MCP-Toolsets header (or ?toolsets=)",
   tools: "X-MCP-Tools header (or ?tools=)",
   excludeTools: "X-MCP-Exclude-Tools header (or ?exclude_tools=)",
