@@ -109,8 +109,9 @@ function toolsDoc(tools: readonly LazyTool[]): string {
       `(${tools.filter((t) => t.inDefault).length} tools, marked below); \`--toolsets a,b\` (or \`all\`), \`--tools x,y\` and ` +
       "`--exclude-tools x,y` (`VECDB_TOOLSETS`, `VECDB_TOOLS`, `VECDB_EXCLUDE_TOOLS`) choose others; over HTTP a session may " +
       "choose within what the server allows with the `X-MCP-Toolsets`, `X-MCP-Tools` and `X-MCP-Exclude-Tools` headers " +
-      "(or `?toolsets=`, `?tools=`, `?exclude_tools=` on the URL). `--read-only`, `--allow-destructive` and `--indexes` " +
-      "decide over every selection.",
+      "(or `?toolsets=`, `?tools=`, `?exclude_tools=` on the URL) of its initialize request: a server started with `--toolsets` " +
+      "lets a session narrow its set only; without it a session may turn on any toolset (less the server's `--exclude-tools`). " +
+      "`--read-only`, `--allow-destructive` and `--indexes` decide over every selection.",
     "",
     ...sections,
   ].join("\n");

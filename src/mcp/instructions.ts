@@ -5,7 +5,8 @@ import type { Access } from "./access.js";
 import { toolModules, toolsets } from "../../tools/index.js";
 import { toolsetsOff } from "./tool-selection.js";
 
-export function instructionsFor(config: Access, offered: ReadonlySet<string>, overHttp = false): string {
+/** `sessionsMayWiden`: over HTTP, with no server --toolsets, a session may turn toolsets on with a header. */
+export function instructionsFor(config: Access & { toolsets?: readonly string[] }, offered: ReadonlySet<string>, sessionsMayWiden = false): string {
   const has = (name: string) => offered.has(name);
   const lines = ["Administer and fill a vector database (Pinecone-compatible API)."];
   if (has("list_indexes")) lines.push("Start with list_indexes to see what exists.");
@@ -16,8 +17,8 @@ export function instructionsFor(config: Access, offered: ReadonlySet<string>, ov
   if (off.length > 0) {
     const purposes = off.map((name) => `${name} (${toolsets.find((s) => s.name === name)!.purpose})`).join(", ");
     lines.push(
-      `Off: ${purposes}. A person turns toolsets on with --toolsets default,${off[0]} or all (VECDB_TOOLSETS)` +
-        (overHttp ? ", or for one session with the X-MCP-Toolsets header" : "") +
+      `Off: ${purposes}. A person turns toolsets on with --toolsets ${[...(config.toolsets ?? ["default"]), off[0]].join(",")} or all (VECDB_TOOLSETS)` +
+        (sessionsMayWiden ? ", or for one session with the X-MCP-Toolsets header" : "") +
         ".",
     );
   }

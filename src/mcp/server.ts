@@ -51,7 +51,7 @@ export function createServer(config: Config, service: Service | ServiceSupply, o
   const active = new Set(offered.map((t) => t.name));
   const server = new McpServer(
     { name: "vecdb-mcp", version: packageVersion(), title: "Vector database (Pinecone-compatible)" },
-    { capabilities: { logging: {}, tools: {}, resources: {} }, instructions: instructionsFor(config, active, config.http) },
+    { capabilities: { logging: {}, tools: {}, resources: {} }, instructions: instructionsFor(config, active, config.http && !config.toolsets) },
   );
 
   // The transports report what they refused or dropped of a client's messages here: the client's doing, not a fault.

@@ -5,7 +5,8 @@
 // ?toolsets= / ?tools= / ?exclude_tools= on the URL), evaluated the same way, within a ceiling the server sets:
 //   - the server was started with --toolsets: the ceiling is exactly its own set (a session may only narrow);
 //   - without --toolsets: every toolset, minus --exclude-tools (a session may widen past the lean default).
-// A session's "all" means its ceiling. --read-only, --allow-destructive and --indexes apply after this, to every session.
+// A session's "all" means its ceiling. The selection is read from the initialize request only; it holds for the
+// session. --read-only, --allow-destructive and --indexes apply after this, to every session.
 import { ConfigError, type Config } from "../config.js";
 import { DEFAULT_TOOLSET, TOOLSET_NAMES, toolModules, type ToolEntry, type ToolsetName } from "../../tools/index.js";
 

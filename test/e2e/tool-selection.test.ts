@@ -151,7 +151,10 @@ describe("over HTTP, a session chooses within what the server allows", () => {
   });
 
   test("a server started with --toolsets is the ceiling: all means its set, a tool past it is refused, --read-only holds", async () => {
-    expect((await listed(limited.url)).tools).toEqual(["search_records", "search_indexes"]);
+    const own = await listed(limited.url);
+    expect(own.tools).toEqual(["search_records", "search_indexes"]);
+    expect(own.instructions).toContain("A person turns toolsets on with --toolsets text,vectors or all (VECDB_TOOLSETS).");
+    expect(own.instructions).not.toContain("X-MCP-Toolsets"); // a session cannot widen here
     expect((await listed(limited.url, { "X-MCP-Toolsets": "all" })).tools).toEqual(["search_records", "search_indexes"]);
     expect((await listed(limited.url, { "X-MCP-Toolsets": "backups" })).tools).toEqual([]);
     const past = await raw(limited.url, { headers: { "X-MCP-Tools": "query_vectors" }, body: INIT });
