@@ -13,7 +13,7 @@ import { answerToolsList, type LazyTool } from "./tool-catalog.js";
 import { guardRequests } from "./request-guards.js";
 import { fixedSupply, isServiceSupply, type ServiceSupply } from "./service-supply.js";
 import { instructionsFor } from "./instructions.js";
-import { packageVersion } from "./package-version.js";
+import { packageVersion } from "../package-version.js";
 import { bridgeLogs } from "./log-bridge.js";
 import { registerTools } from "./tool-registration.js";
 import { guardToolCalls } from "./tool-calls.js";
@@ -32,11 +32,13 @@ export interface CreateServerOptions {
   stop?: AbortSignal;
   /** Fires before `stop`: calls send nothing new and answer with what landed (see ToolContext.stopping). */
   stopping?: AbortSignal;
+  /** The secrets in use (the service's key, the embeddings server's, the HTTP token), redacted from every text. */
+  secrets?: () => readonly (string | undefined)[];
 }
 
 export function createServer(config: Config, service: Service | ServiceSupply, options: CreateServerOptions): McpServer {
   const supply = isServiceSupply(service) ? service : fixedSupply(service);
-  const secrets = () => [config.apiKey];
+  const secrets = options.secrets ?? (() => [config.apiKey]);
   const base = options.log ?? createLogger({ secrets });
   const all = options.tools;
   const selected = options.session ? sessionTools(config, options.session, all) : serverTools(config, all);
@@ -71,7 +73,7 @@ export function createServer(config: Config, service: Service | ServiceSupply, o
     allowedRoots: async () => [...config.allowDirs],
   }));
   guardToolCalls(server, hidden, offered, registered, log);
-  answerToolsList(server, offered);
+  answerToolsList(server, offered, config.maxResultTokens);
   guardRequests(server); // last: it wraps every handler set above
   return server;
 }

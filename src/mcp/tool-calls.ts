@@ -76,6 +76,6 @@ function argumentRefusal(tool: LazyTool | undefined, args: Record<string, unknow
   if (dropped === undefined) return undefined;
   return (
     `${tool.name}: ${dropped} has a field named "__proto__", which this server cannot pass on (JavaScript objects drop that ` +
-    "name). Rename the field and call again. Nothing was done."
+    `name). Rename the field and call again. ${nothingDone(tool)}`
   );
 }

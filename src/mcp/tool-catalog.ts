@@ -7,7 +7,7 @@
 // test/mcp/tool-catalog.test.ts fails if what the bundle lists drifts from what the modules declare.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import type { AnyTool } from "../tool-kit/tool.js";
+import { resultSizeChars, type AnyTool } from "../tool-kit/tool.js";
 import type { ToolDeclaration } from "./tool-schemas.js";
 import { toolModules, type ToolEntry, type ToolModule } from "../../tools/index.js";
 
@@ -59,7 +59,7 @@ export function lazyTool(declaration: ToolDeclaration & Pick<ToolEntry, "toolset
 }
 
 /** The entry of one tool in tools/list, in the shape (and key order) the SDK's own handler gives. */
-export function listedTool(t: ToolDeclaration): Record<string, unknown> {
+export function listedTool(t: ToolDeclaration, maxResultTokens?: number): Record<string, unknown> {
   return {
     name: t.name,
     title: t.title,
@@ -67,15 +67,16 @@ export function listedTool(t: ToolDeclaration): Record<string, unknown> {
     inputSchema: t.schemas.inputSchema,
     annotations: { title: t.title, ...t.annotations },
     execution: { taskSupport: "forbidden" }, // what registerTool records for a plain (non-task) tool
+    ...(t.budgetedResult && maxResultTokens !== undefined && { _meta: { "anthropic/maxResultSizeChars": resultSizeChars(maxResultTokens) } }),
     ...(t.schemas.outputSchema && { outputSchema: t.schemas.outputSchema }),
   };
 }
 
 /** Answers tools/list from the declarations (no module is loaded for it). */
-export function answerToolsList(server: McpServer, offered: readonly ToolDeclaration[]): void {
+export function answerToolsList(server: McpServer, offered: readonly ToolDeclaration[], maxResultTokens?: number): void {
   let tools: unknown[] | undefined;
   server.server.setRequestHandler(ListToolsRequestSchema, () => {
-    tools ??= offered.map(listedTool);
+    tools ??= offered.map((t) => listedTool(t, maxResultTokens));
     return { tools };
   });
 }

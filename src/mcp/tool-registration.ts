@@ -83,7 +83,7 @@ export function registerTools(server: McpServer, offered: readonly LazyTool[], a
             log.info(`${tool.name} → cancelled by the client`);
             return { content: [{ type: "text", text: `${tool.name} was cancelled before it finished.` }], isError: true };
           }
-          const text = redact(errorText(tool.name, err), secrets());
+          const text = redact(errorText(tool, err), secrets());
           log.info(`${tool.name} → isError: ${text.split("\n")[0]}`);
           return { content: [{ type: "text", text }], isError: true };
         }

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { HttpClient, ResponseShapeError, ServiceError, UntrustedHostError, parseRetryAfter, type HttpSettings } from "../../src/api/http.js";
 import { PACKAGE_VERSION } from "../../src/api/version.js";
 import { readFileSync } from "node:fs";
-import { createServer } from "node:http";
+import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { closedPort, json, startFakeServer, type FakeServer } from "./fake-server.js";
 
@@ -254,20 +254,23 @@ describe("connections", () => {
   });
 
   it("runs 16 requests at once over the one agent", async () => {
-    let inFlight = 0;
+    // Each answer waits until `expected` requests are at the server at once: a client that held one back would hang
+    // here (and time out) instead of passing on a quick machine.
+    let expected = 16;
+    let held: ServerResponse[] = [];
     let peak = 0;
     const s = await server((_req, res) => {
-      inFlight++;
-      peak = Math.max(peak, inFlight);
-      setTimeout(() => {
-        inFlight--;
-        json(res, 200, {});
-      }, 100);
+      held.push(res);
+      peak = Math.max(peak, held.length);
+      if (held.length < expected) return;
+      for (const r of held) json(r, 200, {});
+      held = [];
     });
-    const c = client(s.url);
+    const c = client(s.url, { timeoutMs: 20_000 });
     await Promise.all(Array.from({ length: 16 }, () => c.request({ url: `${s.url}/x`, method: "POST", body: Buffer.from("{}") })));
     expect(peak).toBe(16);
     // The most --concurrency allows (64): none waits for a connection (its timeout would run while it waits).
+    expected = 64;
     peak = 0;
     await Promise.all(Array.from({ length: 64 }, () => c.request({ url: `${s.url}/x`, method: "POST", body: Buffer.from("{}") })));
     expect(peak).toBe(64);
@@ -287,10 +290,12 @@ describe("connections", () => {
 
 describe("abort", () => {
   it("stops during a backoff sleep, with no further attempt", async () => {
-    const s = await server((_req, res) => json(res, 429, { message: "wait" }, { "Retry-After": "10" }));
-    const c = client(s.url, { retryAfterMaxMs: 10_000 });
     const ac = new AbortController();
-    setTimeout(() => ac.abort(), 200);
+    const s = await server((_req, res) => {
+      json(res, 429, { message: "wait" }, { "Retry-After": "10" });
+      setTimeout(() => ac.abort(), 200); // counted from the answer, so the client is in its 10 s backoff by then
+    });
+    const c = client(s.url, { retryAfterMaxMs: 10_000 });
     const started = Date.now();
     const err = await c.request({ url: `${s.url}/x`, method: "GET", signal: ac.signal }).catch((e: unknown) => e);
     expect((err as Error).name).toBe("AbortError");
@@ -300,10 +305,9 @@ describe("abort", () => {
   });
 
   it("stops a request in flight", async () => {
-    const s = await server(() => {});
-    const c = client(s.url, { timeoutMs: 10_000 });
     const ac = new AbortController();
-    setTimeout(() => ac.abort(), 150);
+    const s = await server(() => ac.abort()); // the request has reached the service and is never answered
+    const c = client(s.url, { timeoutMs: 10_000 });
     const started = Date.now();
     const err = await c.request({ url: `${s.url}/x`, method: "GET", signal: ac.signal }).catch((e: unknown) => e);
     expect((err as Error).name).toBe("AbortError");
@@ -442,7 +446,7 @@ describe("close", () => {
     const c = new HttpClient({ apiKey: KEY, apiVersion: "2026-04", timeoutMs: 30_000, retries: 0 });
     c.trustOrigin(s.url);
     const pending = c.request({ url: `${s.url}/x`, method: "GET" }).catch((e: unknown) => e);
-    await new Promise((r) => setTimeout(r, 50));
+    while (s.received.length === 0) await new Promise((r) => setTimeout(r, 10)); // the request is at the service
     const started = Date.now();
     await c.close(100);
     expect(Date.now() - started).toBeLessThan(2000);

@@ -1,5 +1,5 @@
-// The house rules of the layout, checked on the source: what each folder may import (the README's architecture
-// section says why), no import cycles, nothing but src/config.ts reads process.env, and nothing writes to stdout
+// The house rules of the layout, checked on the source: what each folder may import (docs/architecture.md
+// says why), no import cycles, nothing but src/config.ts reads process.env, and nothing writes to stdout
 // except the stdio transport (and --help).
 import { readdirSync, readFileSync } from "node:fs";
 import { join, posix } from "node:path";
@@ -51,8 +51,8 @@ describe("import rules by folder", () => {
         for (const target of importsOf(f)) {
           const to = room(target);
           expect(to === from || allowed.includes(to), `${f} imports ${target}`).toBe(true);
-          // The process files another room may use: the settings, the logger, the once-only shutdown; never main or cli.
-          if (to === "process") expect(["src/config.ts", "src/log.ts", "src/shutdown.ts"], `${f} imports ${target}`).toContain(target);
+          // The process files another room may use: the settings, the logger, the once-only shutdown, the package version; never main or cli.
+          if (to === "process") expect(["src/config.ts", "src/log.ts", "src/shutdown.ts", "src/package-version.ts"], `${f} imports ${target}`).toContain(target);
         }
       }
     });

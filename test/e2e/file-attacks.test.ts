@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServiceProcess, type RunningService } from "../helpers/local-service.js";
 import { CLI, ROOT, serverEnv, startMcp, type McpSession } from "../helpers/mcp-client.js";
 import { createIndex, fetchVectors, serverless } from "./support.js";
+import { nothingWas } from "../../src/tool-kit/refusal.js";
 
 const DIM = 4;
 let svc: RunningService;
@@ -81,7 +82,7 @@ describe("a remote client over --http", () => {
       const r = await client.callTool({ name: "import_vectors", arguments: { index: "att", namespace: "remote", path: secret } });
       const text = (r.content as { text: string }[])[0].text;
       expect(r.isError).toBe(true);
-      expect(text).toBe(`Refused: ${secret} is outside the allowed directories. Allowed directories: ${allowed}. Nothing was read.`);
+      expect(text).toBe(`Refused: ${secret} is outside the allowed directories. Allowed directories: ${allowed}. ${nothingWas("read")}`);
       // a file under --allow-dir still imports
       writeFileSync(join(allowed, "remote-ok.jsonl"), records("remote-", 2));
       const ok = await client.callTool({ name: "import_vectors", arguments: { index: "att", namespace: "remote", path: "remote-ok.jsonl" } });

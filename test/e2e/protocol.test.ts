@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startServiceProcess, type RunningService } from "../helpers/local-service.js";
 import { startMcp, type McpSession } from "../helpers/mcp-client.js";
 import { startProxy } from "./support.js";
+import { nothingWas } from "../../src/tool-kit/refusal.js";
 
 let svc: RunningService;
 let mcp: McpSession;
@@ -223,7 +224,7 @@ describe("an index that is not ready", () => {
       const r = await cold.call("upsert_vectors", { index: "warming", vectors: [{ id: "a", values: [1, 2] }] });
       expect(r.isError).toBe(true);
       expect(r.text).toBe(
-        'Index "warming" is not ready (state Initializing); nothing was written.\n' +
+        `Index "warming" is not ready (state Initializing). ${nothingWas("written")}\n` +
           "Next step: wait a little and call again; list_indexes shows when it is Ready.",
       );
       expect((await indexStats(svc, host)).totalVectorCount).toBe(0);

@@ -83,8 +83,17 @@ export function randomVector(dim: number, seed: number): number[] {
   return v;
 }
 
-/** `{ holdMs }`: forwarded like "pass", after that long (what the client does meanwhile reaches the server first). */
-export type Fault = "pass" | "drop" | "stall" | { holdMs: number } | { status: number; headers?: Record<string, string>; body?: string };
+/**
+ * `{ holdMs }`: forwarded like "pass", after that long (what the client does meanwhile reaches the server first);
+ * `{ until }`: forwarded once that promise settles (the test decides when).
+ */
+export type Fault =
+  | "pass"
+  | "drop"
+  | "stall"
+  | { holdMs: number }
+  | { until: Promise<unknown> }
+  | { status: number; headers?: Record<string, string>; body?: string };
 
 export interface Proxy {
   url: string;
@@ -157,6 +166,7 @@ export async function startProxy(opts: {
         upstream.end(Buffer.concat(chunks));
       };
       if (fate === "pass") forward();
+      else if ("until" in fate) void fate.until.finally(forward);
       else setTimeout(forward, fate.holdMs);
     });
   });

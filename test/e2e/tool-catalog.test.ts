@@ -14,7 +14,7 @@ import { toolRefusal } from "../../src/mcp/access.js";
 import { serverTools } from "../../src/mcp/tool-selection.js";
 import { requestHandlers } from "../../src/mcp/sdk-internals.js";
 import { declareTool, toolJsonSchemas } from "../../src/mcp/tool-schemas.js";
-import { outputShapeOf, type AnyTool } from "../../src/tool-kit/tool.js";
+import { outputShapeOf, resultSizeChars, type AnyTool } from "../../src/tool-kit/tool.js";
 import { toolModules } from "../../tools/index.js";
 
 ensureBundle();
@@ -25,6 +25,7 @@ const MODES = [
   [],
   ["--read-only"],
   ALL,
+  [...ALL, "--max-result-tokens", "40000"],
   [...ALL, "--read-only"],
   [...ALL, "--allow-destructive"],
   [...ALL, "--indexes", "a,b"],
@@ -41,11 +42,12 @@ beforeAll(async () => {
 type Handler = (request: unknown, extra: unknown) => Promise<{ tools: Record<string, unknown>[] }>;
 
 /** tools/list as the SDK answers it for these modules registered eagerly, each schema replaced by ours. */
-async function listedEagerly(tools: readonly AnyTool[]): Promise<unknown[]> {
+async function listedEagerly(tools: readonly AnyTool[], maxResultTokens: number): Promise<unknown[]> {
   const server = new McpServer({ name: "eager", version: "0.0.0" });
   for (const t of tools) {
     const annotations = { title: t.title, ...t.annotations };
-    server.registerTool(t.name, { title: t.title, description: t.description, inputSchema: t.inputSchema, outputSchema: outputShapeOf(t), annotations }, async () => ({ content: [] }));
+    const _meta = t.budgetedResult ? { "anthropic/maxResultSizeChars": resultSizeChars(maxResultTokens) } : undefined;
+    server.registerTool(t.name, { title: t.title, description: t.description, inputSchema: t.inputSchema, outputSchema: outputShapeOf(t), annotations, _meta }, async () => ({ content: [] }));
   }
   const handler = requestHandlers(server)!.get("tools/list") as unknown as Handler;
   const { tools: listed } = await handler({ method: "tools/list", params: {} }, {});
@@ -114,7 +116,7 @@ describe("the lazy tool registry", () => {
       const selected = serverTools(loaded.config);
       const offered = modules.filter((t) => toolRefusal(t, loaded.config) === undefined && selected.has(t.name));
       expect(offered.length).toBeGreaterThanOrEqual(4);
-      const expected = await listedEagerly(offered);
+      const expected = await listedEagerly(offered, loaded.config.maxResultTokens);
       const { list } = await rawSession(args);
       // Tool by tool first, for a readable difference; then the whole line as written.
       const listed = (JSON.parse(list) as { result: { tools: { name: string }[] } }).result.tools;

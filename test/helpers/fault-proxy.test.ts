@@ -217,6 +217,7 @@ describe("fault proxy with the client's ingest path", () => {
     const client = createService({ controllerUrl: p.url, apiKey: "k", apiVersion: "2025-04", timeoutMs: 400, retries: 12, backoffBaseMs: 5, backoffMaxMs: 50 });
     cleanups.push(() => client.close());
     const source = await openJsonl(file);
+    cleanups.push(() => source.close());
     const records = (async function* () {
       for await (const item of source.records()) {
         if (!item.record) throw new Error(item.error);

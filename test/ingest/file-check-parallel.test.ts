@@ -14,9 +14,11 @@ import { openJsonl } from "../../src/ingest/sources/index.js";
 import { createIndex, serverless } from "../e2e/support.js";
 import { startServiceProcess, type RunningService } from "../helpers/local-service.js";
 import { startMcp, type McpSession } from "../helpers/mcp-client.js";
-import { descriptorOpener } from "../helpers/open-files.js";
+import { closedAfterEach, descriptorOpener } from "../helpers/open-files.js";
+import { refusalOf } from "../helpers/refusal.js";
 
 const fdOf = descriptorOpener();
+const closing = closedAfterEach();
 
 const DIM = 4;
 const model = { name: "par", dimension: DIM, metric: "cosine", host: "h", status: { ready: true, state: "Ready" } } as unknown as IndexModel;
@@ -54,7 +56,7 @@ function writeFile(): void {
 }
 
 async function check(how: "one" | number, o: { startAt?: number; maxShown?: number } = {}): Promise<FileCheck> {
-  const source = await openJsonl(file, { maxLineBytes: 2000 });
+  const source = closing(await openJsonl(file, { maxLineBytes: 2000 }));
   if (how === "one") return checkFile(source, model, { unit: "line", ...o, parallel: { workers: 1 } });
   const got = await checkJsonlInParallel(fdOf(file), model, {
     startAt: o.startAt ?? 1, maxShown: o.maxShown ?? 20, maxLineBytes: 2000, unit: "line", maxSuspects: 100_000,
@@ -98,7 +100,7 @@ describe("the parallel check of a JSONL file", () => {
   it("a file without repeated ids needs no second pass", async () => {
     const clean = join(dir, "clean.jsonl");
     writeFileSync(clean, Array.from({ length: 20_000 }, (_, i) => JSON.stringify({ id: `c${i}`, values: [1, 2, 3, i] })).join("\n") + "\n");
-    const one = await checkFile(await openJsonl(clean), model, { unit: "line", parallel: { workers: 1 } });
+    const one = await checkFile(closing(await openJsonl(clean)), model, { unit: "line", parallel: { workers: 1 } });
     const par = await checkJsonlInParallel(fdOf(clean), model, {
       startAt: 1, maxShown: 20, maxLineBytes: 16 * 1024 * 1024, unit: "line", maxSuspects: 100_000, parallel: { workers: 2, minBytes: 0, workerUrl },
     });
@@ -131,12 +133,14 @@ describe("the bundled server", () => {
   });
 
   it("checks a multi-MB file in its worker threads with the same report", async () => {
-    const source = await openJsonl(file);
+    const source = closing(await openJsonl(file));
     const one = await checkFile(source, model, { unit: "line", parallel: { workers: 1 } });
     const call = await mcp.call("import_vectors", { index: "par", path: file, dryRun: true });
     expect(call.isError).toBe(true);
     expect(call.structured).toMatchObject({ records: one.records, badRecords: one.bad, upserted: 0 });
     expect(call.structured!.problems).toEqual(one.shown);
-    expect(call.text).toContain(`Nothing was written: ${one.bad} of ${one.records} records in ${file}`);
+    const refusal = refusalOf(call.text.split("\n\n")[0]); // the result's table follows
+    expect(refusal.problem.startsWith(`${one.bad} of ${one.records} records in ${file} are not valid`)).toBe(true);
+    expect(refusal.untouched).toBe("written");
   });
 });

@@ -7,9 +7,10 @@ import { type PlannedBatch, planBatches } from "../../src/ingest/batches.js";
 import { encodeJsonl } from "../../src/ingest/jsonl-encode.js";
 import { openJsonl, PositionMap, recordsWithPositions } from "../../src/ingest/sources/index.js";
 import { tempDir } from "./sources/fixtures.js";
-import { descriptorOpener } from "../helpers/open-files.js";
+import { closedAfterEach, descriptorOpener } from "../helpers/open-files.js";
 
 const fdOf = descriptorOpener();
+const closing = closedAfterEach();
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -24,7 +25,7 @@ async function both(file: string, namespace = "ns") {
   for await (const b of encodeJsonl(fdOf(file), { startAt: 1, namespace, maxLineBytes: 1 << 20, positions: fastPositions })) fast.push(b);
   const long: PlannedBatch[] = [];
   const longPositions = new PositionMap();
-  for await (const b of planBatches(recordsWithPositions((await openJsonl(file)).records(), longPositions), { namespace })) long.push(b);
+  for await (const b of planBatches(recordsWithPositions(closing(await openJsonl(file)).records(), longPositions), { namespace })) long.push(b);
   return { fast, long, fastPositions, longPositions };
 }
 

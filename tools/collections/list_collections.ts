@@ -9,8 +9,7 @@ export default defineTool({
   name: "list_collections",
   title: "List collections",
   description:
-    "List every collection in the project (static copies of pod-based indexes), with status and size. Use it to see " +
-    "whether a new collection is Ready, or which names are taken.",
+    "List every collection in the project (static copies of pod-based indexes), with status and size.",
   inputSchema: {},
   outputSchema: {
     collections: z.array(CollectionSummary).describe("One entry per collection, in the service's order."),

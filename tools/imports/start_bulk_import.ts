@@ -6,7 +6,7 @@ import { markdownTable } from "../../src/tool-kit/format/table.js";
 import { onIndexHost } from "../../src/tool-kit/index-host.js";
 import { defineTool } from "../../src/tool-kit/tool.js";
 
-const RULES = { after: "No import was started." };
+const RULES = { untouched: "created" } as const;
 
 export default defineTool({
   name: "start_bulk_import",

@@ -9,8 +9,8 @@ import { confirmDestruction } from "../../src/tool-kit/confirm.js";
 import { ToolError } from "../../src/tool-kit/tool-error.js";
 import { defineTool } from "../../src/tool-kit/tool.js";
 
-const NOTHING = "Nothing was changed.";
-const RULES = { after: NOTHING };
+const UNTOUCHED = "changed";
+const RULES = { untouched: UNTOUCHED } as const;
 const json = (v: unknown) => (v === undefined ? "(none)" : typeof v === "string" ? v : JSON.stringify(v));
 
 /** Each setting the call touches, read from an index record. */
@@ -77,14 +77,15 @@ export default defineTool({
       };
     }
     if (Object.keys(request).length === 0) {
-      throw new ToolError(
-        `Nothing to change: give at least one of deletionProtection, tags, pod (replicas, podType) or embed. ${NOTHING}\n` +
-          "Next step: describe_index shows the current settings.",
-      );
+      throw new ToolError({
+        problem: "Nothing to change: give at least one of deletionProtection, tags, pod (replicas, podType) or embed",
+        untouched: UNTOUCHED,
+        next: "describe_index shows the current settings.",
+      });
     }
     const before = await service.control.describeIndex(index, signal);
     if (request.spec?.pod && !before.spec.pod) {
-      throw new ToolError(`Index ${JSON.stringify(index)} is serverless; pod settings apply to pod-based indexes only. ${NOTHING}`);
+      throw new ToolError({ problem: `Index ${JSON.stringify(index)} is serverless; pod settings apply to pod-based indexes only`, untouched: UNTOUCHED });
     }
     if (request.deletion_protection === "disabled" && before.deletion_protection === "enabled") {
       await confirmDestruction(ctx, {
@@ -92,7 +93,7 @@ export default defineTool({
         warning: "the index can then be deleted",
         loses: `the protection that stops index ${JSON.stringify(index)} and its records from being deleted`,
         name: index,
-        nothing: NOTHING,
+        untouched: UNTOUCHED,
       });
     }
     const after = await service.admin.configureIndex(index, request, signal);

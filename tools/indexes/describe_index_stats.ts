@@ -43,11 +43,12 @@ export default defineTool({
     checkFilter(filter);
     const stats = await onIndexHost(service, index, signal, (model) => service.data.describeIndexStats(model.host, signal, filter), (model) => {
       if (filter !== undefined && !model.spec.pod) {
-        throw new ToolError(
-          `Index ${JSON.stringify(index)} is serverless, and the service counts records by metadata filter only on pod-based indexes. Nothing was read.\n` +
-            "Next step: call describe_index_stats without filter for the counts per namespace, or query_vectors with the filter " +
+        throw new ToolError({
+          problem: `Index ${JSON.stringify(index)} is serverless, and the service counts records by metadata filter only on pod-based indexes`,
+          next:
+            "call describe_index_stats without filter for the counts per namespace, or query_vectors with the filter " +
             "(and a topK as large as you need) to see the matching records.",
-        );
+        });
       }
     });
     const namespaces = Object.entries(stats.namespaces ?? {})
@@ -84,7 +85,7 @@ export default defineTool({
     }
     const table = markdownTable(
       ["namespace", filter === undefined ? "records" : "matching records"],
-      [...namespaces.map((n) => [n.namespace === "" ? "(default)" : n.namespace, n.vectorCount]), ["(all namespaces)", counted]],
+      [...namespaces.map((n) => [n.namespace === "" ? "__default__" : n.namespace, n.vectorCount]), ["(all namespaces)", counted]],
     );
     return { structured, table: `${head}\n\n${table}` };
   },

@@ -6,10 +6,10 @@ import { checkTextUpsert, runTextUpsert } from "../../src/ingest/text-upsert.js"
 import { ToolError } from "../../src/tool-kit/tool-error.js";
 import { indexArg, namespaceArg, ruleError } from "../../src/tool-kit/args/schema.js";
 import { defineTool } from "../../src/tool-kit/tool.js";
-import { failuresField, notWrittenText, problemsText, upsertResult, writableIndex, writtenTo } from "../../src/tool-kit/results/writes.js";
+import { failuresField, notWrittenText, problemsRefusal, upsertResult, writableIndex, writtenTo } from "../../src/tool-kit/results/writes.js";
 
 const MAX_RECORDS = 10_000;
-const RULES = { list: "records", after: "Nothing was written." };
+const RULES = { list: "records", untouched: "written" } as const;
 const rule = (text: string) => ruleError(text, RULES);
 export default defineTool({
   name: "upsert_records",
@@ -46,12 +46,13 @@ export default defineTool({
       checked = checkTextUpsert(records, model);
     }
     if (checked.field === undefined) {
-      throw new ToolError(
-        `Index ${JSON.stringify(index)} has no integrated embedding, so it cannot embed text; nothing was written.\n` +
-          "Next step: write vectors to it with upsert_vectors (embed_texts makes them from text), or create an index for a model with create_index_for_model.",
-      );
+      throw new ToolError({
+        problem: `Index ${JSON.stringify(index)} has no integrated embedding, so it cannot embed text`,
+        untouched: "written",
+        next: "write vectors to it with upsert_vectors (embed_texts makes them from text), or create an index for a model with create_index_for_model.",
+      });
     }
-    if (checked.problems.length > 0) throw new ToolError(problemsText("upsert_records", checked.problems, index));
+    if (checked.problems.length > 0) throw new ToolError(problemsRefusal("upsert_records", checked.problems, index));
 
     const outcome = await runTextUpsert({
       service,

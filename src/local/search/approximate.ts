@@ -7,7 +7,7 @@
 //     topK ≤ 1000, and any filter keeps at least half the namespace.
 // The graph only proposes candidates — more than topK (CANDIDATES) — that are re-scored exactly (exact.ts's
 // scoreEach) and ordered exactly as exact search orders them: every printed score is exact; only which records make
-// the top K can differ from exact search (recall@10 ≥ 0.95 measured: README, bench/approximate.ts).
+// the top K can differ from exact search (recall@10 ≥ 0.95 measured: docs/local-service.md, bench/approximate.ts).
 //
 // The graphs live in a worker thread (search/ann-host.ts, ann-worker.ts): the native adds, tens of milliseconds a
 // batch, never hold up the event loop, which only copies each batch's rows. The graph is built and kept in step in
@@ -24,12 +24,12 @@ import type { Metric, Query } from "./score.js";
 import type { MemoryBudget, NamespaceVectors } from "./vectors.js";
 
 /**
- * Namespaces from this many records on get a graph. Chosen by measurement (README, "The local service at scale"):
+ * Namespaces from this many records on get a graph. Chosen by measurement (docs/local-service.md, "Search at scale"):
  * the size where the exact scan passes about 150 ms a query on a 2-core machine.
  */
 export const DEFAULT_APPROXIMATE_ABOVE = 1_500_000;
 
-/** HNSW parameters, chosen by measurement (bench/approximate.ts; README). */
+/** HNSW parameters, chosen by measurement (bench/approximate.ts; docs/local-service.md). */
 const CONNECTIVITY = 16;
 const EXPANSION_ADD = 128;
 const EXPANSION_SEARCH = 128;
@@ -39,7 +39,7 @@ const candidates = (topK: number) => topK + Math.max(30, topK);
  * How many candidates the graph is asked for (its search breadth; all of them are re-scored exactly) in a namespace
  * of `count` records: a greedy search strands more queries in the wrong cluster as the graph grows, so the breadth
  * doubles with the size — 128 up to 250,000 records, 512 at 1,000,000, at most 1,024. Measured on clustered 768-d
- * data at 1,000,000 (README): breadth 128 gave recall@10 0.884–0.926 with queries finding none of their top 10,
+ * data at 1,000,000 (docs/local-service.md): breadth 128 gave recall@10 0.884–0.926 with queries finding none of their top 10,
  * 256 gave 0.953 (still one at 0/10), 512 gave 0.983 (the worst 8/10) at 4 ms, 1,024 no better (0.984) at 6.7 ms.
  */
 const MAX_BREADTH = 1024;

@@ -72,7 +72,7 @@ export function where(s: IndexSummary): string {
   return "";
 }
 
-/** How a result names where it looked: 'namespace (default) of index "docs"' or 'namespace "a" of index "docs"'. */
+/** How a result names where it looked: 'namespace "__default__" of index "docs"' or 'namespace "a" of index "docs"'. */
 export function namespaceOfIndex(namespace: string, index: string): string {
-  return `namespace ${namespace === "" ? "(default)" : JSON.stringify(namespace)} of index ${JSON.stringify(index)}`;
+  return `namespace ${JSON.stringify(namespace === "" ? "__default__" : namespace)} of index ${JSON.stringify(index)}`;
 }

@@ -3,6 +3,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openJsonl } from "../../../src/ingest/sources/index.js";
 import { collect, tempDir } from "./fixtures.js";
+import { closedAfterEach } from "../../helpers/open-files.js";
+
+const closing = closedAfterEach();
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -28,7 +31,7 @@ describe("openJsonl", () => {
         JSON.stringify({ id: "d", values: [1, 1, 1], sparse_values: { indices: [7], values: [2] } }),
       ].join("\n") + "\n",
     );
-    const src = await openJsonl(p);
+    const src = closing(await openJsonl(p));
     expect(await src.count()).toBe(4);
     expect(await collect(src.records())).toEqual([
       // dense values come as the 32-bit floats the service stores (sources/json-number.ts)
@@ -57,7 +60,7 @@ describe("openJsonl", () => {
         '{"id": "ok2", "values": [2]}',
       ].join("\r\n"),
     );
-    const items = await collect((await openJsonl(p)).records());
+    const items = await collect(closing(await openJsonl(p)).records());
     expect(items.filter((i) => i.error).map((i) => i.id)).toEqual([undefined, undefined, undefined, undefined, "v", "w", "m", "s", "t", undefined]);
     expect(items.map((i) => [i.position, i.record?.id ?? i.error])).toEqual([
       [1, "ok1"],
@@ -78,7 +81,7 @@ describe("openJsonl", () => {
   it("startAt skips to that line number; a last line without newline is read", async () => {
     const lines = Array.from({ length: 10 }, (_, i) => JSON.stringify({ id: `r${i + 1}`, values: [i] }));
     const p = await file("start.jsonl", lines.join("\n"));
-    const src = await openJsonl(p);
+    const src = closing(await openJsonl(p));
     expect((await collect(src.records(7))).map((i) => [i.position, i.record?.id])).toEqual([
       [7, "r7"], [8, "r8"], [9, "r9"], [10, "r10"],
     ]);
@@ -89,7 +92,7 @@ describe("openJsonl", () => {
   it("reads lines that span many read chunks (a 768-dim vector) and strips a byte-order mark", async () => {
     const values = Array.from({ length: 768 }, (_, i) => Math.fround(i / 1000 - 0.37));
     const p = await file("long.jsonl", "\uFEFF" + JSON.stringify({ id: "long", values }) + "\n" + JSON.stringify({ id: "next", values }));
-    const items = await collect((await openJsonl(p)).records());
+    const items = await collect(closing(await openJsonl(p)).records());
     expect(items).toEqual([
       { position: 1, record: { id: "long", values } },
       { position: 2, record: { id: "next", values } },
@@ -99,7 +102,7 @@ describe("openJsonl", () => {
   it("reports a line longer than the limit without buffering it", async () => {
     const big = JSON.stringify({ id: "big", values: Array.from({ length: 5000 }, () => 0.123456) });
     const p = await file("huge.jsonl", `{"id":"a","values":[1]}\n${big}\n{"id":"b","values":[2]}\n`);
-    const items = await collect((await openJsonl(p, { maxLineBytes: 1000 })).records());
+    const items = await collect(closing(await openJsonl(p, { maxLineBytes: 1000 })).records());
     expect(items).toEqual([
       { position: 1, record: { id: "a", values: [1] } },
       { position: 2, error: `line is ${big.length} bytes, longer than the 1000-byte limit for one record` },

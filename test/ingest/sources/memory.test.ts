@@ -54,7 +54,9 @@ describe("bounded memory", () => {
       out.end(); await once(out, "finish");`);
     const size = (await stat(p)).size;
     expect(size).toBeGreaterThan(100 * MB);
-    expect(await (await openJsonl(p)).count()).toBe(N);
+    const src = await openJsonl(p);
+    expect(await src.count()).toBe(N);
+    await src.close();
     const r = await drainInChild("jsonl", p);
     expect(r).toMatchObject({ count: N, lastId: `id-${N - 1}` });
     expect(r.peakGrowth).toBeLessThan(96 * MB);

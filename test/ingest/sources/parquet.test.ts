@@ -167,7 +167,9 @@ describe("openSource", () => {
   it("infers the format from the extension, or takes it as given", async () => {
     const j = join(dir, "a.ndjson");
     await writeFile(j, '{"id":"a","values":[1]}\n');
-    expect((await openSource(j)).format).toBe("jsonl");
+    const jsonl = await openSource(j);
+    expect(jsonl.format).toBe("jsonl");
+    await jsonl.close();
     const p = join(dir, "b.PARQUET");
     writeParquet(p, [{ id: "z", values: [1] }]);
     const src = await openSource(p);
@@ -178,7 +180,9 @@ describe("openSource", () => {
     await expect(openSource(t)).rejects.toThrow(
       `cannot tell the format of ${t} from its extension .txt: use .jsonl, .ndjson or .parquet, or pass format "jsonl" or "parquet"`,
     );
-    expect((await collect((await openSource(t, "jsonl")).records())).length).toBe(1);
+    const asJsonl = await openSource(t, "jsonl");
+    expect((await collect(asJsonl.records())).length).toBe(1);
+    await asJsonl.close();
     await expect(openSource(t, "parquet")).rejects.toThrow("not a Parquet file: missing PAR1 magic");
     await expect(openSource(p, "jsonl")).rejects.toThrow("is a Parquet file (it starts with PAR1), not JSONL");
   });

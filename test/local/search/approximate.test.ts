@@ -103,7 +103,7 @@ describe("approximate index: recall and answers", () => {
   });
 
   it("asks the graph for more candidates as the namespace grows (its search breadth), and re-scores them all", async () => {
-    // the rule measured at 1,000,000 × 768 (README): 128 up to 250,000 records, doubling with the size, at most 1,024
+    // the rule measured at 1,000,000 × 768 (docs/local-service.md): 128 up to 250,000 records, doubling with the size, at most 1,024
     expect([1, 250_000, 250_001, 500_000, 1_000_000, 1_000_001, 1_500_000, 100_000_000].map(searchBreadth)).toEqual([128, 128, 256, 256, 512, 1024, 1024, 1024]);
     const { nv, vector } = clustered(3000, 32);
     const asked: number[] = [];

@@ -77,7 +77,7 @@ function existing(ctx: RouteContext, raw: string): Described {
   return found;
 }
 
-/** {fields: {name: {filterable: true}}}: stored and described; every field stays filterable here (see README). */
+/** {fields: {name: {filterable: true}}}: stored and described; every field stays filterable here (see docs/tools-in-depth.md). */
 function parseSchema(raw: unknown): NamespaceSchema | undefined {
   if (raw === undefined || raw === null) return undefined;
   const fields = typeof raw === "object" && !Array.isArray(raw) ? (raw as Record<string, unknown>).fields : undefined;

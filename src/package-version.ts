@@ -1,16 +1,16 @@
-// The server's version as initialize reports it: package.json's, found from wherever this module was bundled or built.
+// The package's version, read from its package.json (for --version and the server's name in initialize).
 import { existsSync, readFileSync } from "node:fs";
 
 let version: string | undefined;
 
-/** Read once: an HTTP server calls createServer for every session. */
+/** Read once. */
 export function packageVersion(): string {
   version ??= readPackageVersion();
   return version;
 }
 
 function readPackageVersion(): string {
-  // The bundle's chunks, src/mcp/server.ts (tsx) and dist/src/mcp/server.js sit at different depths below package.json.
+  // The bundle (dist/vecdb-mcp.js) and its chunks, the sources (tsx) and the tsc output sit at different depths below package.json.
   for (const rel of ["../package.json", "../../package.json", "../../../package.json"]) {
     const url = new URL(rel, import.meta.url);
     if (existsSync(url)) {
