@@ -50,7 +50,11 @@ describe("manifest.json", () => {
       VECDB_ALLOW_DIRS: "${user_config.allowed_directories}",
       VECDB_READ_ONLY: "${user_config.read_only}",
       VECDB_EMBED_URL: "${user_config.embed_url}",
+      VECDB_TOOLSETS: "${user_config.toolsets}",
+      VECDB_TOOLS: "${user_config.tools}",
+      VECDB_EXCLUDE_TOOLS: "${user_config.exclude_tools}",
     });
+    for (const id of ["toolsets", "tools", "exclude_tools"]) expect(manifest.user_config[id], id).toMatchObject({ type: "string", required: false, default: "" });
   });
 
   it("the folder for imports and read-only mode reach the server's configuration as a desktop client fills them in", async () => {
@@ -70,6 +74,14 @@ describe("manifest.json", () => {
     expect(await configOf({ allowed_directories: dir, read_only: true })).toMatchObject({ allowDirs: [dir], readOnly: true });
     expect(await configOf({ embed_url: "http://127.0.0.1:11434/v1" })).toMatchObject({ embedUrl: "http://127.0.0.1:11434/v1" });
     expect((await configOf({})).embedUrl).toBeUndefined();
+    // The tool selection: left empty, the lean default; filled in, what it says.
+    expect(await configOf({})).toMatchObject({ tools: [], excludeTools: [] });
+    expect((await configOf({})).toolsets).toBeUndefined();
+    expect(await configOf({ toolsets: "text,backups", tools: "query_vectors", exclude_tools: "search_indexes" })).toMatchObject({
+      toolsets: ["text", "backups"],
+      tools: ["query_vectors"],
+      excludeTools: ["search_indexes"],
+    });
     expect(await configOf({})).toMatchObject({ allowDirs: [], readOnly: false, allowDestructive: false });
   });
 
@@ -130,6 +142,9 @@ describe.skipIf(problems.length > 0)(title, () => {
       VECDB_ALLOW_DIRS: "",
       VECDB_READ_ONLY: "false",
       VECDB_EMBED_URL: "",
+      VECDB_TOOLSETS: "",
+      VECDB_TOOLS: "",
+      VECDB_EXCLUDE_TOOLS: "",
     });
 
     const server = await connectStdio({
