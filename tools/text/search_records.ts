@@ -121,7 +121,8 @@ export default defineTool({
       head: (shown) => `${shown === n ? n : `${shown} of ${n}`} ${n === 1 ? "record" : "records"} in ${where}, ${how}:`,
       structured: (shown) => ({ index, namespace, hits: shown, usage }),
       rest: (shown) => {
-        const ids = idsArgument(hits.slice(shown).map((h) => h.id), budget / 4);
+        // Document ids are paths, long in tokens: up to half the budget goes to naming them, and the rows shown make room.
+        const ids = idsArgument(hits.slice(shown).map((h) => h.id), budget / 2);
         const read = ids
           ? `fetch_vectors {"index": ${JSON.stringify(index)}, "namespace": ${JSON.stringify(namespace)}, "ids": ${ids}} reads them (their text is in the metadata)`
           : "fetch_vectors reads them by id";
