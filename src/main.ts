@@ -4,6 +4,7 @@ import { ConfigError, freezeConfig, loadConfig, type Config } from "./config.js"
 import { createLogger } from "./log.js";
 import { createServer } from "./mcp/server.js";
 import { loadToolCatalog } from "./mcp/tool-catalog.js";
+import { checkSelection } from "./mcp/tool-selection.js";
 import type { ServiceSupply } from "./mcp/service-supply.js";
 import { packageVersion } from "./package-version.js";
 import { helpText } from "./settings-help.js";
@@ -21,6 +22,7 @@ export async function runMcpCommand(argv: string[]): Promise<void> {
   let loaded: ReturnType<typeof loadConfig>;
   try {
     loaded = loadConfig(argv);
+    if (!loaded.help) checkSelection(loaded.config); // an unknown toolset or tool name: refused before anything starts
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     process.stderr.write(`vecdb-mcp: ${err.message}\n`);
@@ -107,7 +109,7 @@ export async function runMcpCommand(argv: string[]): Promise<void> {
       log,
       release,
       tokenGenerated,
-      newServer: ({ stopping, stop }) => createServer(config, service, { tools, log, secrets, stopping, stop }),
+      newServer: ({ stopping, stop, selection }) => createServer(config, service, { tools, log, secrets, stopping, stop, session: selection }),
     });
   }
   const server = createServer(config, service, { tools, log, secrets });

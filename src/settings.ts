@@ -171,14 +171,17 @@ const SETTINGS = [
   {
     key: "toolsets", flag: "toolsets", env: "VECDB_TOOLSETS", value: "A,B", type: "list", commands: ["mcp"], group: "Tools", defaultText: "the lean default set",
     doc: "the toolsets to offer, or \"all\"", check: () => nameList,
+    bundle: { id: "toolsets", type: "string", title: "Toolsets", description: "The toolsets to offer, comma-separated (text, vectors, indexes, collections, namespaces, inference, backups, imports), or all. Empty: the lean default set." },
   },
   {
     key: "tools", flag: "tools", env: "VECDB_TOOLS", value: "A,B", type: "list", defaults: { mcp: "" }, defaultText: "none", commands: ["mcp"], group: "Tools",
     doc: "tools to add to the toolsets", check: () => nameList,
+    bundle: { id: "tools", type: "string", title: "Extra tools", description: "Single tools to add to the toolsets, comma-separated (e.g. query_vectors)." },
   },
   {
     key: "excludeTools", flag: "exclude-tools", env: "VECDB_EXCLUDE_TOOLS", value: "A,B", type: "list", defaults: { mcp: "" }, defaultText: "none", commands: ["mcp"], group: "Tools",
     doc: "tools to take away", check: () => nameList,
+    bundle: { id: "exclude_tools", type: "string", title: "Tools left out", description: "Single tools to take away, comma-separated." },
   },
   {
     key: "maxResultTokens", flag: "max-result-tokens", env: "VECDB_MAX_RESULT_TOKENS", value: "N", type: "integer", min: 1_000, max: 1_000_000,

@@ -11,11 +11,11 @@ import type { ToolContext } from "./tool.js";
  */
 export async function confirmDestruction(
   ctx: Pick<ToolContext, "askToConfirm">,
-  opts: { action: string; loses: string; name: string; untouched?: Untouched },
+  opts: { action: string; loses: string; name: string; untouched?: Untouched; warning?: string },
 ): Promise<"confirmed" | "unsupported"> {
   if (!ctx.askToConfirm) return "unsupported";
   const message =
-    `${opts.action} — this cannot be undone.\nWhat will be lost: ${opts.loses}.\n` +
+    `${opts.action} — ${opts.warning ?? "this cannot be undone"}.\nWhat will be lost: ${opts.loses}.\n` +
     `To confirm, type ${JSON.stringify(opts.name)} exactly.`;
   const answer = await ctx.askToConfirm(message, opts.name);
   if (answer === "confirmed" || answer === "unsupported") return answer;

@@ -18,6 +18,8 @@ export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint:
 export interface ToolContext {
   service: Service;
   config: Config;
+  /** The tools on in this session (toolsets, safe modes): an empty state or a next step names only these. */
+  tools: ReadonlySet<string>;
   /** Aborted when the client cancels the call (or the server shuts down). Pass it to every service call. */
   signal: AbortSignal;
   /** Fires when the server must wind the call down (HTTP shutdown past its grace period, or the session closed by

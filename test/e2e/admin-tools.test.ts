@@ -308,13 +308,14 @@ describe("delete_collection", () => {
   });
 });
 
-test("every tool is titled, and the delete tools are annotated destructive", () => {
+test("every tool is titled; the delete tools, and those that overwrite or can unprotect, are annotated destructive", () => {
   for (const t of mcp.tools) {
     expect(t.title, t.name).toBeTruthy();
     expect(t.annotations?.title, t.name).toBe(t.title);
   }
   const byName = Object.fromEntries(mcp.tools.map((t) => [t.name, t.annotations]));
-  for (const name of ["delete_vectors", "delete_index", "delete_collection"]) {
+  const destructive = ["delete_vectors", "delete_index", "delete_collection", "update_vectors", "configure_index", "start_bulk_import", "cancel_bulk_import"];
+  for (const name of destructive) {
     expect(byName[name], name).toMatchObject({ readOnlyHint: false, destructiveHint: true });
   }
   expect(byName.create_index).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: true });

@@ -33,6 +33,34 @@ afterAll(async () => {
   await svc?.stop();
 });
 
+describe("configure_index asks before it turns deletion protection off", () => {
+  const protection = async (name: string) => (await api(svc, "GET", `/indexes/${name}`)).body.deletion_protection;
+
+  test("turning it on asks nothing; turning it off asks, and a refusal leaves it on", async () => {
+    await createIndex(svc, { name: "guarded", dimension: 2, spec: serverless });
+    asked.length = 0;
+    const on = await mcp.call("configure_index", { index: "guarded", deletionProtection: "enabled" });
+    expect(on.isError, on.text).toBe(false);
+    expect(asked).toHaveLength(0);
+
+    answer = () => ({ action: "decline" });
+    const declined = await mcp.call("configure_index", { index: "guarded", deletionProtection: "disabled" });
+    expect(declined.isError).toBe(true);
+    expect(declined.text).toBe("Not done: the user declined the confirmation. Nothing was changed.\nNext step: do not retry unless the user asks again.");
+    expect(asked.map((a) => a.message)).toEqual([
+      'Turn off deletion protection of index "guarded" — the index can then be deleted.\n' +
+        'What will be lost: the protection that stops index "guarded" and its records from being deleted.\nTo confirm, type "guarded" exactly.',
+    ]);
+    expect(await protection("guarded")).toBe("enabled");
+
+    answer = (params) => ({ action: "accept", content: { name: /type "([^"]+)"/.exec(params.message)![1] } });
+    const off = await mcp.call("configure_index", { index: "guarded", deletionProtection: "disabled" });
+    expect(off.isError, off.text).toBe(false);
+    expect(await protection("guarded")).toBe("disabled");
+    expect((await api(svc, "DELETE", "/indexes/guarded")).status).toBe(202); // the tests below list the indexes
+  });
+});
+
 describe("delete_index asks first", () => {
   test.each([
     ["declines", { action: "decline" } as ElicitResult, "the user declined the confirmation"],

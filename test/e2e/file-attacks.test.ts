@@ -56,7 +56,7 @@ function swapper(code: string): ChildProcess {
 describe("a remote client over --http", () => {
   it("cannot widen --allow-dir with its roots: file:/// lets it read nothing outside", async () => {
     const token = "t".repeat(32);
-    const child = spawn(process.execPath, [CLI, "--http", "--port", "0", "--allow-dir", allowed], {
+    const child = spawn(process.execPath, [CLI, "--http", "--port", "0", "--toolsets", "all", "--allow-dir", allowed], {
       env: serverEnv({ PINECONE_API_KEY: svc.apiKey, PINECONE_CONTROLLER_HOST: svc.controlUrl, VECDB_HTTP_TOKEN: token }),
       cwd: ROOT,
       stdio: ["ignore", "ignore", "pipe"],
@@ -120,7 +120,7 @@ describe("files swapped while an import reads them", () => {
     const fifo = join(allowed, "fifo-pipe");
     writeFileSync(regular, records("f-", 5));
     await new Promise((r) => spawn("mkfifo", [fifo]).on("exit", r));
-    const server = spawn(process.execPath, [CLI, "--allow-dir", allowed], {
+    const server = spawn(process.execPath, [CLI, "--toolsets", "all", "--allow-dir", allowed], {
       env: serverEnv({ PINECONE_API_KEY: svc.apiKey, PINECONE_CONTROLLER_HOST: svc.controlUrl }),
       cwd: ROOT,
       stdio: ["pipe", "pipe", "pipe"],

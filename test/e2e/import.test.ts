@@ -227,7 +227,7 @@ describe("MCP roots declared by the client", () => {
     });
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [CLI],
+      args: [CLI, "--toolsets", "all"],
       env: serverEnv({ PINECONE_API_KEY: svc.apiKey, PINECONE_CONTROLLER_HOST: svc.controlUrl }),
       stderr: "ignore",
     });

@@ -67,7 +67,7 @@ test("under --indexes, an empty list says the allow-list hides the rest; the ins
     expect(r.structured).toEqual({ indexes: [] });
     expect(r.text).toBe('None of the indexes this server is limited to ("later", "other") exists yet; any other index is hidden by --indexes.');
     expect(limited.client.getInstructions()).toContain(
-      "Read with query_vectors (similarity search, optionally with a metadata filter), fetch_vectors (records by id) and list_vector_ids (the ids in a namespace).",
+      "To store your own embeddings (not for text): upsert_vectors, import_vectors, query_vectors, fetch_vectors, list_vector_ids, fetch_by_metadata, update_vectors.",
     );
   } finally {
     await limited.close();

@@ -56,18 +56,21 @@ describe("without --allow-destructive", () => {
     expect((await indexStats(svc, hosts.hidden)).totalVectorCount).toBe(1);
   });
 
-  test("instructions in the initialize result: discover with list_indexes, then write; no mode named", async () => {
+  test("instructions in the initialize result: discover with list_indexes, the text path before vectors; no mode named", async () => {
     const mcp = await server([]);
     const text = mcp.client.getInstructions() ?? "";
     expect(text).toContain("Start with list_indexes");
-    expect(text).toContain("Then write: upsert_vectors");
+    expect(text).toContain("\nTo remember and find text: create_index_for_model makes an index that embeds text");
+    expect(text.indexOf("To remember and find text")).toBeLessThan(text.indexOf("To store your own embeddings (not for text): upsert_vectors"));
     expect(text).not.toMatch(/READ-ONLY|LIMITED|Deleting is enabled/);
   });
 
   test("VECDB_ALLOW_DESTRUCTIVE=1 is the same as the flag, and the instructions say deleting is enabled", async () => {
     const mcp = await server([], { VECDB_ALLOW_DESTRUCTIVE: "1" });
     for (const name of DELETE_TOOLS) expect(names(mcp)).toContain(name);
-    expect(mcp.client.getInstructions()).toContain("Deleting is enabled (delete_vectors, delete_index, delete_collection) and cannot be undone: confirm with the user first.");
+    const text = mcp.client.getInstructions() ?? "";
+    expect(text).toContain("Deleting is enabled and cannot be undone: confirm with the user before any delete_ call.");
+    for (const name of DELETE_TOOLS) expect(text).toContain(name);
   });
 });
 

@@ -102,11 +102,11 @@ describe("tools/list", () => {
     expect(upsert.properties.vectors).toMatchObject({ minItems: 1, maxItems: 10000 });
     expect(upsert.properties.namespace).toMatchObject({ maxLength: 512 });
     const record = upsert.properties.vectors.items;
-    expect(record.properties.id).toMatchObject({ minLength: 1, maxLength: 512 });
+    expect(record.properties.id).toMatchObject({ maxLength: 512 }); // minLength 1 is left out of what the model reads
     expect(record.properties.values).toMatchObject({ type: "array", items: { type: "number" }, minItems: 0, maxItems: 20000 });
     expect(record.properties.sparseValues.properties.indices).toMatchObject({ maxItems: 2048, items: { type: "integer", minimum: 0, maximum: 4294967295 } });
     const create = mcp.tools.find((t) => t.name === "create_collection")!.inputSchema as any;
-    expect(create.properties.name).toMatchObject({ minLength: 1, maxLength: 45, pattern: "^[a-z0-9]([a-z0-9-]*[a-z0-9])?$" });
+    expect(create.properties.name).toMatchObject({ maxLength: 45, pattern: "^[a-z0-9]([a-z0-9-]*[a-z0-9])?$" });
   });
 
   test("annotations are true of each tool", () => {

@@ -257,7 +257,7 @@ describe("describe_index_stats", () => {
     );
     expect((sparse.structured as any).dimension).toBeUndefined();
     const empty = await mcp.call("describe_index_stats", { index: "empty" });
-    expect(empty.text).toBe('Index "empty" (dimension 3, dotproduct, fullness 0%): 0 records in 0 namespaces. The index is empty; upsert_vectors writes records.');
+    expect(empty.text).toBe('Index "empty" (dimension 3, dotproduct, fullness 0%): 0 records in 0 namespaces. The index is empty; upsert_records writes text (an index that embeds), upsert_vectors writes your own vectors.');
     expect(empty.structured).toMatchObject({ totalVectorCount: 0, namespaces: [] });
   });
 

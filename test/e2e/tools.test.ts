@@ -31,7 +31,11 @@ describe("an empty project", () => {
     const r = await mcp.call("list_indexes");
     expect(r.isError).toBe(false);
     expect(r.structured).toEqual({ indexes: [] });
-    expect(r.text).toBe("There are no indexes in this project yet. Create an index before upserting vectors.");
+    expect(r.text).toBe(
+      "There are no indexes in this project yet. To remember and find text: create_index_for_model (e.g. model \"local-bm25\" on the local " +
+        'service, or "llama-text-embed-v2", fieldMap {"text": "text"}), then upsert_records and search_records. ' +
+        "To store your own embeddings: create_index, then upsert_vectors.",
+    );
   });
   test("list_collections says so in words", async () => {
     const r = await mcp.call("list_collections");

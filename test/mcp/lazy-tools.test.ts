@@ -45,7 +45,7 @@ function lazyEcho(failures: number): LazyTool & { loads: () => number } {
     if (calls <= failures) throw new Error("chunk missing");
     return { default: echo as AnyTool };
   };
-  return Object.assign(lazyTool(declareTool(echo as AnyTool), module), { loads: () => calls });
+  return Object.assign(lazyTool({ ...declareTool(echo as AnyTool), toolset: "text", inDefault: true }, module), { loads: () => calls });
 }
 
 describe("a tool loaded on its first call", () => {

@@ -26,8 +26,8 @@ export default defineTool({
   name: "create_collection",
   title: "Create collection",
   description:
-    "Make a collection: a static copy of a pod-based index's records, to back it up or to create indexes from it " +
-    "(serverless indexes cannot be copied). It is Initializing at first and becomes Ready later.",
+    "Make a collection: a static copy of a pod-based index's records, to create indexes from later (serverless " +
+    "indexes cannot be copied). It becomes Ready after a while.",
   inputSchema: {
     name: nameSchema,
     index: indexArg("Pod-based index to copy.", { untouched: "created" }),

@@ -21,7 +21,7 @@ export default defineTool({
     id: textArg(1, 1000, ruleError("import ids are 1–1000 characters", RULES)).describe("The import id."),
   },
   outputSchema: { index: z.string().describe("The index."), import: ImportSummary.describe("The import after the cancel.") },
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   async run({ index, id }, { service, signal }) {
     const after = await onIndexHost(service, index, signal, async (model) => {
       try {

@@ -21,7 +21,7 @@ export default defineTool({
     errorMode: z.enum(["abort", "continue"]).optional().describe("On a bad record: continue (skip it, the default) or abort the import."),
   },
   outputSchema: { index: z.string().describe("The index."), id: z.string().describe("The import id; describe_bulk_import follows it.") },
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   async run({ index, uri, integrationId, errorMode }, { service, signal }) {
     const { id } = await onIndexHost(service, index, signal, (model) =>
       service.data.startImport(model.host, { uri, ...(integrationId && { integrationId }), ...(errorMode && { errorMode: { onError: errorMode } }) }, signal),

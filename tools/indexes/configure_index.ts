@@ -5,6 +5,7 @@ import type { ConfigureIndexRequest } from "../../src/api/control.js";
 import type { IndexModel } from "../../src/api/records.js";
 import { markdownTable } from "../../src/tool-kit/format/table.js";
 import { indexArg, ruleError, wholeNumberArg } from "../../src/tool-kit/args/schema.js";
+import { confirmDestruction } from "../../src/tool-kit/confirm.js";
 import { ToolError } from "../../src/tool-kit/tool-error.js";
 import { defineTool } from "../../src/tool-kit/tool.js";
 
@@ -59,8 +60,9 @@ export default defineTool({
       .array(z.object({ setting: z.string().describe("Setting name."), before: z.string().describe("Value before."), after: z.string().describe("Value after.") }))
       .describe("Each setting the call touched."),
   },
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-  async run({ index, deletionProtection, tags, pod, embed }, { service, signal }) {
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+  async run({ index, deletionProtection, tags, pod, embed }, ctx) {
+    const { service, signal } = ctx;
     const request: ConfigureIndexRequest = {};
     if (deletionProtection) request.deletion_protection = deletionProtection;
     if (tags && Object.keys(tags).length > 0) request.tags = tags;
@@ -84,6 +86,15 @@ export default defineTool({
     const before = await service.control.describeIndex(index, signal);
     if (request.spec?.pod && !before.spec.pod) {
       throw new ToolError({ problem: `Index ${JSON.stringify(index)} is serverless; pod settings apply to pod-based indexes only`, untouched: UNTOUCHED });
+    }
+    if (request.deletion_protection === "disabled" && before.deletion_protection === "enabled") {
+      await confirmDestruction(ctx, {
+        action: `Turn off deletion protection of index ${JSON.stringify(index)}`,
+        warning: "the index can then be deleted",
+        loses: `the protection that stops index ${JSON.stringify(index)} and its records from being deleted`,
+        name: index,
+        untouched: UNTOUCHED,
+      });
     }
     const after = await service.control.configureIndex(index, request, signal);
     service.hosts.forget(index);

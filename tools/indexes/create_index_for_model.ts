@@ -111,9 +111,9 @@ export default defineTool({
   name: "create_index_for_model",
   title: "Create index for a model",
   description:
-    "Create an index that embeds text itself (write with upsert_records, find with search_records). Hosted models include " +
-    "llama-text-embed-v2 and multilingual-e5-large; locally local-bm25 (keywords) and the user's embeddings server. list_models " +
-    "shows what exists. Placement defaults to aws us-east-1. Same settings again → returned as is.",
+    "Create an index that embeds text itself (write with upsert_records, find with search_records). Models: e.g. " +
+    "llama-text-embed-v2 (hosted), local-bm25 (local service, keywords). Placement defaults to aws us-east-1. Same settings " +
+    "again → returned as is.",
   inputSchema: input,
   outputSchema: {
     index: IndexSummary.describe("The index after the wait."),

@@ -40,7 +40,7 @@ export default defineTool({
       .describe("One entry per namespace, by name."),
   },
   annotations: READ_ONLY,
-  async run({ index, filter }, { service, signal, config }) {
+  async run({ index, filter }, { service, signal, config, tools }) {
     checkFilter(filter);
     const stats = await onIndexHost(service, index, signal, (model) => service.data.describeIndexStats(model.host, signal, filter), (model) => {
       if (filter !== undefined && !model.spec.pod) {
@@ -80,8 +80,8 @@ export default defineTool({
         : `Index ${JSON.stringify(index)} (${facts.join(", ")}): ${plural(counted, "record matches", "records match")} the filter, ` +
           `in ${plural(namespaces.length, "namespace", "namespaces")} (of ${plural(total, "record", "records")} in the index).`;
     if (namespaces.length === 0) {
-      // Under --read-only there is no upsert_vectors to point at.
-      const hint = filter === undefined ? (config.readOnly ? " The index is empty." : " The index is empty; upsert_vectors writes records.") : "";
+      // Only tools that are on are named (under --read-only, none).
+      const hint = filter === undefined ? ` The index is empty${emptyIndexStep(tools)}` : "";
       return { structured, table: `${head}${hint}` };
     }
     const table = markdownTable(
@@ -91,3 +91,12 @@ export default defineTool({
     return { structured, table: `${head}\n\n${table}` };
   },
 });
+
+/** The tools that fill an empty index, text first, of those that are on. */
+function emptyIndexStep(tools: ReadonlySet<string>): string {
+  const ways = [
+    tools.has("upsert_records") && "upsert_records writes text (an index that embeds)",
+    tools.has("upsert_vectors") && "upsert_vectors writes your own vectors",
+  ].filter(Boolean);
+  return ways.length > 0 ? `; ${ways.join(", ")}.` : ".";
+}

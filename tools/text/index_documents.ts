@@ -103,10 +103,9 @@ export default defineTool({
   title: "Index a folder of documents",
   description:
     "Make Markdown, text and HTML files under allowed folders searchable in an index with integrated embedding: chunks along " +
-    'headings and paragraphs become records (_id "path#chunk", the first chunk "/path#1", the path starting with the allowed ' +
-    "folder's name; fields source, headingPath, chunk, modified, and a Markdown file's front matter). Hidden and package folders " +
-    "are skipped. Run it again after edits: unchanged files are not read, only changed chunks are sent, and chunks of " +
-    "shortened or deleted files (records it wrote) are pruned.",
+    'headings become records (_id "folder/path#chunk"; fields source, headingPath, chunk, modified, and front matter). Hidden ' +
+    "and package folders are skipped. Run it again after edits: only changed chunks are sent, and chunks of shortened or " +
+    "deleted files are pruned.",
   inputSchema: {
     index: indexArg("Name of the index with integrated embedding to write to.", RULES),
     namespace: namespaceArg("Namespace (default \"\"); one of their own keeps pruning to these documents.", RULES),

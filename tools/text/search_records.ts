@@ -53,7 +53,7 @@ export default defineTool({
   },
   annotations: READ_ONLY,
   budgetedResult: true,
-  async run({ index, namespace = "", query, fields, rerank }, { service, signal, config }) {
+  async run({ index, namespace = "", query, fields, rerank }, { service, signal, config, tools }) {
     const given = (["text", "id", "vector"] as const).filter((k) => query[k] !== undefined);
     if (given.length !== 1) {
       throw new ToolError({
@@ -107,7 +107,9 @@ export default defineTool({
     const structured = { index, namespace, hits, usage };
     const where = namespaceOfIndex(namespace, index);
     if (hits.length === 0) {
-      return { structured, table: `No records found in ${where}${query.filter ? " that match the filter" : ""}. describe_index_stats shows which namespaces hold records.` };
+      const which = ["describe_index_stats", "list_namespaces"].find((t) => tools.has(t));
+      const hint = which ? ` ${which} shows which namespaces hold records.` : "";
+      return { structured, table: `No records found in ${where}${query.filter ? " that match the filter" : ""}.${hint}` };
     }
     const how = rerank ? `reranked by ${rerank.model}` : "best first";
     const budget = config.maxResultTokens;
@@ -119,7 +121,8 @@ export default defineTool({
       head: (shown) => `${shown === n ? n : `${shown} of ${n}`} ${n === 1 ? "record" : "records"} in ${where}, ${how}:`,
       structured: (shown) => ({ index, namespace, hits: shown, usage }),
       rest: (shown) => {
-        const ids = idsArgument(hits.slice(shown).map((h) => h.id), budget / 4);
+        // Document ids are paths, long in tokens: up to half the budget goes to naming them, and the rows shown make room.
+        const ids = idsArgument(hits.slice(shown).map((h) => h.id), budget / 2);
         const read = ids
           ? `fetch_vectors {"index": ${JSON.stringify(index)}, "namespace": ${JSON.stringify(namespace)}, "ids": ${ids}} reads them (their text is in the metadata)`
           : "fetch_vectors reads them by id";

@@ -15,9 +15,8 @@ export default defineTool({
   name: "upsert_records",
   title: "Upsert text records",
   description:
-    "Store text in an index with integrated embedding (create_index_for_model): each record has _id, the index's text field " +
-    "(describe_index shows it) and any other fields, kept as metadata. The index embeds the text; a record whose _id exists is " +
-    `replaced. Up to ${MAX_RECORDS} records a call, checked whole first; if some fail to land, the result lists their ids.`,
+    "Store text in an index that embeds it (create_index_for_model): each record has _id, the index's text field " +
+    "(describe_index shows it) and any other fields, kept as metadata. A record whose _id exists is replaced; the call is checked whole first.",
   inputSchema: {
     index: indexArg("Name of the index to write to.", RULES),
     namespace: namespaceArg('Namespace, up to 512 characters; omitted means the default namespace.', RULES),

@@ -44,7 +44,7 @@ export default defineTool({
     matchedRecords: z.number().int().optional().describe("By filter: records matching the filter."),
     updated: z.boolean().describe("Whether anything was changed (false for a dry run)."),
   },
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   async run({ index, namespace = "", id, values, sparseValues, setMetadata, filter, dryRun }, ctx) {
     const { service, signal } = ctx;
     if ((id === undefined) === (filter === undefined)) {

@@ -51,9 +51,8 @@ export default defineTool({
   name: "upsert_vectors",
   title: "Upsert vectors",
   description:
-    "Write records (id, values and/or sparseValues, metadata) into an index, overwriting records with the same id. The " +
-    "whole call is checked against the index first (nothing is written if a record is bad; records are named by their " +
-    "0-based position); records that could not be written are listed by id.",
+    "Write your own vectors (id, values and/or sparseValues, metadata) into an index, overwriting records with the same id. " +
+    "Checked whole against the index first: nothing is written if a record is bad.",
   inputSchema: {
     index: indexArg("Index to write to.", RULES),
     namespace: namespaceArg('Namespace; default "".', RULES),
