@@ -14,6 +14,16 @@ export function instructionsFor(config: Access & { toolsets?: readonly string[] 
     if (toolModules.some((t) => t.toolset === set.name && has(t.name))) lines.push(set.sentence(has));
   }
   const off = toolsetsOff(offered);
+  // Toolsets the lean default takes a few tools from (vectors: upsert_vectors only): the model should know the rest
+  // exists. Under --read-only the rest may be writers that cannot be turned on, so nothing is said.
+  const partly = config.readOnly
+    ? []
+    : toolsets
+        .map((set) => set.name)
+        .filter((name) => !off.includes(name) && toolModules.some((t) => t.toolset === name && !has(t.name) && !t.name.startsWith("delete_")));
+  if (partly.length > 0) {
+    lines.push(`Partly on: ${partly.join(", ")} (more of their tools with --toolsets ${[...(config.toolsets ?? ["default"]), ...partly].join(",")}).`);
+  }
   if (off.length > 0) {
     const purposes = off.map((name) => `${name} (${toolsets.find((s) => s.name === name)!.purpose})`).join(", ");
     lines.push(

@@ -73,4 +73,13 @@ describe("what the model reads every turn with no setting", () => {
     const everything = instructionsFor({ readOnly: false, allowDestructive: true, indexes: undefined }, serverTools({ ...none, toolsets: ["all"] }), true);
     expect(countTokens(everything)).toBeLessThanOrEqual(300);
   });
+
+  test("the toolsets the lean default takes only some tools of are named, with the setting that brings the rest", () => {
+    const instructions = instructionsFor({ readOnly: false, allowDestructive: false, indexes: undefined }, serverTools(none)).split("\n");
+    expect(instructions).toContain("Partly on: text, vectors, indexes, collections (more of their tools with --toolsets default,text,vectors,indexes,collections).");
+    const everything = instructionsFor({ readOnly: false, allowDestructive: false, indexes: undefined }, serverTools({ ...none, toolsets: ["all"] }));
+    expect(everything).not.toContain("Partly on");
+    const readOnly = instructionsFor({ readOnly: true, allowDestructive: false, indexes: undefined }, serverTools(none));
+    expect(readOnly).not.toContain("Partly on");
+  });
 });
