@@ -25,6 +25,7 @@ import { answerToolsList, type LazyTool } from "./tool-catalog.js";
 import { nothingDone, unknownArguments, unknownArgumentsText } from "./strict-args.js";
 import { guardRequests } from "./request-guards.js";
 import { fixedSupply, isServiceSupply, runWithRecovery, type ServiceSupply } from "./service-supply.js";
+import { linkAbort } from "../linked-abort.js";
 
 /** The initialize result's instructions: how to start, and the safe modes in force. */
 export function instructionsFor(config: Access, tools: readonly { name: string }[]): string {
@@ -180,7 +181,8 @@ export function createServer(config: Config, service: Service | ServiceSupply, o
         const started = Date.now();
         const progress = progressOf(extra);
         const allowedRoots = () => roots(extra);
-        const signal = options.stop ? AbortSignal.any([extra.signal, options.stop]) : extra.signal;
+        const linked = linkAbort([extra.signal, options.stop]); // released below: see linked-abort.ts
+        const signal = linked.signal;
         const progressRequested = extra._meta?.progressToken !== undefined;
         const context = (service: Service): ToolContext => ({
           service: scopedService(service, config.indexes), // under --indexes, the others are invisible
@@ -196,6 +198,7 @@ export function createServer(config: Config, service: Service | ServiceSupply, o
         const refused = callRefusal(tool, args, config);
         if (refused !== undefined) {
           log.info(`${tool.name} → refused: ${refused.split("\n")[0]}`);
+          linked.release();
           return { content: [{ type: "text", text: refused }], isError: true };
         }
         try {
@@ -219,6 +222,8 @@ export function createServer(config: Config, service: Service | ServiceSupply, o
           const text = redact(errorText(tool.name, err), secrets());
           log.info(`${tool.name} → isError: ${text.split("\n")[0]}`);
           return { content: [{ type: "text", text }], isError: true };
+        } finally {
+          linked.release();
         }
       }) as never, // the SDK types a handler registered without a schema as taking no arguments
     );
