@@ -32,7 +32,7 @@ const LAZY_ONLY = [
   /^src\/ingest\/(file-check|parallel-check|jsonl-encode|upload-input)\.ts$/,
   /^src\/ingest\/sources\/(record-line|jsonl|lines)\.ts$/,
   // the JSON byte readers; float32.ts (shortest float32 decimals) was on the startup path as src/ingest/float32.ts
-  /^src\/shared\/(?!float32\.ts$)/,
+  /^src\/shared\/(?!(float32|embed-url)\.ts$)/, // embed-url.ts: the settings check it (a few lines)
   // index_documents' file reading, chunking and HTML parsing
   /^src\/ingest\/documents\//,
   /node_modules\/(htmlparser2|picomatch)\//,

@@ -1,5 +1,6 @@
 // All configuration: one zod schema, read once from argv + env. The only reader of process.env.
 import { homedir } from "node:os";
+import { embedUrlProblem } from "./shared/embed-url.js";
 import { delimiter, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { z } from "zod";
@@ -116,7 +117,7 @@ export const configSchema = z.object({
   /** An OpenAI-compatible embeddings server whose models the embedded service offers, e.g. http://127.0.0.1:11434/v1. */
   embedUrl: z
     .string()
-    .refine((s) => /^https?:\/\//.test(s) && URL.canParse(s), { error: () => `${SETTINGS.embedUrl} must be an http:// or https:// URL, e.g. http://127.0.0.1:11434/v1` })
+    .refine((s) => embedUrlProblem(s) === undefined, { error: (issue) => `${SETTINGS.embedUrl} ${embedUrlProblem(String(issue.input))}` })
     .optional(),
   /** Sent to that server as a bearer token (VECDB_EMBED_KEY). Never logged. */
   embedKey: z.string().optional(),
@@ -373,7 +374,7 @@ export function loadConfig(argv: string[], env: Env = process.env): { help: true
     const key = issue.path[0] as keyof typeof raw;
     const given = raw[key];
     // Never echo a key back, nor credentials in a URL.
-    const secret = key === "apiKey" || key === "httpToken" || key === "embedKey" || (typeof given === "string" && given.includes("@"));
+    const secret = key === "apiKey" || key === "httpToken" || key === "embedKey" || (key === "embedUrl" && /[?#]/.test(String(given))) || (typeof given === "string" && given.includes("@"));
     const got = secret || typeof given !== "string" ? "" : ` (got ${JSON.stringify(given)})`;
     throw new ConfigError(`${issue.message}${got}`);
   }

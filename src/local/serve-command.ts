@@ -1,5 +1,6 @@
 // `vecdb-mcp serve --port N --data-dir DIR [--api-key-file FILE | --api-key KEY] [--host H]`: runs the local service alone.
 import { readFileSync } from "node:fs";
+import { embedUrlProblem } from "../shared/embed-url.js";
 import { resolve } from "node:path";
 import { acquireDataDirLock, DataDirInUseError } from "./storage/lock.js";
 import { preparePrivateDir, UntrustedDataDirError } from "./storage/private-dir.js";
@@ -56,9 +57,8 @@ export function parseServeArgs(argv: string[], envKey?: string): ServeArgs {
     throw new Error(`--idle-stop-s must be an integer from 1 to 86400 (got ${idleText})`);
   }
   const embedUrl = values.get("--embed-url");
-  if (embedUrl !== undefined && !(/^https?:\/\//.test(embedUrl) && URL.canParse(embedUrl))) {
-    throw new Error(`--embed-url must be an http:// or https:// URL, e.g. http://127.0.0.1:11434/v1 (got ${embedUrl})`);
-  }
+  const embedUrlRefused = embedUrl === undefined ? undefined : embedUrlProblem(embedUrl);
+  if (embedUrlRefused !== undefined) throw new Error(`--embed-url ${embedUrlRefused}`);
   const limitText = values.get("--memory-limit-mb");
   if (limitText !== undefined && (!/^\d+$/.test(limitText) || Number(limitText) < 1)) {
     throw new Error(`--memory-limit-mb must be a whole number of megabytes, at least 1 (got ${limitText})`);
@@ -113,6 +113,8 @@ export async function runServeCommand(
   let args: ServeArgs;
   try {
     args = parseServeArgs(argv, env.apiKey);
+    const envUrlRefused = env.embedUrl === undefined ? undefined : embedUrlProblem(env.embedUrl);
+    if (envUrlRefused !== undefined) throw new Error(`VECDB_EMBED_URL ${envUrlRefused}`);
   } catch (e) {
     process.stderr.write(`vecdb-mcp serve: ${(e as Error).message}\n${USAGE}\n`);
     process.exitCode = 2;

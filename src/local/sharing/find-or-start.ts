@@ -31,6 +31,8 @@ export interface FindOptions {
   timeoutMs?: number;
   /** More `serve` arguments for a service this call starts (e.g. --allow-dir for its bulk imports). */
   serveArgs?: readonly string[];
+  /** Added to the environment of a service it starts (kept off its command line, which every user can read in ps). */
+  serveEnv?: Readonly<Record<string, string>>;
 }
 
 /** The service could not be found or started; the message says why and what to do. */
@@ -101,7 +103,7 @@ function startDetached(opts: FindOptions) {
     const child = spawn(
       process.execPath,
       [opts.bin, "serve", "--data-dir", opts.dataDir, "--port", "0", "--idle-stop-s", String(opts.idleStopS), ...(opts.serveArgs ?? [])],
-      { detached: true, stdio: ["ignore", "ignore", log], windowsHide: true },
+      { detached: true, stdio: ["ignore", "ignore", log], windowsHide: true, env: { ...process.env, ...opts.serveEnv } },
     );
     child.unref();
     return child;
