@@ -206,3 +206,15 @@ function sparseRefusal(path: string, info: Stats): string | undefined {
   if (allocated * SPARSE_RATIO >= info.size) return undefined;
   return `Refused: ${path} is a sparse file (${info.size} bytes long, but only ${allocated} bytes are stored on disk); its holes would be read as zeros. Give a regular data file.`;
 }
+
+/** The file's bytes up to the size fstat gave when it was opened (and checked): a file growing meanwhile is not read past it. */
+export async function readAsChecked(file: OpenedFile): Promise<Buffer> {
+  const out = Buffer.alloc(file.stat.size);
+  let done = 0;
+  while (done < out.length) {
+    const { bytesRead } = await file.handle.read(out, done, out.length - done, done);
+    if (bytesRead === 0) break; // it shrank: what is there
+    done += bytesRead;
+  }
+  return done === out.length ? out : out.subarray(0, done);
+}
