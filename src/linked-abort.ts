@@ -3,6 +3,10 @@
 // life (never pruned), so a server-lifetime source grew by one entry per call. Here each call adds one listener to each
 // source and removes it when released (or when the call's signal fires), so nothing outlives the call.
 
+import { setMaxListeners } from "node:events";
+
+const unlimited = new WeakSet<AbortSignal>();
+
 export interface LinkedAbort {
   readonly signal: AbortSignal;
   /** True when the call's own timeout fired (not a source). */
@@ -25,7 +29,15 @@ export function linkAbort(sources: readonly (AbortSignal | undefined)[], timeout
   if (already) {
     controller.abort(already.reason);
   } else {
-    for (const source of live) source.addEventListener("abort", onAbort, { once: true });
+    for (const source of live) {
+      // One listener per call in flight, each removed when its call ends: their number is the calls running, not a
+      // leak, so Node's warning past 10 (MaxListenersExceededWarning) would be a false alarm.
+      if (!unlimited.has(source)) {
+        setMaxListeners(0, source);
+        unlimited.add(source);
+      }
+      source.addEventListener("abort", onAbort, { once: true });
+    }
     if (timeoutMs !== undefined) {
       timer = setTimeout(() => {
         timedOut = true;
