@@ -98,7 +98,7 @@ export async function benchColdStart(): Promise<{ ours: number; reference: numbe
  */
 export async function benchColdStartShared(): Promise<{ shared: number; keyed: number }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "vecdb-bench-shared-"));
-  const service = spawn(process.execPath, [serverBin, "serve", "--data-dir", dataDir, "--port", "0", "--idle-stop-s", "600"], { stdio: "ignore" });
+  const service = spawn(process.execPath, [serverBin, "serve", "--data-dir", dataDir, "--port", "0", "--local-idle-s", "600"], { stdio: "ignore" });
   try {
     const deadline = Date.now() + 20_000;
     while (!existsSync(path.join(dataDir, "service.json"))) {

@@ -8,6 +8,7 @@ import { benchImportRss } from "./import-rss.js";
 import { benchUpsertTool } from "./upsert-tool.js";
 import { benchBulkImport } from "./bulk-import.js";
 import { benchText } from "./text.js";
+import { benchRecordsSearch } from "./records-search.js";
 import { benchDocuments } from "./documents.js";
 import { benchLocalSearch } from "./local-search.js";
 import { benchApproximate } from "./approximate.js";
@@ -18,6 +19,7 @@ const BENCHMARKS: Record<string, () => Promise<unknown>> = {
   "import-rss": benchImportRss,
   "cold-start": benchColdStart,
   text: benchText,
+  "records-search": benchRecordsSearch,
   documents: benchDocuments,
   "local-search": benchLocalSearch,
   approximate: benchApproximate,

@@ -35,7 +35,7 @@ const LAZY_ONLY = [
   /^src\/shared\/(?!(float32|embed-url)\.ts$)/, // embed-url.ts: the settings check it (a few lines)
   // index_documents' file reading, chunking and HTML parsing
   /^src\/ingest\/documents\//,
-  /node_modules\/(htmlparser2|picomatch)\//,
+  /node_modules\/(htmlparser2|yaml)\//,
   // the tool modules, each loaded on its tool's first call (src/mcp/tool-catalog.ts), and the zod → JSON Schema
   // conversion of their schemas, done here at build time instead (toolCatalog below)
   /^tools\/(?!index\.ts$)/,

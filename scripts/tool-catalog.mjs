@@ -6,4 +6,5 @@
 import { loadToolCatalog } from "../src/mcp/tool-catalog.js";
 
 const tools = await loadToolCatalog();
-process.stdout.write(JSON.stringify(tools.map(({ load: _load, ...declaration }) => declaration)));
+// The toolset and default mark come from tools/index.ts itself, in the bundle as in the sources.
+process.stdout.write(JSON.stringify(tools.map(({ load: _load, toolset: _toolset, inDefault: _inDefault, ...declaration }) => declaration)));

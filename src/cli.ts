@@ -4,9 +4,8 @@
 const [command, ...rest] = process.argv.slice(2);
 
 if (command === "serve") {
-  const { runServeCommand } = await import("./local/serve-command.js");
-  const { serveEnvironment, localModelEnv } = await import("./config.js");
-  await runServeCommand(rest, { ...localModelEnv(), ...serveEnvironment() });
+  const { runServeCommand } = await import("./serve-main.js");
+  await runServeCommand(rest);
 } else {
   const { runMcpCommand } = await import("./main.js");
   await runMcpCommand(process.argv.slice(2));

@@ -33,8 +33,9 @@ export function linkAbort(sources: readonly (AbortSignal | undefined)[], timeout
       // One listener per call in flight, each removed when its call ends: their number is the calls running, not a
       // leak, so Node's warning past 10 (MaxListenersExceededWarning) would be a false alarm.
       if (!unlimited.has(source)) {
-        setMaxListeners(0, source);
         unlimited.add(source);
+        // Not 0 ("unlimited"): Node 20's getMaxListeners then throws for the signal (src/ingest/upsert.ts asks it).
+        setMaxListeners(2 ** 30, source);
       }
       source.addEventListener("abort", onAbort, { once: true });
     }

@@ -1,41 +1,57 @@
 // `vecdb-mcp [options]`: configuration → (embedded local service) → Service → MCP server on stdio.
 import { createService, type Service } from "./api/service.js";
-import { ConfigError, loadConfig, USAGE, type Config } from "./config.js";
+import { ConfigError, freezeConfig, loadConfig, type Config } from "./config.js";
 import { createLogger } from "./log.js";
 import { createServer } from "./mcp/server.js";
 import { loadToolCatalog } from "./mcp/tool-catalog.js";
+import { checkSelection } from "./mcp/tool-selection.js";
 import type { ServiceSupply } from "./mcp/service-supply.js";
+import { packageVersion } from "./package-version.js";
+import { helpText } from "./settings-help.js";
+import type { Command } from "./settings.js";
 import { shutdownOnce } from "./shutdown.js";
 import { LineStdioTransport } from "./transports/stdio.js";
 import { newHttpToken } from "./transports/http/token.js";
+
+/** --help, or --version: not in protocol mode, these only print and exit. */
+export function printOnly(command: Command, loaded: { version?: true }): void {
+  process.stdout.write(loaded.version ? `${packageVersion()}\n` : helpText(command, packageVersion()));
+}
 
 export async function runMcpCommand(argv: string[]): Promise<void> {
   let loaded: ReturnType<typeof loadConfig>;
   try {
     loaded = loadConfig(argv);
+    if (!loaded.help) checkSelection(loaded.config); // an unknown toolset or tool name: refused before anything starts
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     process.stderr.write(`vecdb-mcp: ${err.message}\n`);
     process.exitCode = 2;
     return;
   }
-  if (loaded.help) {
-    process.stdout.write(USAGE); // not in protocol mode: --help only prints and exits
-    return;
-  }
+  if (loaded.help) return printOnly("mcp", loaded);
 
-  let config: Config = loaded.config;
-  // Over HTTP there is always a token unless --insecure-http-no-token says otherwise (set here, so logs redact it).
-  const tokenGenerated = config.http && !config.httpToken && !config.httpNoToken;
-  if (tokenGenerated) config = { ...config, httpToken: newHttpToken() };
+  // Over HTTP there is always a token unless --insecure-http-no-token says otherwise (part of the configuration from
+  // the start, so that logs redact it).
+  const tokenGenerated = loaded.config.http && !loaded.config.httpToken && !loaded.config.httpNoToken;
+  const config: Readonly<Config> = tokenGenerated ? freezeConfig({ ...loaded.config, httpToken: newHttpToken() }) : loaded.config;
+  // The keys of the local service in use (the shared one's can change when it is started again).
   const localKeys: string[] = [];
-  const log = createLogger({ secrets: () => [config.apiKey, config.httpToken, config.embedKey, ...localKeys], stderrLevel: config.logLevel });
+  // Never a placeholder key (loadConfig leaves it out), whose runs of characters would match variable names.
+  const secrets = () => [config.apiKey, config.httpToken, config.embedKey, ...localKeys];
+  const log = createLogger({ secrets, stderrLevel: config.logLevel });
   let local: { controlUrl: string; apiKey: string; close(): Promise<void> } | undefined;
   let shared: (ServiceSupply & { close(): Promise<void> }) | undefined;
-  const why = argv.includes("--local") ? "--local given" : "PINECONE_API_KEY is not set";
+  const why = argv.includes("--local")
+    ? "--local given"
+    : config.apiKeyIgnored === "placeholder"
+      ? "PINECONE_API_KEY holds a placeholder"
+      : "PINECONE_API_KEY is not set";
+  if (config.apiKeyIgnored === "placeholder") {
+    log.warning("PINECONE_API_KEY looks like a placeholder copied from an example, not a key: it is not sent anywhere, and this server uses the local service; set your real key to use the hosted service");
+  }
   if (config.mode === "local" && config.localService === "shared") {
     const { sharedLocalSupply } = await import("./shared-local.js");
-    const settings = config;
     shared = sharedLocalSupply({
       dataDir: config.dataDir,
       bin: process.argv[1],
@@ -45,10 +61,7 @@ export async function runMcpCommand(argv: string[]): Promise<void> {
       http: { apiVersion: config.apiVersion, timeoutMs: config.timeoutMs, retries: config.retries },
       log,
       why,
-      onKey: (key) => {
-        localKeys.push(key);
-        settings.apiKey = key; // what results and log notifications are redacted of (src/mcp/server.ts)
-      },
+      onKey: (key) => localKeys.push(key),
     });
   } else if (config.mode === "local") {
     // Loaded only here, so the remote path never loads the local service's storage (lmdb).
@@ -70,18 +83,18 @@ export async function runMcpCommand(argv: string[]): Promise<void> {
       process.exitCode = 1;
       return;
     }
-    config = { ...config, apiKey: local.apiKey, controllerUrl: local.controlUrl };
+    localKeys.push(local.apiKey);
     log.info(`${why}: using the embedded local service at ${local.controlUrl} (data dir ${config.dataDir})`);
   } else if (config.embedUrl) {
     log.warning("--embed-url / VECDB_EMBED_URL is ignored: it serves the embedded local service, and this server uses the hosted service's own models");
   }
 
   const service: Service | ServiceSupply = shared ?? createService({
-    apiKey: config.apiKey ?? "",
+    apiKey: local?.apiKey ?? config.apiKey ?? "",
     apiVersion: config.apiVersion,
     timeoutMs: config.timeoutMs,
     retries: config.retries,
-    controllerUrl: config.controllerUrl,
+    controllerUrl: local?.controlUrl ?? config.controllerUrl,
     localService: local !== undefined,
   });
   const closeService = () => ("close" in service ? service.close() : Promise.resolve());
@@ -97,10 +110,10 @@ export async function runMcpCommand(argv: string[]): Promise<void> {
       log,
       release,
       tokenGenerated,
-      newServer: ({ stopping, stop }) => createServer(config, service, { tools, log, stopping, stop }),
+      newServer: ({ stopping, stop, selection }) => createServer(config, service, { tools, log, secrets, stopping, stop, session: selection }),
     });
   }
-  const server = createServer(config, service, { tools, log });
+  const server = createServer(config, service, { tools, log, secrets });
   const transport = new LineStdioTransport();
 
   const shutdown = shutdownOnce(log, [() => server.close(), closeService, () => local?.close()]);

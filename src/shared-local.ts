@@ -45,10 +45,10 @@ export function sharedLocalSupply(opts: SharedLocalOptions): ServiceSupply & { c
     } catch (err) {
       const reason = (err as Error).message.split("\n")[0];
       opts.log.error(`the local service of ${opts.dataDir} is not available: ${reason}`);
-      throw new ToolError(
-        `The local service is not available: ${reason}. Nothing was done.\n` +
-          `Next step: fix what the message says, then call again (the server tries to start the service on every call).`,
-      );
+      throw new ToolError({
+        problem: `The local service is not available: ${reason}`,
+        next: "fix what the message says, then call again (the server tries to start the service on every call).",
+      });
     }
     opts.onKey(found.apiKey);
     const service = createService({ ...opts.http, apiKey: found.apiKey, controllerUrl: found.url });

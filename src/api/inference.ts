@@ -73,13 +73,19 @@ export class Inference {
   }
 
   async listModels(filter: { type?: "embed" | "rerank"; vector_type?: "dense" | "sparse" } = {}, signal?: AbortSignal): Promise<ModelInfo[]> {
+    return (await this.modelListing(filter, signal)).models;
+  }
+
+  /** The models, and (from the local service) why an embeddings server's models are missing. */
+  async modelListing(filter: { type?: "embed" | "rerank"; vector_type?: "dense" | "sparse" } = {}, signal?: AbortSignal): Promise<{ models: ModelInfo[]; unlisted?: string }> {
     const query = new URLSearchParams();
     if (filter.type) query.set("type", filter.type);
     if (filter.vector_type) query.set("vector_type", filter.vector_type);
     const url = `${this.base}/models${query.size > 0 ? `?${query.toString()}` : ""}`;
     const parsed = ModelListSchema.safeParse(await this.http.request<unknown>({ url, method: "GET", signal }));
     if (!parsed.success) throw new ResponseShapeError(`${this.base}/models`, "not a model list");
-    return parsed.data.models ?? [];
+    const unlisted = (parsed.data as { unlisted?: unknown }).unlisted;
+    return { models: parsed.data.models ?? [], ...(typeof unlisted === "string" ? { unlisted } : {}) };
   }
 
   private async post<S extends z.ZodType>(path: string, body: unknown, schema: S, signal?: AbortSignal): Promise<z.infer<S>> {

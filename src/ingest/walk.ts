@@ -7,7 +7,8 @@ import { isInside, resolveRoots } from "./safe-open.js";
 
 export type WalkEntry =
   | { kind: "file"; path: string; relative: string }
-  | { kind: "skipped"; path: string; relative: string; reason: string };
+  | { kind: "skipped"; path: string; relative: string; reason: string }
+  | { kind: "folder skipped"; path: string; relative: string; reason: string };
 
 export interface WalkOptions {
   /** Directories below `dir` to descend into; 0 lists `dir` only. Default 16. */
@@ -16,6 +17,8 @@ export interface WalkOptions {
   maxEntries?: number;
   /** Only files whose name passes are yielded (others are not reported at all). */
   include?: (name: string) => boolean;
+  /** Why a folder below `dir` is not entered (it is then yielded as "folder skipped"), or undefined to enter it. */
+  skipFolder?: (relative: string, name: string) => string | undefined;
 }
 
 /** Throws an Error whose message says why when `dir` is not a directory inside the roots. */
@@ -57,7 +60,9 @@ export async function* walkAllowedDir(dir: string, roots: readonly string[], opt
       const child = join(path, entry.name);
       const rel = relative(start, child);
       if (entry.isDirectory()) {
-        if (depth < maxDepth) queue.push({ path: child, depth: depth + 1 });
+        const skip = opts.skipFolder?.(rel, entry.name);
+        if (skip !== undefined) yield { kind: "folder skipped", path: child, relative: rel, reason: skip };
+        else if (depth < maxDepth) queue.push({ path: child, depth: depth + 1 });
       } else if (opts.include && !opts.include(entry.name)) {
         // not asked for
       } else if (entry.isSymbolicLink()) {

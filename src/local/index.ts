@@ -122,7 +122,8 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
     backups.start();
     imports.resume();
     // Every index's records into memory for search, in the background; a namespace needed sooner loads at once.
-    void store.warm([...catalog.indexes.values()].map((i) => ({ space: i.space, metric: i.metric, index: i.name })), log);
+    // (a text index's postings with them)
+    void store.warm([...catalog.indexes.values()].map((i) => ({ space: i.space, metric: i.metric, index: i.name, textField: i.vectorType === "sparse" ? i.embed?.fieldMap.text : undefined })), log);
 
     const control = createServer(SERVER_TIMEOUTS, lifecycle.wrap(controlPlaneHandler(registry, apiKey, log, models, backups)));
     control.keepAliveTimeout = 5000;

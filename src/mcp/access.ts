@@ -11,6 +11,7 @@ import type { HostResolver } from "../api/hosts.js";
 import type { AdminControl, ConfigureIndexRequest } from "../api/admin-control.js";
 import type { Service } from "../api/service.js";
 import type { Config } from "../config.js";
+import { refusalText, untouchedBy, type Refusal } from "../tool-kit/refusal.js";
 import { ToolError } from "../tool-kit/tool-error.js";
 import type { AnyTool } from "../tool-kit/tool.js";
 
@@ -21,40 +22,42 @@ const list = (names: readonly string[]) => names.map((n) => JSON.stringify(n)).j
 /** Why `tool` does not exist on this server (the text a call to it gets), or undefined when it does. */
 export function toolRefusal(tool: Pick<AnyTool, "name" | "annotations" | "requiresAllowDestructive" | "unscopedWrite">, access: Access): string | undefined {
   if (access.readOnly && !tool.annotations.readOnlyHint) {
-    return (
-      `${tool.name} is not available: this server runs read-only (--read-only / VECDB_READ_ONLY), so only tools that ` +
-      "read can be called. Nothing was changed.\nNext step: tell the user; writing needs the server restarted without --read-only."
-    );
+    return refusalText({
+      problem: `${tool.name} is not available: this server runs read-only (--read-only / VECDB_READ_ONLY), so only tools that read can be called`,
+      untouched: untouchedBy(tool),
+      next: "tell the user; writing needs the server restarted without --read-only.",
+    });
   }
   if (tool.requiresAllowDestructive && !access.allowDestructive) {
-    return (
-      `${tool.name} is not available: the delete tools exist only when the server is started with --allow-destructive ` +
-      "(VECDB_ALLOW_DESTRUCTIVE=1). Nothing was deleted.\nNext step: tell the user; deleting needs the server restarted with --allow-destructive."
-    );
+    return refusalText({
+      problem: `${tool.name} is not available: the delete tools exist only when the server is started with --allow-destructive (VECDB_ALLOW_DESTRUCTIVE=1)`,
+      untouched: untouchedBy(tool),
+      next: "tell the user; deleting needs the server restarted with --allow-destructive.",
+    });
   }
   if (tool.unscopedWrite && access.indexes) {
-    return (
-      `${tool.name} is not available: this server is limited to the indexes ${list(access.indexes)} (--indexes / VECDB_INDEXES), ` +
-      "and a collection may hold records of any index. Nothing was changed."
-    );
+    return refusalText({
+      problem: `${tool.name} is not available: this server is limited to the indexes ${list(access.indexes)} (--indexes / VECDB_INDEXES), and a collection may hold records of any index`,
+      untouched: untouchedBy(tool),
+    });
   }
   return undefined;
 }
 
 /** The refusal of an index outside --indexes; it does not say whether such an index exists. */
-export function indexRefusal(name: string, indexes: readonly string[]): string {
-  return (
-    `Index ${JSON.stringify(name)} is not available: this server is limited to the indexes ${list(indexes)} ` +
-    "(--indexes / VECDB_INDEXES). Nothing was read or changed.\nNext step: call again with one of those indexes."
-  );
+export function indexRefusal(name: string, indexes: readonly string[]): Refusal {
+  return {
+    problem: `Index ${JSON.stringify(name)} is not available: this server is limited to the indexes ${list(indexes)} (--indexes / VECDB_INDEXES)`,
+    next: "call again with one of those indexes.",
+  };
 }
 
 /** The refusal of a call whose `index` argument (or another argument naming an index) is outside --indexes. */
-export function callRefusal(tool: Pick<AnyTool, "indexArguments">, args: Record<string, unknown>, access: Access): string | undefined {
+export function callRefusal(tool: Pick<AnyTool, "indexArguments" | "annotations" | "requiresAllowDestructive">, args: Record<string, unknown>, access: Access): string | undefined {
   if (!access.indexes) return undefined;
   for (const arg of ["index", ...(tool.indexArguments ?? [])]) {
     const name = args[arg];
-    if (typeof name === "string" && !access.indexes.includes(name)) return indexRefusal(name, access.indexes);
+    if (typeof name === "string" && !access.indexes.includes(name)) return refusalText(indexRefusal(name, access.indexes), untouchedBy(tool));
   }
   return undefined;
 }
@@ -75,11 +78,11 @@ export function scopedService(service: Service, indexes: readonly string[] | und
     createIndex: async (body: CreateIndexRequest, signal?: AbortSignal) => {
       allow(body.name);
       if (body.spec.pod?.source_collection !== undefined) {
-        throw new ToolError(
-          `An index cannot be created from a collection on this server: it is limited to the indexes ${list(indexes)} ` +
-            "(--indexes / VECDB_INDEXES), and a collection may hold records of any index. Nothing was created.\n" +
-            "Next step: create the index without pod.sourceCollection.",
-        );
+        throw new ToolError({
+          problem: `An index cannot be created from a collection on this server: it is limited to the indexes ${list(indexes)} (--indexes / VECDB_INDEXES), and a collection may hold records of any index`,
+          untouched: "created",
+          next: "create the index without pod.sourceCollection.",
+        });
       }
       return inner.createIndex(body, signal);
     },

@@ -4,11 +4,18 @@ import { IndexNotReadyError, ResponseShapeError, ServiceError, UntrustedHostErro
 import { RecordCheckError } from "../ingest/check.js";
 import { ToolError } from "../tool-kit/tool-error.js";
 import { stripInvisible } from "../tool-kit/format/table.js";
+import { listingStep, resourceOf } from "../tool-kit/missing-resource.js";
+import { refusalText, untouchedBy, type Declared, type Refusal } from "../tool-kit/refusal.js";
 
-/** Tools that write records into an existing index: a missing index may be one to create. */
-const WRITES_RECORDS = new Set(["upsert_vectors", "import_vectors"]);
+/** The tool as the error text needs it: its name, and what it does (which says what a failed call did not do). */
+export type FailedTool = Declared & { name: string; annotations: { destructiveHint: boolean } };
 
-function nextStep(err: ServiceError, tool: string): string {
+/** A tool that overwrites records without being a delete tool (the upserts, imports): a missing index may be one to create. */
+function writesRecords(tool: FailedTool): boolean {
+  return !tool.annotations.readOnlyHint && tool.annotations.destructiveHint && !tool.requiresAllowDestructive;
+}
+
+function nextStep(err: ServiceError, tool: FailedTool): string {
   const code = (err.code ?? "").toUpperCase();
   const text = err.serviceMessage.toLowerCase();
   if (err.status === undefined) {
@@ -24,10 +31,11 @@ function nextStep(err: ServiceError, tool: string): string {
     return "The project's plan or quota does not allow this. Free resources or upgrade the plan, then call again.";
   }
   if (err.status === 404 || code === "NOT_FOUND") {
-    if (aboutCollection(err)) return "Call list_collections to see the collections there are, then call again with one of those names.";
-    return WRITES_RECORDS.has(tool)
-      ? "Call list_indexes to see the indexes there are and call again with one of those names, or create the index with create_index first."
-      : "Call list_indexes to see the indexes there are, then call again with one of those names.";
+    const resource = aboutCollection(err) ? "collection" : (resourceOf(err.url) ?? "index");
+    const step = listingStep(resource);
+    return resource === "index" && writesRecords(tool)
+      ? `${step.slice(0, -1)}, or create the index first (create_index; create_index_for_model for records of text).`
+      : step;
   }
   if (err.status === 409 || code === "ALREADY_EXISTS") {
     return "The name is taken. Choose another name (list_collections and list_indexes show the names in use).";
@@ -36,23 +44,18 @@ function nextStep(err: ServiceError, tool: string): string {
     return "The resource is not in a state that allows this yet (e.g. not ready). Wait a little and call again; list_indexes shows each index's state.";
   }
   if (err.status === 429) return "The service is limiting the request rate. Wait a few seconds and call again.";
+  if (/^the embeddings server at /.test(text)) return "The local service's embeddings server is not working as the message says: start it or correct --embed-url (VECDB_EMBED_URL), then call again; the model local-bm25 (keywords) works without it.";
+  if (/is not available on the local service/.test(text)) return "Use a model list_models shows (local-bm25 for keywords), or add models as the message says.";
   if (err.status >= 500) return "The service had a problem of its own. Wait a moment and call again.";
   return "Correct the request as the message says and call again.";
 }
 
 /**
- * Whether a 404 is about a collection: the URL asked for one (the hosted service says "Resource x not found" for
- * both kinds), or the message starts with "Collection" (a create from a source collection). Not "the message
- * mentions a collection": an index may be named "old-collection".
+ * Whether a 404 from another URL is about a collection: the message starts with "Collection" (a create from a source
+ * collection). Not "the message mentions a collection": an index may be named "old-collection".
  */
 function aboutCollection(err: ServiceError): boolean {
-  let path = "";
-  try {
-    path = new URL(err.url).pathname;
-  } catch {
-    // not a URL: decide by the message alone
-  }
-  return path.startsWith("/collections") || /^\s*(source\s+)?collection\b/i.test(err.serviceMessage);
+  return /^\s*(source\s+)?collection\b/i.test(err.serviceMessage);
 }
 
 function origin(url: string): string {
@@ -64,12 +67,16 @@ function origin(url: string): string {
 }
 
 /** Longest service message a model is shown; the service's own words are data, quoted, never a paragraph of ours. */
-const SERVICE_MESSAGE_CHARS = 300;
+const SERVICE_MESSAGE_CHARS = 800;
 
-/** The service's text as one quoted line: invisible and direction controls dropped, shortened, JSON-escaped. */
+/**
+ * The service's text as one quoted line: invisible and direction controls dropped, shortened, JSON-escaped. A long
+ * message loses its middle, not its end: the fix is where a message ends ("…start the local service with --embed-url").
+ */
 function quoted(text: string): string {
   const chars = [...stripInvisible(text)];
-  const short = chars.length <= SERVICE_MESSAGE_CHARS ? chars.join("") : `${chars.slice(0, SERVICE_MESSAGE_CHARS - 1).join("")}…`;
+  const keepEnd = Math.floor(SERVICE_MESSAGE_CHARS * 0.6);
+  const short = chars.length <= SERVICE_MESSAGE_CHARS ? chars.join("") : `${chars.slice(0, SERVICE_MESSAGE_CHARS - keepEnd - 1).join("")}…${chars.slice(-keepEnd).join("")}`;
   return JSON.stringify(short);
 }
 
@@ -91,22 +98,47 @@ function isAbort(err: unknown): boolean {
   return err instanceof Error && err.name === "AbortError";
 }
 
-/** The text of the isError result for an error thrown while running `tool`. */
-export function errorText(tool: string, err: unknown): string {
-  if (err instanceof ToolError) return err.message;
+/** An error the call ended with, and what the server adds to its text (e.g. that the call was not retried). */
+export class ErrorWithNote extends Error {
+  constructor(
+    readonly error: unknown,
+    readonly note: string,
+  ) {
+    super(note);
+  }
+}
+
+/** The text of the isError result for an error thrown while running `declared`. */
+export function errorText(declared: FailedTool, err: unknown): string {
+  if (err instanceof ErrorWithNote) return `${errorText(declared, err.error)}\n${err.note}`;
+  const refusal = err instanceof ToolError ? err.refusal : failure(declared, err);
+  return refusalText(refusal, untouchedBy(declared));
+}
+
+/** What went wrong with a call that got under way (the service was asked, or the server failed), as a refusal. */
+function failure(declared: FailedTool, err: unknown): Refusal {
+  const tool = declared.name;
   if (err instanceof ServiceError) {
     const tries = err.attempts > 1 ? ` (after ${err.attempts} attempts)` : "";
-    return `${tool} failed — ${describeServiceError(err)}${tries}\nNext step: ${nextStep(err, tool)}`;
+    return { problem: `${tool} failed — ${describeServiceError(err)}${tries}`, untouched: false, next: nextStep(err, declared) };
   }
-  if (err instanceof IndexNotReadyError) return `${tool} failed: ${err.message} Nothing was written.`;
-  if (err instanceof RecordCheckError) return `${tool} failed: ${err.message}`;
+  if (err instanceof IndexNotReadyError) return { problem: `${tool} failed: ${err.message}` };
+  if (err instanceof RecordCheckError) return { problem: `${tool} failed: ${err.message}`, untouched: false };
   if (err instanceof UntrustedHostError) {
-    return `${tool} failed: ${err.message}\nNext step: check PINECONE_CONTROLLER_HOST; the service must name index hosts it serves.`;
+    return { problem: `${tool} failed: ${err.message}`, untouched: false, next: "check PINECONE_CONTROLLER_HOST; the service must name index hosts it serves." };
   }
   if (err instanceof ResponseShapeError) {
-    return `${tool} failed: ${err.message}\nNext step: check that PINECONE_CONTROLLER_HOST points at a Pinecone-compatible service and PINECONE_API_VERSION is one it supports.`;
+    return {
+      problem: `${tool} failed: ${err.message}`,
+      untouched: false,
+      next: "check that PINECONE_CONTROLLER_HOST points at a Pinecone-compatible service and PINECONE_API_VERSION is one it supports.",
+    };
   }
-  if (isAbort(err)) return `${tool} was cancelled before it finished.`;
+  if (isAbort(err)) return { problem: `${tool} was cancelled before it finished.`, untouched: false };
   const message = err instanceof Error ? err.message.split("\n")[0] : String(err);
-  return `${tool} failed with an internal error: ${message}\nNext step: call again; if it keeps failing, check the server's log on stderr.`;
+  return {
+    problem: `${tool} failed with an internal error: ${message}`,
+    untouched: false,
+    next: "call again; if it keeps failing, check the server's log on stderr.",
+  };
 }

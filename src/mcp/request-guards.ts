@@ -6,17 +6,16 @@
 //   lets the ZodError through as an internal error);
 // - `capabilities.tools.listChanged` is not promised: the tool list is fixed for a session (the safe modes decide it
 //   at start), but the SDK's McpServer announces listChanged as soon as one tool is registered.
-// The SDK has no public hook in front of its handlers, so this wraps the handler map (a test catches an SDK change).
+// The SDK has no public hook in front of its handlers, so this wraps the handler map (sdk-internals.ts).
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
+import { announcedCapabilities, requestHandlers } from "./sdk-internals.js";
 
 /** How deep params may nest (objects and arrays, params itself is level 1). A metadata filter needs far less. */
 export const MAX_PARAMS_DEPTH = 64;
 
 /** An error the SDK answers with its own code and message as they are (McpError would prefix "MCP error -32602: "). */
 const invalidParams = (message: string) => Object.assign(new Error(message), { code: ErrorCode.InvalidParams });
-
-type Handler = (request: { method: string; params?: unknown }, extra: unknown) => Promise<unknown>;
 
 /** The path of the first value nested deeper than `max` levels, or undefined. Iterative: it must not overflow itself. */
 export function tooDeepAt(value: unknown, max: number, root = "params"): string | undefined {
@@ -64,7 +63,7 @@ export function shortIssue(issue: ZodLikeIssue): string {
 }
 
 export function guardRequests(server: McpServer): void {
-  const handlers = (server.server as unknown as { _requestHandlers?: Map<string, Handler> })._requestHandlers;
+  const handlers = requestHandlers(server);
   if (handlers) {
     for (const [method, handler] of handlers) {
       handlers.set(method, async (request, extra) => {
@@ -85,6 +84,6 @@ export function guardRequests(server: McpServer): void {
     }
   }
   // The tool list never changes during a session: promise no tools/list_changed notification.
-  const caps = (server.server as unknown as { _capabilities?: { tools?: { listChanged?: boolean } } })._capabilities;
+  const caps = announcedCapabilities(server);
   if (caps?.tools) delete caps.tools.listChanged;
 }

@@ -4,6 +4,8 @@
 // same tools (and the same --indexes-scoped service), so a resource never shows more than a tool would.
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import { ServiceError } from "../api/errors.js";
+import { ToolError } from "../tool-kit/tool-error.js";
 import type { AnyTool, ToolContext } from "../tool-kit/tool.js";
 
 /** A tool by name, its module loaded when a resource is first read through it (tool-catalog.ts). */
@@ -11,6 +13,14 @@ type ToolByName = { name: string; load(): Promise<AnyTool> };
 
 const JSON_TYPE = "application/json";
 const MARKDOWN = "text/markdown";
+
+/** Why an index could not be read, in words that name no address of the service. */
+function readFailure(name: string, err: unknown): string {
+  if (err instanceof ServiceError && err.status === 404) return `Index ${JSON.stringify(name)} not found. resources/list (or list_indexes) shows the indexes there are.`;
+  if (err instanceof ServiceError) return `Index ${JSON.stringify(name)} could not be read: ${err.status === undefined ? "the service did not answer" : `the service answered HTTP ${err.status}`}.`;
+  if (err instanceof ToolError) return err.message;
+  return `Index ${JSON.stringify(name)} could not be read.`;
+}
 
 /** `contextFor` may have to wait for the service (a shared local service found or started on demand). */
 export function registerResources(server: McpServer, tools: readonly ToolByName[], contextFor: (signal: AbortSignal) => Promise<ToolContext>): void {
@@ -43,7 +53,9 @@ export function registerResources(server: McpServer, tools: readonly ToolByName[
     async (uri, variables, extra): Promise<ReadResourceResult> => {
       const name = decodeURIComponent(String(variables.name));
       const ctx = await contextFor(extra.signal);
-      const described = await (await describeIndex.load()).run({ index: name }, ctx);
+      const described = await (await describeIndex.load()).run({ index: name }, ctx).catch((err: unknown) => {
+        throw new Error(readFailure(name, err));
+      });
       let counted: Awaited<ReturnType<AnyTool["run"]>> | undefined;
       if (stats && (described.structured as { index: { ready?: boolean } }).index.ready) {
         counted = await stats.load().then((tool) => tool.run({ index: name }, ctx)).catch(() => undefined);

@@ -3,8 +3,7 @@
 // Service, and a call that failed because the one it used went away is run again once on the new one.
 import type { Service } from "../api/service.js";
 import type { Logger } from "../log.js";
-import { ToolError } from "../tool-kit/tool-error.js";
-import { errorText } from "./errors.js";
+import { ErrorWithNote } from "./errors.js";
 
 export interface ServiceSupply {
   /** The Service for the next call (the shared local service may first have to be found or started). */
@@ -55,7 +54,7 @@ export async function runWithRecovery<R extends { isError?: boolean; table: stri
       `The local service went away during this call and a new one could not be started (${(why as Error).message}); ` +
       `the call was not retried. What the result above says landed, landed.`;
     if ("result" in failure) return { ...failure.result, table: `${failure.result.table}\n\n${note}` };
-    throw new ToolError(`${errorText(tool, failure.error)}\n${note}`);
+    throw new ErrorWithNote(failure.error, note);
   }
   if (!fresh) return original();
   log.info(`${tool}: the local service went away during the call; retrying it once on the new one`);

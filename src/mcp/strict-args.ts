@@ -5,6 +5,7 @@
 // schema is a map (z.record: metadata, filters, tags, a text record's fields) hold data and are not looked into.
 // It needs nothing from the tool, so every tool registered later is checked the same way.
 import type { JsonSchema } from "./tool-schemas.js";
+import { nothingWas, untouchedBy, type Declared } from "../tool-kit/refusal.js";
 
 export interface UnknownArgument {
   /** The key as given. */
@@ -121,9 +122,8 @@ function withSuggestion(key: string, valid: readonly string[]): { suggestion?: s
 }
 
 /** How the refusal ends, by what the tool would have done. */
-export function nothingDone(tool: { annotations: { readOnlyHint: boolean }; requiresAllowDestructive?: boolean }): string {
-  if (tool.annotations.readOnlyHint) return "Nothing was read.";
-  return tool.requiresAllowDestructive ? "Nothing was deleted." : "Nothing was written.";
+export function nothingDone(tool: Declared): string {
+  return nothingWas(untouchedBy(tool));
 }
 
 function quoteList(names: readonly string[]): string {

@@ -7,12 +7,12 @@
 // test/mcp/tool-catalog.test.ts fails if what the bundle lists drifts from what the modules declare.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import type { AnyTool } from "../tool-kit/tool.js";
+import { resultSizeChars, type AnyTool } from "../tool-kit/tool.js";
 import type { ToolDeclaration } from "./tool-schemas.js";
-import { toolModules, type ToolModule } from "../../tools/index.js";
+import { toolModules, type ToolEntry, type ToolModule } from "../../tools/index.js";
 
-/** A tool of the registry: what it declares, and its definition, loaded on first use. */
-export type LazyTool = ToolDeclaration & {
+/** A tool of the registry: what it declares, its toolset, and its definition, loaded on first use. */
+export type LazyTool = ToolDeclaration & Pick<ToolEntry, "toolset" | "inDefault"> & {
   /** The tool's module, loaded once (again after a failed load). */
   load(): Promise<AnyTool>;
 };
@@ -25,10 +25,10 @@ let catalog: Promise<readonly LazyTool[]> | undefined;
 export function loadToolCatalog(): Promise<readonly LazyTool[]> {
   catalog ??= declarations().then((declared) => {
     const byName = new Map(declared.map((d) => [d.name, d]));
-    return toolModules.map(([name, load]) => {
+    return toolModules.map(({ name, toolset, inDefault, load }) => {
       const declaration = byName.get(name);
       if (!declaration) throw new Error(`the build declares no tool ${name}: rebuild (npm run build)`);
-      return lazyTool(declaration, load);
+      return lazyTool({ ...declaration, toolset, inDefault }, load);
     });
   });
   return catalog;
@@ -38,11 +38,11 @@ export function loadToolCatalog(): Promise<readonly LazyTool[]> {
 async function declarations(): Promise<readonly ToolDeclaration[]> {
   if (typeof __VECDB_TOOL_CATALOG__ === "string") return JSON.parse(__VECDB_TOOL_CATALOG__) as ToolDeclaration[];
   const { declareTool } = await import("./tool-schemas.js"); // the zod → JSON Schema conversion, kept off the bundle's startup path
-  return Promise.all(toolModules.map(async ([, load]) => declareTool((await load()).default)));
+  return Promise.all(toolModules.map(async ({ load }) => declareTool((await load()).default)));
 }
 
 /** A declared tool whose module `module` loads. */
-export function lazyTool(declaration: ToolDeclaration, module: ToolModule): LazyTool {
+export function lazyTool(declaration: ToolDeclaration & Pick<ToolEntry, "toolset" | "inDefault">, module: ToolModule): LazyTool {
   let loaded: Promise<AnyTool> | undefined;
   const load = async () => {
     const tool = (await module()).default;
@@ -59,7 +59,7 @@ export function lazyTool(declaration: ToolDeclaration, module: ToolModule): Lazy
 }
 
 /** The entry of one tool in tools/list, in the shape (and key order) the SDK's own handler gives. */
-export function listedTool(t: ToolDeclaration): Record<string, unknown> {
+export function listedTool(t: ToolDeclaration, maxResultTokens?: number): Record<string, unknown> {
   return {
     name: t.name,
     title: t.title,
@@ -67,15 +67,16 @@ export function listedTool(t: ToolDeclaration): Record<string, unknown> {
     inputSchema: t.schemas.inputSchema,
     annotations: { title: t.title, ...t.annotations },
     execution: { taskSupport: "forbidden" }, // what registerTool records for a plain (non-task) tool
+    ...(t.budgetedResult && maxResultTokens !== undefined && { _meta: { "anthropic/maxResultSizeChars": resultSizeChars(maxResultTokens) } }),
     ...(t.schemas.outputSchema && { outputSchema: t.schemas.outputSchema }),
   };
 }
 
 /** Answers tools/list from the declarations (no module is loaded for it). */
-export function answerToolsList(server: McpServer, offered: readonly ToolDeclaration[]): void {
+export function answerToolsList(server: McpServer, offered: readonly ToolDeclaration[], maxResultTokens?: number): void {
   let tools: unknown[] | undefined;
   server.server.setRequestHandler(ListToolsRequestSchema, () => {
-    tools ??= offered.map(listedTool);
+    tools ??= offered.map((t) => listedTool(t, maxResultTokens));
     return { tools };
   });
 }

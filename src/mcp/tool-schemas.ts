@@ -4,7 +4,8 @@
 // - every object with named properties says additionalProperties: false — the server refuses unknown argument keys
 //   (strict-args.ts), maps that hold data (z.record: metadata, filters, tags) keep their additionalProperties schema;
 // - no noise: zod writes ±9007199254740991 on every .int(), and `propertyNames: {type: "string"}` with
-//   `additionalProperties: {}` on every map — JSON says as much.
+//   `additionalProperties: {}` on every map — JSON says as much; nor `minLength: 1` on every name and id (an empty
+//   one is still refused, with a message naming the field; the list is read by the model on every turn).
 // Not on the bundle's startup path: the build runs it once (scripts/tool-catalog.mjs calls declareTool below) and the
 // bundle carries the result (tool-catalog.ts); converting every tool would cost ~20 ms of each cold start. Without
 // it (the tsc build, tests from source) tool-catalog.ts loads this module and converts every tool once.
@@ -37,6 +38,7 @@ export function modelFacing(schema: unknown): JsonSchema {
     for (const [key, value] of Object.entries(node)) {
       if (top && key === "$schema") continue;
       if ((key === "minimum" || key === "maximum") && Math.abs(value as number) === SAFE_INTEGER_BOUND) continue;
+      if (key === "minLength" && value === 1) continue;
       // Keywords whose value is a map of names to schemas: the names are data, the values schemas.
       if (key === "properties" || key === "$defs") {
         out[key] = Object.fromEntries(Object.entries(value as JsonSchema).map(([k, v]) => [k, walk(v, false)]));

@@ -1,20 +1,21 @@
 // Confirmation before destruction: when the client supports elicitation, a destructive call first shows the person
 // what will be lost and asks them to type the name back; anything but the exact name stops the call, and the tool's
 // answer says nothing happened. A client without elicitation keeps the old contract (--allow-destructive consents).
+import type { Untouched } from "./refusal.js";
 import { ToolError } from "./tool-error.js";
 import type { ToolContext } from "./tool.js";
 
 /**
  * Asks to confirm; returns when confirmed (or the client cannot ask), throws a ToolError saying nothing was done
- * otherwise. `loses` says what will be lost, e.g. 'index "docs": 1,204,331 records in 3 namespaces'.
+ * otherwise (`untouched` when it is not what the tool's declaration says, e.g. "changed" for an update). `loses` says what will be lost, e.g. 'index "docs": 1,204,331 records in 3 namespaces'.
  */
 export async function confirmDestruction(
   ctx: Pick<ToolContext, "askToConfirm">,
-  opts: { action: string; loses: string; name: string; nothing: string },
+  opts: { action: string; loses: string; name: string; untouched?: Untouched; warning?: string },
 ): Promise<"confirmed" | "unsupported"> {
   if (!ctx.askToConfirm) return "unsupported";
   const message =
-    `${opts.action} — this cannot be undone.\nWhat will be lost: ${opts.loses}.\n` +
+    `${opts.action} — ${opts.warning ?? "this cannot be undone"}.\nWhat will be lost: ${opts.loses}.\n` +
     `To confirm, type ${JSON.stringify(opts.name)} exactly.`;
   const answer = await ctx.askToConfirm(message, opts.name);
   if (answer === "confirmed" || answer === "unsupported") return answer;
@@ -24,7 +25,7 @@ export async function confirmDestruction(
       : answer === "cancelled"
         ? "the user cancelled the confirmation"
         : `the name typed back did not match ${JSON.stringify(opts.name)}`;
-  throw new ToolError(`Not done: ${why}. ${opts.nothing}\nNext step: do not retry unless the user asks again.`);
+  throw new ToolError({ problem: `Not done: ${why}`, untouched: opts.untouched, next: "do not retry unless the user asks again." });
 }
 
 /** "1,204,331 records in 3 namespaces". */

@@ -3,17 +3,19 @@
 import { ServiceError } from "../api/errors.js";
 import type { IndexModel } from "../api/records.js";
 import type { Service } from "../api/service.js";
+import type { Untouched } from "./refusal.js";
 import { ToolError } from "./tool-error.js";
 
 /** The index resolved to its host; a tool error saying nothing was read or written when it is not ready yet. */
-export async function readyIndex(service: Service, index: string, signal: AbortSignal, nothing: "read" | "written"): Promise<IndexModel> {
+export async function readyIndex(service: Service, index: string, signal: AbortSignal, untouched: Untouched): Promise<IndexModel> {
   const model = await service.hosts.resolve(index, signal);
   if (!model.status.ready) {
     service.hosts.forget(index);
-    throw new ToolError(
-      `Index ${JSON.stringify(index)} is not ready (state ${model.status.state}); nothing was ${nothing}.\n` +
-        "Next step: wait a little and call again; list_indexes shows when it is Ready.",
-    );
+    throw new ToolError({
+      problem: `Index ${JSON.stringify(index)} is not ready (state ${model.status.state})`,
+      untouched,
+      next: "wait a little and call again; list_indexes shows when it is Ready.",
+    });
   }
   return model;
 }

@@ -21,10 +21,11 @@ export async function waitUntilReady(index: IndexModel, limitS: number, ctx: Too
   ctx.progress(0, limitS, `index ${index.name}: ${current.status.state}, waiting until it is ready`);
   while (!current.status.ready && seconds() < limitS) {
     if (/fail/i.test(current.status.state) || current.status.state === "Terminating") {
-      throw new ToolError(
-        `Index ${JSON.stringify(index.name)} was created but did not become ready: its state is ${current.status.state}.\n` +
-          "Next step: look at it with list_indexes; delete it and create it again if it stays in that state.",
-      );
+      throw new ToolError({
+        problem: `Index ${JSON.stringify(index.name)} was created but did not become ready: its state is ${current.status.state}.`,
+        untouched: false,
+        next: "look at it with list_indexes; delete it and create it again if it stays in that state.",
+      });
     }
     await sleep(Math.min(pause, Math.max(0, limitS * 1000 - (Date.now() - started))), ctx.signal);
     pause = Math.min(pause * 1.5, 2000);

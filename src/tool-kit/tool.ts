@@ -18,6 +18,8 @@ export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint:
 export interface ToolContext {
   service: Service;
   config: Config;
+  /** The tools on in this session (toolsets, safe modes): an empty state or a next step names only these. */
+  tools: ReadonlySet<string>;
   /** Aborted when the client cancels the call (or the server shuts down). Pass it to every service call. */
   signal: AbortSignal;
   /** Fires when the server must wind the call down (HTTP shutdown past its grace period, or the session closed by
@@ -66,6 +68,8 @@ export interface ToolDefinition<In extends z.ZodRawShape = z.ZodRawShape, Out ex
   requiresAllowDestructive?: boolean;
   /** Arguments besides `index` that name an index, checked against --indexes (e.g. a future tool's `target`). */
   indexArguments?: readonly string[];
+  /** Lists records sized by --max-result-tokens: tools/list says how large its result can be (resultSizeChars). */
+  budgetedResult?: boolean;
   /** Changes something --indexes cannot scope (a collection, which may hold any index's records): absent under it. */
   unscopedWrite?: boolean;
   run(args: z.output<z.ZodObject<In>>, ctx: ToolContext): Promise<ToolResult<z.output<z.ZodObject<Out>>>>;
@@ -80,6 +84,16 @@ export const NOTE_FIELD = z
 /** A tool's output schema as listed and checked: its own fields plus `note`. */
 export function outputShapeOf(tool: { outputSchema: z.ZodRawShape }): z.ZodRawShape {
   return { ...tool.outputSchema, note: NOTE_FIELD };
+}
+
+/**
+ * The characters a budgeted tool's result can take, both channels, with --max-result-tokens `budget`: what tools/list
+ * gives clients that read `_meta["anthropic/maxResultSizeChars"]` (Claude Code), so a result within the budget is taken
+ * whole. A token of the estimate (results/tokens.ts) covers at most about five characters; Claude Code takes up to
+ * 500,000.
+ */
+export function resultSizeChars(budget: number): number {
+  return Math.min(500_000, 2 * 5 * budget);
 }
 
 /** Identity function that lets TypeScript infer a tool's argument and result types from its schemas. */

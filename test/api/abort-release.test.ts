@@ -66,7 +66,7 @@ describe("a long-lived abort signal", () => {
     const service = createService({ apiKey: "abort-test-key", apiVersion: loaded.config.apiVersion, timeoutMs: 1000, retries: 0, controllerUrl: "http://127.0.0.1:9" });
     const stop = new AbortController();
     const server = createServer(loaded.config, service, {
-      tools: [lazyTool(declareTool(tool as AnyTool), async () => ({ default: tool as AnyTool }))],
+      tools: [lazyTool({ ...declareTool(tool as AnyTool), toolset: "text", inDefault: true }, async () => ({ default: tool as AnyTool }))],
       log: { debug() {}, info() {}, warning() {}, error() {} },
       stop: stop.signal,
     });
@@ -77,7 +77,7 @@ describe("a long-lived abort signal", () => {
     cleanups.push(() => client.close());
     for (let i = 0; i < 1000; i++) {
       const r = await client.callTool({ name: "echo_words", arguments: { words: ["a"] } });
-      expect(r.structuredContent).toEqual({ count: 1 });
+      expect(r.structuredContent, JSON.stringify(r.content)).toEqual({ count: 1 });
     }
     expect(heldBy(stop.signal)).toBe(0);
 

@@ -9,6 +9,9 @@ import { startServiceProcess, type RunningService } from "../helpers/local-servi
 import { startMcp, type McpSession } from "../helpers/mcp-client.js";
 import { writeParquet } from "../ingest/sources/fixtures.js";
 import { api, createIndex, dataUrl, fetchVectors, pod, serverless } from "./support.js";
+import { nothingWas } from "../../src/tool-kit/refusal.js";
+import { refusalOf } from "../helpers/refusal.js";
+import { listingStep } from "../../src/tool-kit/missing-resource.js";
 
 let svc: RunningService;
 let mcp: McpSession;
@@ -61,7 +64,7 @@ describe("configure_index", () => {
     const empty = await mcp.call("configure_index", { index: "docs", tags: {} });
     expect(empty.isError).toBe(true);
     expect(empty.text).toBe(
-      "Nothing to change: give at least one of deletionProtection, tags, pod (replicas, podType) or embed. Nothing was changed.\nNext step: describe_index shows the current settings.",
+      `Nothing to change: give at least one of deletionProtection, tags, pod (replicas, podType) or embed. ${nothingWas("changed")}\nNext step: describe_index shows the current settings.`,
     );
   });
 
@@ -74,10 +77,10 @@ describe("configure_index", () => {
     ]);
     expect((await api(svc, "GET", "/indexes/pods-conf")).body.spec.pod).toMatchObject({ replicas: 3, pod_type: "p1.x2", pods: 3 });
     const wrong = await mcp.call("configure_index", { index: "docs", pod: { replicas: 2 } });
-    expect(wrong.text).toBe('Index "docs" is serverless; pod settings apply to pod-based indexes only. Nothing was changed.');
+    expect(wrong.text).toBe(`Index "docs" is serverless; pod settings apply to pod-based indexes only. ${nothingWas("changed")}`);
     const badType = await mcp.call("configure_index", { index: "pods-conf", pod: { podType: "p9.x1" } });
     expect(badType.isError).toBe(true);
-    expect(badType.text).toContain('pod.podType is "p9.x1": podType is s1, p1 or p2, then .x1, .x2, .x4 or .x8. Nothing was changed.');
+    expect(badType.text).toContain(`pod.podType is "p9.x1": podType is s1, p1 or p2, then .x1, .x2, .x4 or .x8. ${nothingWas("changed")}`);
   });
 
   test("a protected index is not deleted, and the answer names the configure_index call that lifts it", async () => {
@@ -96,7 +99,11 @@ describe("namespaces", () => {
     expect(created.isError, created.text).toBe(false);
     expect(created.structured).toEqual({ index: "docs", namespace: { name: "drafts", records: 0, filterableFields: ["genre"] } });
     const taken = await mcp.call("create_namespace", { index: "docs", name: "drafts" });
-    expect(taken.text).toBe('Namespace "drafts" already exists in index "docs"; nothing was created.\nNext step: use it as it is (describe_namespace shows it), or choose another name.');
+    expect(refusalOf(taken.text)).toEqual({
+      problem: 'Namespace "drafts" already exists in index "docs"',
+      untouched: "created",
+      next: "use it as it is (describe_namespace shows it), or choose another name.",
+    });
     const list = await mcp.call("list_namespaces", { index: "docs" });
     expect(list.structured).toEqual({
       index: "docs",
@@ -107,11 +114,11 @@ describe("namespaces", () => {
     const described = await mcp.call("describe_namespace", { index: "docs", namespace: "books" });
     expect(described.structured).toEqual({ index: "docs", namespace: { name: "books", records: 3 } });
     const unknown = await mcp.call("describe_namespace", { index: "docs", namespace: "nope" });
-    expect(unknown.text).toBe('Namespace "nope" not found in index "docs". Nothing was read.\nNext step: list_namespaces shows the namespaces there are; call again with one of them.');
+    expect(refusalOf(unknown.text)).toEqual({ problem: 'Namespace "nope" not found in index "docs"', untouched: "read", next: listingStep("namespace") });
     const gone = await mcp.call("delete_namespace", { index: "docs", namespace: "drafts" });
     expect(gone.structured).toEqual({ index: "docs", namespace: "drafts", records: 0 });
     const again = await mcp.call("delete_namespace", { index: "docs", namespace: "drafts" });
-    expect(again.text).toBe('Namespace "drafts" not found in index "docs". Nothing was deleted.\nNext step: list_namespaces shows the namespaces there are; call again with one of them.');
+    expect(refusalOf(again.text)).toEqual({ problem: 'Namespace "drafts" not found in index "docs"', untouched: "deleted", next: listingStep("namespace") });
   });
 });
 
@@ -123,12 +130,17 @@ describe("update_vectors and fetch_by_metadata", () => {
     const stored = await fetchVectors(svc, docsHost, ["b1"], "books");
     expect(stored.b1).toMatchObject({ values: [0.5, 0.25], metadata: { genre: "drama", year: 2001, rating: 5 } });
     const wrongDim = await mcp.call("update_vectors", { index: "docs", namespace: "books", id: "b1", values: [1, 2, 3] });
-    expect(wrongDim.text).toBe("values has 3 values but index 'docs' has dimension 2. Nothing was updated.\nNext step: fix it and call again.");
+    expect(wrongDim.text).toBe(`values has 3 values but index 'docs' has dimension 2. ${nothingWas("changed")}\nNext step: fix it and call again.`);
     const badMeta = await mcp.call("update_vectors", { index: "docs", namespace: "books", id: "b1", setMetadata: { nested: { a: 1 } } });
     expect(badMeta.isError).toBe(true);
-    expect(badMeta.text).toMatch(/^metadata\.nested .*Nothing was updated\./);
+    expect(badMeta.text).toMatch(/^metadata\.nested /);
+    expect(refusalOf(badMeta.text).untouched).toBe("changed");
     const missing = await mcp.call("update_vectors", { index: "docs", namespace: "books", id: "zz", setMetadata: { a: "b" } });
-    expect(missing.text).toBe('Record "zz" not found in namespace "books" of index "docs"; Nothing was updated.\nNext step: fetch_vectors or list_vector_ids shows which ids exist.');
+    expect(refusalOf(missing.text)).toEqual({
+      problem: 'Record "zz" not found in namespace "books" of index "docs"',
+      untouched: "changed",
+      next: "fetch_vectors or list_vector_ids shows which ids exist.",
+    });
   });
 
   test("by filter: dryRun counts, then every match is updated", async () => {
@@ -154,7 +166,7 @@ describe("update_vectors and fetch_by_metadata", () => {
     const next = await mcp.call("fetch_by_metadata", { index: "docs", namespace: "books", filter: { year: { $gte: 2000 } }, limit: 2, paginationToken: paged.structured?.paginationToken });
     expect((next.structured?.vectors as { id: string }[]).map((v) => v.id)).toEqual(["b3"]);
     const bad = await mcp.call("fetch_by_metadata", { index: "docs", filter: { year: { $near: 1 } } });
-    expect(bad.text).toMatch(/^Invalid filter: unknown operator "\$near" on field "year"\. Nothing was read\./);
+    expect(refusalOf(bad.text)).toMatchObject({ problem: 'Invalid filter: unknown operator "$near" on field "year"', untouched: "read" });
   });
 });
 
@@ -185,12 +197,16 @@ describe("backups and restore", () => {
     expect(job.structured?.job).toMatchObject({ status: "Completed", percentComplete: 100 });
 
     const taken = await mcp.call("create_index_from_backup", { backupId, name: "docs-copy" });
-    expect(taken.text).toBe('An index named "docs-copy" already exists. Nothing was restored.\nNext step: choose another name (list_indexes shows the names in use).');
+    expect(taken.text).toBe(`An index named "docs-copy" already exists. ${nothingWas("created")}\nNext step: choose another name (list_indexes shows the names in use).`);
     await createIndex(svc, { name: "pods-x", dimension: 2, spec: pod });
     const podBackup = await mcp.call("create_backup", { index: "pods-x" });
-    expect(podBackup.text).toBe('Index "pods-x" is pod-based; backups are made of serverless indexes only. No backup was made.\nNext step: snapshot a pod-based index with create_collection.');
+    expect(refusalOf(podBackup.text)).toEqual({
+      problem: 'Index "pods-x" is pod-based; backups are made of serverless indexes only',
+      untouched: "created",
+      next: "snapshot a pod-based index with create_collection.",
+    });
     const unknown = await mcp.call("describe_backup", { backupId: "nope" });
-    expect(unknown.text).toBe('Backup "nope" not found. Nothing was read.\nNext step: list_backups shows the backups there are.');
+    expect(refusalOf(unknown.text)).toEqual({ problem: 'Backup "nope" not found', untouched: "read", next: listingStep("backup") });
 
     const deleted = await mcp.call("delete_backup", { backupId });
     expect(deleted.isError, deleted.text).toBe(false);
@@ -217,7 +233,7 @@ describe("bulk imports", () => {
     const listed = await mcp.call("list_bulk_imports", { index: "docs" });
     expect((listed.structured?.imports as { id: string }[]).map((i) => i.id)).toEqual([id]);
     const late = await mcp.call("cancel_bulk_import", { index: "docs", id });
-    expect(late.text).toBe(`Import "${id}" cannot be cancelled: it has already ended (status Completed). Nothing was cancelled.`);
+    expect(late.text).toBe(`Import "${id}" cannot be cancelled: it has already ended (status Completed). ${nothingWas("changed")}`);
     const s3 = await mcp.call("start_bulk_import", { index: "docs", uri: "s3://bucket/dir" });
     expect(s3.isError).toBe(true);
     expect(s3.text).toBe(

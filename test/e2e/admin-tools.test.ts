@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startServiceProcess, type RunningService } from "../helpers/local-service.js";
 import { startMcp, type McpSession } from "../helpers/mcp-client.js";
 import { api, createIndex, dataUrl, fetchVectors, indexStats, pod, serverless, startProxy } from "./support.js";
+import { nothingWas } from "../../src/tool-kit/refusal.js";
+import { refusalOf } from "../helpers/refusal.js";
 
 let svc: RunningService;
 let mcp: McpSession;
@@ -107,16 +109,17 @@ describe("create_index", () => {
   test("other settings: an error naming every difference, and the index unchanged", async () => {
     const r = await mcp.call("create_index", { name: "alpha", dimension: 8, metric: "dotproduct", serverless: { cloud: "gcp", region: "us-east-1" }, tags: { team: "x" } });
     expect(r.isError).toBe(true);
-    expect(r.text).toBe(
-      [
-        'Index "alpha" already exists with different settings; nothing was created or changed.',
+    expect(refusalOf(r.text)).toEqual({
+      problem: [
+        'Index "alpha" already exists with different settings:',
         "- dimension: the index has 4, this call asks for 8",
         '- metric: the index has "cosine", this call asks for "dotproduct"',
         '- serverless.cloud: the index has "aws", this call asks for "gcp"',
         '- tags.team: the index has none, this call asks for "x"',
-        "Next step: use the existing index as it is (list_indexes shows it), or call create_index with another name.",
       ].join("\n"),
-    );
+      untouched: "changed",
+      next: "use the existing index as it is (list_indexes shows it), or call create_index with another name.",
+    });
     const kind = await mcp.call("create_index", { name: "alpha", dimension: 4, pod: { environment: "us-east1-gcp", podType: "p1.x1" } });
     expect(kind.text.split("\n")[1]).toBe("- kind: the index is serverless, this call asks for pod");
     expect((await api(svc, "GET", "/indexes/alpha")).body).toMatchObject({ dimension: 4, metric: "cosine", spec: { serverless: { cloud: "aws" } } });
@@ -171,7 +174,7 @@ describe("create_index", () => {
     [
       "both serverless and pod",
       { name: "both", dimension: 4, serverless: { cloud: "aws", region: "us-east-1" }, pod: { environment: "us-east1-gcp", podType: "p1.x1" } },
-      "Give exactly one of serverless or pod, not both: serverless {cloud, region} makes an index that scales on demand, pod {environment, podType} one on fixed pods. Nothing was created.",
+      `Give exactly one of serverless or pod, not both: serverless {cloud, region} makes an index that scales on demand, pod {environment, podType} one on fixed pods. ${nothingWas("created")}`,
     ],
     [
       "a bad name",
@@ -181,7 +184,7 @@ describe("create_index", () => {
     [
       "dimension 0",
       { name: "zero", dimension: 0, serverless: { cloud: "aws", region: "us-east-1" } },
-      "MCP error -32602: Input validation error: Invalid arguments for tool create_index: dimension is 0: the dimension is a whole number from 1 to 20000. Nothing was created. at dimension",
+      `MCP error -32602: Input validation error: Invalid arguments for tool create_index: dimension is 0: the dimension is a whole number from 1 to 20000. ${nothingWas("created")} at dimension`,
     ],
   ];
   test.each(bad)("%s: the exact text, and nothing created", async (_what, args, text) => {
@@ -242,17 +245,17 @@ describe("delete_vectors", () => {
   });
 
   const bad: [string, Record<string, unknown>, string][] = [
-    ["neither ids, filter nor deleteAll", {}, "Say what to delete: give exactly one of ids (1–1000 record ids), filter (a metadata filter) or deleteAll: true. Nothing was deleted."],
-    ["ids and deleteAll", { ids: ["a"], deleteAll: true }, "Give exactly one of ids, filter or deleteAll; this call gave ids and deleteAll. Nothing was deleted."],
+    ["neither ids, filter nor deleteAll", {}, `Say what to delete: give exactly one of ids (1–1000 record ids), filter (a metadata filter) or deleteAll: true. ${nothingWas("deleted")}`],
+    ["ids and deleteAll", { ids: ["a"], deleteAll: true }, `Give exactly one of ids, filter or deleteAll; this call gave ids and deleteAll. ${nothingWas("deleted")}`],
     [
       "an unknown filter operator",
       { filter: { genre: { $regex: "x" } } },
-      'Invalid filter: unknown operator "$regex" on field "genre". Nothing was deleted.\nNext step: write the filter with the operators $eq, $ne, $gt, $gte, $lt, $lte, $in, $nin, $exists (and $and / $or to combine), e.g. {"genre": {"$eq": "drama"}}, and call again.',
+      `Invalid filter: unknown operator "$regex" on field "genre". ${nothingWas("deleted")}\nNext step: write the filter with the operators $eq, $ne, $gt, $gte, $lt, $lte, $in, $nin, $exists (and $and / $or to combine), e.g. {"genre": {"$eq": "drama"}, "year": {"$gte": 2020}}, and call again.`,
     ],
     [
       "1001 ids",
       { ids: Array.from({ length: 1001 }, (_, i) => `x${i}`) },
-      "MCP error -32602: Input validation error: Invalid arguments for tool delete_vectors: ids: give 1–1000 ids per call; split longer lists into several calls. Nothing was deleted. at ids",
+      `MCP error -32602: Input validation error: Invalid arguments for tool delete_vectors: ids: give 1–1000 ids per call; split longer lists into several calls. ${nothingWas("deleted")} at ids`,
     ],
   ];
   test.each(bad)("%s: the exact text, and nothing deleted", async (_what, args, text) => {
@@ -269,7 +272,7 @@ describe("delete_index", () => {
     const r = await mcp.call("delete_index", { index: "guarded" });
     expect(r.isError).toBe(true);
     expect(r.text).toBe(
-      'Index "guarded" has deletion protection enabled, so it was NOT deleted; nothing was changed.\n' +
+      `Index "guarded" has deletion protection enabled, so it was NOT deleted. ${nothingWas("changed")}\n` +
         'Next step: only if the user really wants it gone, turn deletion protection off first with configure_index {"index": "guarded", "deletionProtection": "disabled"} — then call delete_index again.',
     );
     expect(await indexNames()).toContain("guarded");
@@ -305,13 +308,14 @@ describe("delete_collection", () => {
   });
 });
 
-test("every tool is titled, and the delete tools are annotated destructive", () => {
+test("every tool is titled; the delete tools, and those that overwrite or can unprotect, are annotated destructive", () => {
   for (const t of mcp.tools) {
     expect(t.title, t.name).toBeTruthy();
     expect(t.annotations?.title, t.name).toBe(t.title);
   }
   const byName = Object.fromEntries(mcp.tools.map((t) => [t.name, t.annotations]));
-  for (const name of ["delete_vectors", "delete_index", "delete_collection"]) {
+  const destructive = ["delete_vectors", "delete_index", "delete_collection", "update_vectors", "configure_index", "start_bulk_import", "cancel_bulk_import"];
+  for (const name of destructive) {
     expect(byName[name], name).toMatchObject({ readOnlyHint: false, destructiveHint: true });
   }
   expect(byName.create_index).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: true });

@@ -51,8 +51,8 @@ describe("import rules by folder", () => {
         for (const target of importsOf(f)) {
           const to = room(target);
           expect(to === from || allowed.includes(to), `${f} imports ${target}`).toBe(true);
-          // The process files another room may use: the settings, the logger, the once-only shutdown; never main or cli.
-          if (to === "process") expect(["src/config.ts", "src/log.ts", "src/shutdown.ts"], `${f} imports ${target}`).toContain(target);
+          // The process files another room may use: the settings, the logger, the once-only shutdown, the package version; never main or cli.
+          if (to === "process") expect(["src/config.ts", "src/log.ts", "src/shutdown.ts", "src/package-version.ts"], `${f} imports ${target}`).toContain(target);
         }
       }
     });
@@ -91,7 +91,7 @@ test("no console.log; stdout is written by the stdio transport (and --help) only
   expect(code("src/main.ts").match(/process\.stdout/g)).toHaveLength(1); // the --help text
 });
 
-test("every tool file exports one definition, registered in tools/index.ts under its name and loaded lazily", () => {
+test("every tool file exports one definition, registered in tools/index.ts under its name and its toolset, and loaded lazily", () => {
   const registry = code("tools/index.ts");
   const tools = TOOLS.filter((f) => f !== "tools/index.ts");
   expect(tools.length).toBeGreaterThan(10);
@@ -100,7 +100,8 @@ test("every tool file exports one definition, registered in tools/index.ts under
     expect(code(f).match(/export default defineTool\(/g), f).toHaveLength(1);
     // Only by a dynamic import: a tool module is evaluated on its tool's first call, not at start (src/mcp/tool-catalog.ts).
     const name = f.slice(f.lastIndexOf("/") + 1, -3);
-    expect(registry, f).toContain(`["${name}", () => import("./${f.slice("tools/".length, -3)}.js")]`);
+    expect(registry, f).toContain(`tool("${name}", "`);
+    expect(registry, f).toMatch(new RegExp(`tool\\("${name}", "[a-z]+", \\(\\) => import\\("\\./${f.slice("tools/".length, -3)}\\.js"\\)`));
   }
   expect(registry).not.toMatch(/^import (?!type )/m);
 });

@@ -9,6 +9,7 @@ import { startServiceProcess, type RunningService } from "../helpers/local-servi
 import { startMcp, type McpSession } from "../helpers/mcp-client.js";
 import { createIndex, fetchVectors, indexStats, randomVector, serverless } from "./support.js";
 import { float32Double } from "../../src/shared/float32.js";
+import { nothingWas } from "../../src/tool-kit/refusal.js";
 
 const DIM = 6;
 let svc: RunningService;
@@ -99,7 +100,7 @@ describe("upsert_vectors with valuesBase64", () => {
     [
       "a string longer than 20,000 float32 values, refused by its length alone",
       [{ id: "x", valuesBase64: "A".repeat(5_000_000) }],
-      "record at position 0, valuesBase64: 5000000 characters given; valuesBase64 is base64 of at most 20000 float32 values (106668 characters). Nothing was written.",
+      `record at position 0, valuesBase64: 5000000 characters given; valuesBase64 is base64 of at most 20000 float32 values (106668 characters). ${nothingWas("written")}`,
     ],
   ];
   it.each(refusals)("refuses %s, naming position, id and rule, and writes nothing", async (_name, vectors, message) => {
@@ -132,13 +133,13 @@ describe("query_vectors and fetch_vectors in base64", () => {
   it("refuses vector and vectorBase64 together, and base64 that is not whole float32 values", async () => {
     const both = await mcp.call("query_vectors", { index: "emb", namespace: "q", vector: vec(1), vectorBase64: b64(vec(1)), topK: 1 });
     expect(both.isError).toBe(true);
-    expect(both.text).toBe("Give vector or vectorBase64, not both. Nothing was queried.");
+    expect(both.text).toBe(`Give vector or vectorBase64, not both. ${nothingWas("read")}`);
     const bad = await mcp.call("query_vectors", { index: "emb", namespace: "q", vectorBase64: "AAAAAAA", topK: 1 });
-    expect(bad.text).toBe("vectorBase64 decodes to 5 bytes, not a whole number of float32 values (4 bytes each, little-endian). Nothing was queried.");
+    expect(bad.text).toBe(`vectorBase64 decodes to 5 bytes, not a whole number of float32 values (4 bytes each, little-endian). ${nothingWas("read")}`);
     const nan = await mcp.call("query_vectors", { index: "emb", namespace: "q", vectorBase64: b64([1, NaN, 0, 0, 0, 0]), topK: 1 });
-    expect(nan.text).toBe("vectorBase64[1] is NaN; every value must be a finite number. Nothing was queried.");
+    expect(nan.text).toBe(`vectorBase64[1] is NaN; every value must be a finite number. ${nothingWas("read")}`);
     const short = await mcp.call("query_vectors", { index: "emb", namespace: "q", vectorBase64: b64([1, 2]), topK: 1 });
-    expect(short.text).toContain("The query vector has 2 values, but index \"emb\" has dimension 6. Nothing was queried.");
+    expect(short.text).toContain(`The query vector has 2 values, but index "emb" has dimension 6. ${nothingWas("read")}`);
   });
 
   it('valuesFormat "base64": matches and fetched records carry valuesBase64, which upserts back to the same values', async () => {

@@ -43,6 +43,7 @@ test("--help prints the usage and exits 0", () => {
   for (const setting of ["PINECONE_API_KEY", "PINECONE_CONTROLLER_HOST", "PINECONE_API_VERSION", "VECDB_DATA_DIR", "VECDB_TIMEOUT_MS", "VECDB_CONCURRENCY", "VECDB_RETRIES", "VECDB_LOG_LEVEL", "--local"]) {
     expect(r.stdout).toContain(setting);
   }
+  expect(r.stderr).toBe("");
 });
 
 describe("no API key: the embedded local service", () => {

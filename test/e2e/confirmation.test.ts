@@ -7,6 +7,7 @@ import type { ElicitRequest, ElicitResult } from "@modelcontextprotocol/sdk/type
 import { startServiceProcess, type RunningService } from "../helpers/local-service.js";
 import { startMcp, type McpSession } from "../helpers/mcp-client.js";
 import { api, createIndex, dataUrl, indexStats, serverless } from "./support.js";
+import { nothingWas } from "../../src/tool-kit/refusal.js";
 
 let svc: RunningService;
 let mcp: McpSession;
@@ -32,6 +33,34 @@ afterAll(async () => {
   await svc?.stop();
 });
 
+describe("configure_index asks before it turns deletion protection off", () => {
+  const protection = async (name: string) => (await api(svc, "GET", `/indexes/${name}`)).body.deletion_protection;
+
+  test("turning it on asks nothing; turning it off asks, and a refusal leaves it on", async () => {
+    await createIndex(svc, { name: "guarded", dimension: 2, spec: serverless });
+    asked.length = 0;
+    const on = await mcp.call("configure_index", { index: "guarded", deletionProtection: "enabled" });
+    expect(on.isError, on.text).toBe(false);
+    expect(asked).toHaveLength(0);
+
+    answer = () => ({ action: "decline" });
+    const declined = await mcp.call("configure_index", { index: "guarded", deletionProtection: "disabled" });
+    expect(declined.isError).toBe(true);
+    expect(declined.text).toBe("Not done: the user declined the confirmation. Nothing was changed.\nNext step: do not retry unless the user asks again.");
+    expect(asked.map((a) => a.message)).toEqual([
+      'Turn off deletion protection of index "guarded" — the index can then be deleted.\n' +
+        'What will be lost: the protection that stops index "guarded" and its records from being deleted.\nTo confirm, type "guarded" exactly.',
+    ]);
+    expect(await protection("guarded")).toBe("enabled");
+
+    answer = (params) => ({ action: "accept", content: { name: /type "([^"]+)"/.exec(params.message)![1] } });
+    const off = await mcp.call("configure_index", { index: "guarded", deletionProtection: "disabled" });
+    expect(off.isError, off.text).toBe(false);
+    expect(await protection("guarded")).toBe("disabled");
+    expect((await api(svc, "DELETE", "/indexes/guarded")).status).toBe(202); // the tests below list the indexes
+  });
+});
+
 describe("delete_index asks first", () => {
   test.each([
     ["declines", { action: "decline" } as ElicitResult, "the user declined the confirmation"],
@@ -42,7 +71,7 @@ describe("delete_index asks first", () => {
     answer = () => reply;
     const r = await mcp.call("delete_index", { index: "victim" });
     expect(r.isError).toBe(true);
-    expect(r.text).toBe(`Not done: ${why}. Nothing was deleted.\nNext step: do not retry unless the user asks again.`);
+    expect(r.text).toBe(`Not done: ${why}. ${nothingWas("deleted")}\nNext step: do not retry unless the user asks again.`);
     expect(asked).toHaveLength(1);
     expect(asked[0].message).toBe(
       'Delete index "victim" — this cannot be undone.\nWhat will be lost: index "victim": 4 records in 2 namespaces.\nTo confirm, type "victim" exactly.',
@@ -53,10 +82,13 @@ describe("delete_index asks first", () => {
   test("delete_vectors by filter and update_vectors over several records ask too; declining changes nothing", async () => {
     answer = () => ({ action: "decline" });
     const host = (await api(svc, "GET", "/indexes/victim")).body.host;
-    const del = await mcp.call("delete_vectors", { index: "victim", namespace: "a", filter: { k: { $gte: 1 } } });
-    expect(del.text).toBe("Not done: the user declined the confirmation. Nothing was deleted.\nNext step: do not retry unless the user asks again.");
+    asked.length = 0;
+    const del = await mcp.call("delete_vectors", { index: "victim", namespace: "a", filter: { k: { $gte: 2 } } });
+    // Counted on a serverless index without describe_index_stats + filter, which the service refuses there.
+    expect(asked[0].message).toContain('What will be lost: 1 record in namespace "a" of index "victim".');
+    expect(del.text).toBe(`Not done: the user declined the confirmation. ${nothingWas("deleted")}\nNext step: do not retry unless the user asks again.`);
     const upd = await mcp.call("update_vectors", { index: "victim", namespace: "a", filter: { k: { $gte: 1 } }, setMetadata: { k: 0 } });
-    expect(upd.text).toBe("Not done: the user declined the confirmation. Nothing was updated.\nNext step: do not retry unless the user asks again.");
+    expect(upd.text).toBe(`Not done: the user declined the confirmation. ${nothingWas("changed")}\nNext step: do not retry unless the user asks again.`);
     expect((await indexStats(svc, host)).namespaces.a.vectorCount).toBe(2);
     const fetched = await api(svc, "GET", `${dataUrl(host)}/vectors/fetch?ids=1&namespace=a`);
     expect(fetched.body.vectors["1"].metadata).toEqual({ k: 1 });

@@ -55,7 +55,7 @@ describe("--embed-url", () => {
       } catch (e) {
         out = String((e as { stderr: Buffer }).stderr);
       }
-      expect(out).toMatch(/^vecdb-mcp serve: (--embed-url|VECDB_EMBED_URL) must not hold a (user name or password \(user:pass@\)|query string or fragment \(\?…, #…\))/);
+      expect(out).toMatch(/^vecdb-mcp serve: --embed-url \/ VECDB_EMBED_URL must not hold a (user name or password \(user:pass@\)|query string or fragment \(\?…, #…\))/);
       expect(out).not.toContain("embed-secret-pass");
     }
   });

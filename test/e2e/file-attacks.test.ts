@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServiceProcess, type RunningService } from "../helpers/local-service.js";
 import { CLI, ROOT, serverEnv, startMcp, type McpSession } from "../helpers/mcp-client.js";
 import { createIndex, fetchVectors, serverless } from "./support.js";
+import { nothingWas } from "../../src/tool-kit/refusal.js";
 
 const DIM = 4;
 let svc: RunningService;
@@ -55,7 +56,7 @@ function swapper(code: string): ChildProcess {
 describe("a remote client over --http", () => {
   it("cannot widen --allow-dir with its roots: file:/// lets it read nothing outside", async () => {
     const token = "t".repeat(32);
-    const child = spawn(process.execPath, [CLI, "--http", "--port", "0", "--allow-dir", allowed], {
+    const child = spawn(process.execPath, [CLI, "--http", "--port", "0", "--toolsets", "all", "--allow-dir", allowed], {
       env: serverEnv({ PINECONE_API_KEY: svc.apiKey, PINECONE_CONTROLLER_HOST: svc.controlUrl, VECDB_HTTP_TOKEN: token }),
       cwd: ROOT,
       stdio: ["ignore", "ignore", "pipe"],
@@ -81,7 +82,7 @@ describe("a remote client over --http", () => {
       const r = await client.callTool({ name: "import_vectors", arguments: { index: "att", namespace: "remote", path: secret } });
       const text = (r.content as { text: string }[])[0].text;
       expect(r.isError).toBe(true);
-      expect(text).toBe(`Refused: ${secret} is outside the allowed directories. Allowed directories: ${allowed}. Nothing was read.`);
+      expect(text).toBe(`Refused: ${secret} is outside the allowed directories. Allowed directories: ${allowed}. ${nothingWas("read")}`);
       // a file under --allow-dir still imports
       writeFileSync(join(allowed, "remote-ok.jsonl"), records("remote-", 2));
       const ok = await client.callTool({ name: "import_vectors", arguments: { index: "att", namespace: "remote", path: "remote-ok.jsonl" } });
@@ -119,7 +120,7 @@ describe("files swapped while an import reads them", () => {
     const fifo = join(allowed, "fifo-pipe");
     writeFileSync(regular, records("f-", 5));
     await new Promise((r) => spawn("mkfifo", [fifo]).on("exit", r));
-    const server = spawn(process.execPath, [CLI, "--allow-dir", allowed], {
+    const server = spawn(process.execPath, [CLI, "--toolsets", "all", "--allow-dir", allowed], {
       env: serverEnv({ PINECONE_API_KEY: svc.apiKey, PINECONE_CONTROLLER_HOST: svc.controlUrl }),
       cwd: ROOT,
       stdio: ["pipe", "pipe", "pipe"],

@@ -239,10 +239,10 @@ test("a large answer the client stops reading is dropped after --send-timeout-s;
     });
     expect(r.status).toBe(200);
   }
-  const p = await startHttp(["--insecure-http-no-token", "--send-timeout-s", "1"]);
+  const p = await startHttp(["--insecure-http-no-token", "--send-timeout-s", "1", "--max-result-tokens", "100000"]);
   const sid = await rawSession(p.url, "2025-03-26");
-  // Sixty calls in one batch: one answer stream of ~24 MB (each result is whole up to its 200,000-character budget,
-  // in the text and in structuredContent), more than the kernel's socket buffers hold.
+  // Sixty calls in one batch: one answer stream of tens of MB (each result up to a budget of 100,000 tokens, in the
+  // text and in structuredContent), more than the kernel's socket buffers hold.
   const call = JSON.stringify(
     Array.from({ length: 60 }, (_, k) => ({
       jsonrpc: "2.0",

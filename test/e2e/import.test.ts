@@ -14,6 +14,8 @@ import { startServiceProcess, type RunningService } from "../helpers/local-servi
 import { CLI, serverEnv, startMcp, type McpSession } from "../helpers/mcp-client.js";
 import { writeParquet } from "../ingest/sources/fixtures.js";
 import { api, createIndex, fetchVectors, indexStats, randomVector, serverless } from "./support.js";
+import { nothingWas } from "../../src/tool-kit/refusal.js";
+import { refusalOf } from "../helpers/refusal.js";
 
 const DIM = 8;
 let svc: RunningService;
@@ -127,7 +129,7 @@ describe("import_vectors writes a file's records", () => {
 
     const past = await mcp.call("import_vectors", { index: "imp", namespace: "start", path: "part.txt", format: "jsonl", startAt: 500 });
     expect(past.isError).toBe(true);
-    expect(past.text).toBe(`${join(allowed, "part.txt")} has no records from line 500 on; nothing was written. Next step: check startAt.`);
+    expect(refusalOf(past.text)).toEqual({ problem: `${join(allowed, "part.txt")} has no records from line 500 on`, untouched: "written", next: "check startAt." });
   });
 });
 
@@ -142,7 +144,7 @@ describe("only files under an allowed root are read", () => {
     writeParquet(join(allowed, "real.parquet"), [{ id: "q", values: new Array(DIM).fill(0.5) }]);
     writeFileSync(join(allowed, "data.csv"), "id,values\n");
   });
-  const tail = () => `Allowed directories: ${allowed}. Nothing was read.`;
+  const tail = () => `Allowed directories: ${allowed}. ${nothingWas("read")}`;
   const refused = async (args: Record<string, unknown>) => {
     const r = await mcp.call("import_vectors", { index: "imp", namespace: "refused", ...args });
     expect(r.isError).toBe(true);
@@ -173,13 +175,13 @@ describe("only files under an allowed root are read", () => {
   });
   it("a file that is not the claimed format", async () => {
     expect(await refused({ path: "text.parquet" })).toBe(
-      `Cannot import ${join(allowed, "text.parquet")}: not a Parquet file: missing PAR1 magic (${join(allowed, "text.parquet")}). Nothing was written.`,
+      `Cannot import ${join(allowed, "text.parquet")}: not a Parquet file: missing PAR1 magic (${join(allowed, "text.parquet")}). ${nothingWas("written")}`,
     );
     expect(await refused({ path: "real.parquet", format: "jsonl" })).toBe(
-      `Cannot import ${join(allowed, "real.parquet")}: ${join(allowed, "real.parquet")} is a Parquet file (it starts with PAR1), not JSONL: use format "parquet". Nothing was written.`,
+      `Cannot import ${join(allowed, "real.parquet")}: ${join(allowed, "real.parquet")} is a Parquet file (it starts with PAR1), not JSONL: use format "parquet". ${nothingWas("written")}`,
     );
     expect(await refused({ path: "data.csv" })).toBe(
-      `Cannot import ${join(allowed, "data.csv")}: cannot tell the format of ${join(allowed, "data.csv")} from its extension .csv: use .jsonl, .ndjson or .parquet, or pass format "jsonl" or "parquet". Nothing was written.`,
+      `Cannot import ${join(allowed, "data.csv")}: cannot tell the format of ${join(allowed, "data.csv")} from its extension .csv: use .jsonl, .ndjson or .parquet, or pass format "jsonl" or "parquet". ${nothingWas("written")}`,
     );
   });
   it("no roots and no --allow-dir: the message explains --allow-dir", async () => {
@@ -189,7 +191,7 @@ describe("only files under an allowed root are read", () => {
       expect(r.isError).toBe(true);
       expect(r.text).toBe(
         "No directory is allowed for reading files. Start the server with --allow-dir DIR (repeatable) naming the directory that holds " +
-          "your data files, or use an MCP client over stdio that declares roots (the folders you opened). Nothing was read.",
+          `your data files, or use an MCP client over stdio that declares roots (the folders you opened). ${nothingWas("read")}`,
       );
     } finally {
       await bare.close();
@@ -225,7 +227,7 @@ describe("MCP roots declared by the client", () => {
     });
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [CLI],
+      args: [CLI, "--toolsets", "all"],
       env: serverEnv({ PINECONE_API_KEY: svc.apiKey, PINECONE_CONTROLLER_HOST: svc.controlUrl }),
       stderr: "ignore",
     });
@@ -238,7 +240,7 @@ describe("MCP roots declared by the client", () => {
       expect(a.isError ?? false, text(a)).toBe(false);
       const b = await call(join(rootB, "b.jsonl"));
       expect(b.isError).toBe(true);
-      expect(text(b)).toBe(`Refused: ${join(rootB, "b.jsonl")} is outside the allowed directories. Allowed directories: ${rootA}. Nothing was read.`);
+      expect(text(b)).toBe(`Refused: ${join(rootB, "b.jsonl")} is outside the allowed directories. Allowed directories: ${rootA}. ${nothingWas("read")}`);
       expect(asked).toBe(1); // asked once, then remembered
 
       roots = [{ uri: pathToFileURL(rootB).href, name: "B" }];
@@ -280,10 +282,12 @@ describe("bad records: reported by line and id, nothing written", () => {
       ]);
       expect(s.problems[5]).toEqual({ position: 21, id: "b-20", problem: 'unknown field "vector" (allowed: id, values, valuesBase64, sparseValues, metadata)' });
       expect(s.problems.at(-1)!.position).toBe(35);
-      expect(r.text).toMatch(new RegExp(`^Nothing was written: 30 of 60 records in ${join(allowed, "bad.jsonl")} are not valid for index "imp"\\.\n`));
-      expect(r.text).toContain(`\n- line 3 (id "b-2"): values has 3 values but index 'imp' has dimension 8\n`);
-      expect(r.text).toContain("\n- … and 10 more bad records (the first 20 are listed)\n");
-      expect(r.text).toContain("Next step: fix those lines and call import_vectors again (dryRun: true checks the file without writing).");
+      const refusal = refusalOf(r.text.split("\n\n")[0]); // the result's table follows
+      expect(refusal.problem.startsWith(`30 of 60 records in ${join(allowed, "bad.jsonl")} are not valid for index "imp":\n`)).toBe(true);
+      expect(refusal.problem).toContain(`\n- line 3 (id "b-2"): values has 3 values but index 'imp' has dimension 8\n`);
+      expect(refusal.problem.endsWith("\n- … and 10 more bad records (the first 20 are listed)")).toBe(true);
+      expect(refusal.untouched).toBe("written");
+      expect(refusal.next).toBe("fix those lines and call import_vectors again (dryRun: true checks the file without writing).");
       expect(await namespaceCount("bad")).toBeUndefined();
     }
   });

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServiceProcess, type RunningService } from "../helpers/local-service.js";
 import { startMcp, type McpSession } from "../helpers/mcp-client.js";
 import { api, createIndex, fetchVectors, indexStats, serverless } from "./support.js";
+import { refusalOf } from "../helpers/refusal.js";
 
 let svc: RunningService;
 let mcp: McpSession;
@@ -108,8 +109,8 @@ describe("index_documents", () => {
     const hit = await mcp.call("search_records", { index: "notes", query: { text: "prune roses winter", topK: 3 } });
     expect(hit.isError, hit.text).toBe(false);
     const best = (hit.structured!.hits as { id: string; fields: Record<string, unknown> }[])[0];
-    expect(best.id).toBe("notes/deep/er/still/garden.md#2");
-    expect(best.fields).toMatchObject({ source: "notes/deep/er/still/garden.md", headingPath: "Garden > Roses", chunk: 2, body: "## Roses\n\nPrune the roses in late winter before the buds swell." });
+    expect(best.id).toBe("allowed/notes/deep/er/still/garden.md#2");
+    expect(best.fields).toMatchObject({ source: "allowed/notes/deep/er/still/garden.md", headingPath: "Garden > Roses", chunk: 2, body: "## Roses\n\nPrune the roses in late winter before the buds swell." });
     expect(mcp.transcript()).not.toContain("outside text never lands");
   });
 
@@ -123,15 +124,15 @@ describe("index_documents", () => {
     // Only setup.md and new.md are read: the others' size and modification time are what their first chunks record.
     expect(counts(second.structured)).toEqual({ files: 4, filesRead: 2, skipped: 3, chunks: 6, added: 1, changed: 1, unchanged: 4, pruned: 3, upserted: 2 });
     const ids = (await api(svc, "GET", `http://${host}/vectors/list?namespace=&limit=100`)).body.vectors.map((v: { id: string }) => v.id).sort();
-    // First chunks carry a leading "/": listing "/notes/" finds one id a file
-    expect(ids).toEqual(["/notes/deep/er/still/garden.md#1", "/notes/new.md#1", "/notes/page.html#1", "/notes/setup.md#1", "notes/deep/er/still/garden.md#2", "notes/setup.md#2"]);
+    // First chunks carry a leading "/": listing "/allowed/notes/" finds one id a file
+    expect(ids).toEqual(["/allowed/notes/deep/er/still/garden.md#1", "/allowed/notes/new.md#1", "/allowed/notes/page.html#1", "/allowed/notes/setup.md#1", "allowed/notes/deep/er/still/garden.md#2", "allowed/notes/setup.md#2"]);
     // setup.md's first chunk kept its text (not sent again) but names the file's new version, as its second chunk does,
     // and records the file's chunk count, size, modification time and chunking
-    const setup = await fetchVectors(svc, host, ["/notes/setup.md#1", "notes/setup.md#2"]);
-    expect(setup["/notes/setup.md#1"].metadata.fileHash).toBe(setup["notes/setup.md#2"].metadata.fileHash);
+    const setup = await fetchVectors(svc, host, ["/allowed/notes/setup.md#1", "allowed/notes/setup.md#2"]);
+    expect(setup["/allowed/notes/setup.md#1"].metadata.fileHash).toBe(setup["allowed/notes/setup.md#2"].metadata.fileHash);
     const stat = statSync(join(notes, "setup.md"));
-    expect(setup["/notes/setup.md#1"].metadata).toMatchObject({ chunks: 2, fileBytes: stat.size, modifiedMs: stat.mtimeMs, chunking: "1:200/0" });
-    expect(setup["notes/setup.md#2"].metadata.chunks).toBeUndefined();
+    expect(setup["/allowed/notes/setup.md#1"].metadata).toMatchObject({ chunks: 2, fileBytes: stat.size, modifiedMs: stat.mtimeMs, chunking: "1:200/0" });
+    expect(setup["allowed/notes/setup.md#2"].metadata.chunks).toBeUndefined();
     const gone = await mcp.call("search_records", { index: "notes", query: { text: "quorbellian tides", topK: 3 } });
     expect(gone.structured!.hits).toEqual([]);
 
@@ -140,8 +141,8 @@ describe("index_documents", () => {
     utimesSync(join(notes, "page.html"), touched, touched);
     const third = await run();
     expect(counts(third.structured)).toEqual({ files: 4, filesRead: 1, skipped: 3, chunks: 6, added: 0, changed: 0, unchanged: 6, pruned: 0, upserted: 0 });
-    const page = await fetchVectors(svc, host, ["/notes/page.html#1"]);
-    expect(page["/notes/page.html#1"].metadata.modifiedMs).toBe(statSync(join(notes, "page.html")).mtimeMs);
+    const page = await fetchVectors(svc, host, ["/allowed/notes/page.html#1"]);
+    expect(page["/allowed/notes/page.html#1"].metadata.modifiedMs).toBe(statSync(join(notes, "page.html")).mtimeMs);
     const fourth = await run();
     expect(counts(fourth.structured)).toEqual({ files: 4, filesRead: 0, skipped: 3, chunks: 6, added: 0, changed: 0, unchanged: 6, pruned: 0, upserted: 0 });
   });
@@ -149,13 +150,14 @@ describe("index_documents", () => {
   it("refuses an index without integrated embedding, and a path outside the allowed folders, reading nothing", async () => {
     const plain = await mcp.call("index_documents", { index: "plain", paths: ["notes"] });
     expect(plain.isError).toBe(true);
-    expect(plain.text).toBe(
-      'Index "plain" has no integrated embedding, so it cannot embed documents; nothing was read.\n' +
-        "Next step: create an index for a model with create_index_for_model (list_models shows the models), then call index_documents with it.",
-    );
+    expect(refusalOf(plain.text)).toEqual({
+      problem: 'Index "plain" has no integrated embedding, so it cannot embed documents',
+      untouched: "read",
+      next: "create an index for a model with create_index_for_model (list_models shows the models), then call index_documents with it.",
+    });
     const out = await mcp.call("index_documents", { index: "notes", paths: ["../outside"] });
     expect(out.isError).toBe(true);
     expect(out.text).toMatch(/^Refused: "\.\.\/outside" climbs out of the allowed directories with "\.\."/);
-    expect(out.text).toMatch(/Nothing was read\.$/);
+    expect(refusalOf(out.text).untouched).toBe("read");
   });
 });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { startServiceProcess, type RunningService } from "../helpers/local-service.js";
 import { startMcp, type McpSession } from "../helpers/mcp-client.js";
 import { createIndex, indexStats, serverless } from "./support.js";
+import { nothingWas } from "../../src/tool-kit/refusal.js";
 
 let svc: RunningService;
 let mcp: McpSession;
@@ -21,15 +22,15 @@ afterAll(async () => {
 test("numbers sent as strings: the item named, not the list's length rule", async () => {
   const r = await mcp.call("upsert_vectors", { index: "docs", vectors: [{ id: "a", values: [0.1, 0.2, 0.3, 0.4] }, { id: "b", values: [0.1, 0.2, 0.3, "0.1"] }] });
   expect(r.isError).toBe(true);
-  expect(r.text).toContain('record at position 1, values[3] is a string "0.1", not a number. Nothing was written.');
+  expect(r.text).toContain(`record at position 1, values[3] is a string "0.1", not a number. ${nothingWas("written")}`);
   const q = await mcp.call("query_vectors", { index: "docs", vector: "0.1,0.2", topK: 1 });
-  expect(q.text).toContain('vector is a string "0.1,0.2", not a list of numbers. Nothing was queried.');
+  expect(q.text).toContain(`vector is a string "0.1,0.2", not a list of numbers. ${nothingWas("read")}`);
   expect((await indexStats(svc, host)).totalVectorCount).toBe(0);
 });
 
 test("`records` instead of `vectors`: the unknown key named, with the names there are", async () => {
   const r = await mcp.call("upsert_vectors", { index: "docs", records: [{ id: "a", values: [1, 2, 3, 4] }] });
-  expect(r.text).toBe('Unknown argument "records" — upsert_vectors takes "index", "namespace", "vectors". Nothing was written.');
+  expect(r.text).toBe(`Unknown argument "records" — upsert_vectors takes "index", "namespace", "vectors". ${nothingWas("written")}`);
 });
 
 test("a service error without the stray gRPC code", async () => {
@@ -55,7 +56,7 @@ test("an upsert to a missing index suggests create_index", async () => {
   const r = await mcp.call("upsert_vectors", { index: "nope", vectors: [{ id: "a", values: [1, 2, 3, 4] }] });
   expect(r.text).toBe(
     "upsert_vectors failed — the service answered HTTP 404 NOT_FOUND: \"Index nope not found.\"\n" +
-      "Next step: Call list_indexes to see the indexes there are and call again with one of those names, or create the index with create_index first.",
+      "Next step: Call list_indexes to see the indexes there are, then call again with one of them, or create the index first (create_index; create_index_for_model for records of text).",
   );
 });
 
@@ -66,7 +67,7 @@ test("under --indexes, an empty list says the allow-list hides the rest; the ins
     expect(r.structured).toEqual({ indexes: [] });
     expect(r.text).toBe('None of the indexes this server is limited to ("later", "other") exists yet; any other index is hidden by --indexes.');
     expect(limited.client.getInstructions()).toContain(
-      "Read with query_vectors (similarity search, optionally with a metadata filter), fetch_vectors (records by id) and list_vector_ids (the ids in a namespace).",
+      "To store your own embeddings (not for text): upsert_vectors, import_vectors, query_vectors, fetch_vectors, list_vector_ids, fetch_by_metadata, update_vectors.",
     );
   } finally {
     await limited.close();

@@ -8,6 +8,9 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startServiceProcess, type RunningService } from "../helpers/local-service.js";
 import { startMcp, type McpSession } from "../helpers/mcp-client.js";
 import { api, createIndex, indexStats, pod, serverless } from "./support.js";
+import { nothingWas } from "../../src/tool-kit/refusal.js";
+import { refusalOf } from "../helpers/refusal.js";
+import type { Untouched } from "../../src/tool-kit/refusal.js";
 
 let svc: RunningService;
 const hosts: Record<string, string> = {};
@@ -45,7 +48,7 @@ describe("without --allow-destructive", () => {
     expect(r.isError).toBe(true);
     expect(r.text).toBe(
       "delete_index is not available: the delete tools exist only when the server is started with --allow-destructive " +
-        "(VECDB_ALLOW_DESTRUCTIVE=1). Nothing was deleted.\nNext step: tell the user; deleting needs the server restarted with --allow-destructive.",
+        `(VECDB_ALLOW_DESTRUCTIVE=1). ${nothingWas("deleted")}\nNext step: tell the user; deleting needs the server restarted with --allow-destructive.`,
     );
     const v = await mcp.call("delete_vectors", { index: "hidden-two", deleteAll: true });
     expect(v.isError).toBe(true);
@@ -53,18 +56,21 @@ describe("without --allow-destructive", () => {
     expect((await indexStats(svc, hosts.hidden)).totalVectorCount).toBe(1);
   });
 
-  test("instructions in the initialize result: discover with list_indexes, then write; no mode named", async () => {
+  test("instructions in the initialize result: discover with list_indexes, the text path before vectors; no mode named", async () => {
     const mcp = await server([]);
     const text = mcp.client.getInstructions() ?? "";
     expect(text).toContain("Start with list_indexes");
-    expect(text).toContain("Then write: upsert_vectors");
+    expect(text).toContain("\nTo remember and find text: create_index_for_model makes an index that embeds text");
+    expect(text.indexOf("To remember and find text")).toBeLessThan(text.indexOf("To store your own embeddings (not for text): upsert_vectors"));
     expect(text).not.toMatch(/READ-ONLY|LIMITED|Deleting is enabled/);
   });
 
   test("VECDB_ALLOW_DESTRUCTIVE=1 is the same as the flag, and the instructions say deleting is enabled", async () => {
     const mcp = await server([], { VECDB_ALLOW_DESTRUCTIVE: "1" });
     for (const name of DELETE_TOOLS) expect(names(mcp)).toContain(name);
-    expect(mcp.client.getInstructions()).toContain("Deleting is enabled (delete_vectors, delete_index, delete_collection) and cannot be undone: confirm with the user first.");
+    const text = mcp.client.getInstructions() ?? "";
+    expect(text).toContain("Deleting is enabled and cannot be undone: confirm with the user before any delete_ call.");
+    for (const name of DELETE_TOOLS) expect(text).toContain(name);
   });
 });
 
@@ -86,7 +92,7 @@ describe("--read-only", () => {
     expect(r.isError).toBe(true);
     expect(r.text).toBe(
       "upsert_vectors is not available: this server runs read-only (--read-only / VECDB_READ_ONLY), so only tools that read can be called. " +
-        "Nothing was changed.\nNext step: tell the user; writing needs the server restarted without --read-only.",
+        `${nothingWas("written")}\nNext step: tell the user; writing needs the server restarted without --read-only.`,
     );
     const c = await mcp.call("create_index", { name: "new-one", dimension: 2, serverless: { cloud: "aws", region: "us-east-1" } });
     expect(c.isError).toBe(true);
@@ -111,9 +117,12 @@ describe("--read-only", () => {
 
 describe("--indexes", () => {
   let mcp: McpSession;
-  const refused = (name: string) =>
-    `Index ${JSON.stringify(name)} is not available: this server is limited to the indexes "visible-one" (--indexes / VECDB_INDEXES). ` +
-    "Nothing was read or changed.\nNext step: call again with one of those indexes.";
+  /** What a call naming `name` reads; what it did not do is the tool's own (read, written, deleted). */
+  const refused = (name: string, untouched: Untouched) => ({
+    problem: `Index ${JSON.stringify(name)} is not available: this server is limited to the indexes "visible-one" (--indexes / VECDB_INDEXES)`,
+    untouched,
+    next: "call again with one of those indexes.",
+  });
 
   beforeAll(async () => {
     mcp = await server(["--indexes", "visible-one", "--allow-destructive"]);
@@ -126,22 +135,22 @@ describe("--indexes", () => {
   });
 
   test("every tool naming another index refuses it by name; nothing is written or deleted", async () => {
-    const calls: [string, Record<string, unknown>][] = [
-      ["describe_index", { index: "hidden-two" }],
-      ["describe_index_stats", { index: "hidden-two" }],
-      ["query_vectors", { index: "hidden-two", vector: [1, 2], topK: 5, includeMetadata: true }],
-      ["fetch_vectors", { index: "hidden-two", ids: ["secret"] }],
-      ["list_vector_ids", { index: "hidden-two" }],
-      ["upsert_vectors", { index: "hidden-two", vectors: [{ id: "w", values: [1, 1] }] }],
-      ["delete_vectors", { index: "hidden-two", deleteAll: true }],
-      ["delete_index", { index: "hidden-two" }],
-      ["create_collection", { name: "leak", index: "hidden-two" }],
+    const calls: [string, Record<string, unknown>, Untouched][] = [
+      ["describe_index", { index: "hidden-two" }, "read"],
+      ["describe_index_stats", { index: "hidden-two" }, "read"],
+      ["query_vectors", { index: "hidden-two", vector: [1, 2], topK: 5, includeMetadata: true }, "read"],
+      ["fetch_vectors", { index: "hidden-two", ids: ["secret"] }, "read"],
+      ["list_vector_ids", { index: "hidden-two" }, "read"],
+      ["upsert_vectors", { index: "hidden-two", vectors: [{ id: "w", values: [1, 1] }] }, "written"],
+      ["delete_vectors", { index: "hidden-two", deleteAll: true }, "deleted"],
+      ["delete_index", { index: "hidden-two" }, "deleted"],
+      ["create_collection", { name: "leak", index: "hidden-two" }, "written"],
     ];
-    for (const [tool, args] of calls) {
+    for (const [tool, args, untouched] of calls) {
       expect(names(mcp)).toContain(tool);
       const r = await mcp.call(tool, args);
       expect(r.isError, tool).toBe(true);
-      expect(r.text, tool).toBe(refused("hidden-two"));
+      expect(refusalOf(r.text), tool).toEqual(refused("hidden-two", untouched));
     }
     expect(mcp.transcript()).not.toContain("secret");
     expect((await indexStats(svc, hosts.hidden)).totalVectorCount).toBe(1);
@@ -152,7 +161,7 @@ describe("--indexes", () => {
   test("create_index outside the list is refused, and nothing is created; inside it works", async () => {
     const r = await mcp.call("create_index", { name: "other-new", dimension: 2, serverless: { cloud: "aws", region: "us-east-1" } });
     expect(r.isError).toBe(true);
-    expect(r.text).toBe(refused("other-new"));
+    expect(refusalOf(r.text)).toEqual(refused("other-new", "written"));
     expect(await indexNames()).toEqual(["hidden-two", "visible-one"]);
     const same = await mcp.call("create_index", { name: "visible-one", dimension: 2, serverless: { cloud: "aws", region: "us-east-1" } });
     expect(same.structured).toMatchObject({ created: false });
@@ -166,7 +175,7 @@ describe("--indexes", () => {
     expect(r.isError).toBe(true);
     expect(r.text).toBe(
       'An index cannot be created from a collection on this server: it is limited to the indexes "visible-one", "restored-here" ' +
-        "(--indexes / VECDB_INDEXES), and a collection may hold records of any index. Nothing was created.\n" +
+        `(--indexes / VECDB_INDEXES), and a collection may hold records of any index. ${nothingWas("created")}\n` +
         "Next step: create the index without pod.sourceCollection.",
     );
     expect(await indexNames()).toEqual(["hidden-two", "visible-one"]);
@@ -176,8 +185,8 @@ describe("--indexes", () => {
     const r = await mcp.call("create_collection", { name: "snap", index: "visible-one" });
     expect(r.isError).toBe(true);
     expect(r.text).toBe(
-      'Index "visible-one" is serverless, and collections are made only from pod-based indexes; nothing was created.\n' +
-        "There are no pod-based indexes in this project.",
+      'Index "visible-one" is serverless, and collections are made only from pod-based indexes.\n' +
+        `There are no pod-based indexes in this project.\n${nothingWas("created")}`,
     );
   });
 
@@ -194,7 +203,7 @@ describe("--indexes", () => {
     expect(names(mcp)).toContain("delete_index");
     const r = await mcp.call("delete_collection", { collection: "anything" });
     expect(r.text).toBe(
-      'delete_collection is not available: this server is limited to the indexes "visible-one" (--indexes / VECDB_INDEXES), and a collection may hold records of any index. Nothing was changed.',
+      `delete_collection is not available: this server is limited to the indexes "visible-one" (--indexes / VECDB_INDEXES), and a collection may hold records of any index. ${nothingWas("deleted")}`,
     );
     expect(mcp.client.getInstructions()).toContain('This server is LIMITED to the indexes "visible-one": other indexes are not shown and calls naming them are refused.');
   });

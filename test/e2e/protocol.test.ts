@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startServiceProcess, type RunningService } from "../helpers/local-service.js";
 import { startMcp, type McpSession } from "../helpers/mcp-client.js";
 import { startProxy } from "./support.js";
+import { nothingWas } from "../../src/tool-kit/refusal.js";
 
 let svc: RunningService;
 let mcp: McpSession;
@@ -101,11 +102,11 @@ describe("tools/list", () => {
     expect(upsert.properties.vectors).toMatchObject({ minItems: 1, maxItems: 10000 });
     expect(upsert.properties.namespace).toMatchObject({ maxLength: 512 });
     const record = upsert.properties.vectors.items;
-    expect(record.properties.id).toMatchObject({ minLength: 1, maxLength: 512 });
+    expect(record.properties.id).toMatchObject({ maxLength: 512 }); // minLength 1 is left out of what the model reads
     expect(record.properties.values).toMatchObject({ type: "array", items: { type: "number" }, minItems: 0, maxItems: 20000 });
     expect(record.properties.sparseValues.properties.indices).toMatchObject({ maxItems: 2048, items: { type: "integer", minimum: 0, maximum: 4294967295 } });
     const create = mcp.tools.find((t) => t.name === "create_collection")!.inputSchema as any;
-    expect(create.properties.name).toMatchObject({ minLength: 1, maxLength: 45, pattern: "^[a-z0-9]([a-z0-9-]*[a-z0-9])?$" });
+    expect(create.properties.name).toMatchObject({ maxLength: 45, pattern: "^[a-z0-9]([a-z0-9-]*[a-z0-9])?$" });
   });
 
   test("annotations are true of each tool", () => {
@@ -223,7 +224,7 @@ describe("an index that is not ready", () => {
       const r = await cold.call("upsert_vectors", { index: "warming", vectors: [{ id: "a", values: [1, 2] }] });
       expect(r.isError).toBe(true);
       expect(r.text).toBe(
-        'Index "warming" is not ready (state Initializing); nothing was written.\n' +
+        `Index "warming" is not ready (state Initializing). ${nothingWas("written")}\n` +
           "Next step: wait a little and call again; list_indexes shows when it is Ready.",
       );
       expect((await indexStats(svc, host)).totalVectorCount).toBe(0);

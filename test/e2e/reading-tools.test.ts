@@ -5,6 +5,9 @@ import { startServiceProcess, type RunningService } from "../helpers/local-servi
 import { startMcp, type McpSession } from "../helpers/mcp-client.js";
 import { createServer } from "node:net";
 import { api, createIndex, pod, serverless, startProxy } from "./support.js";
+import { nothingWas } from "../../src/tool-kit/refusal.js";
+import { listingStep } from "../../src/tool-kit/missing-resource.js";
+import { refusalOf } from "../helpers/refusal.js";
 
 let svc: RunningService;
 let mcp: McpSession;
@@ -166,7 +169,7 @@ describe("describe_index", () => {
     expect(r.isError).toBe(true);
     expect(r.text).toBe(
       "describe_index failed — the service answered HTTP 404 NOT_FOUND: \"Index nope not found.\"\n" +
-        "Next step: Call list_indexes to see the indexes there are, then call again with one of those names.",
+        `Next step: ${listingStep("index")}`,
     );
   });
 
@@ -174,7 +177,7 @@ describe("describe_index", () => {
     const r = await mcp.call("describe_index", { index: "old-collection" });
     expect(r.text).toBe(
       "describe_index failed — the service answered HTTP 404 NOT_FOUND: \"Index old-collection not found.\"\n" +
-        "Next step: Call list_indexes to see the indexes there are, then call again with one of those names.",
+        `Next step: ${listingStep("index")}`,
     );
   });
 });
@@ -189,7 +192,7 @@ describe("describe_index_stats", () => {
         "",
         "| namespace | records |",
         "| --- | --- |",
-        "| (default) | 1 |",
+        "| __default__ | 1 |",
         "| books | 3 |",
         "| (all namespaces) | 4 |",
       ),
@@ -225,7 +228,7 @@ describe("describe_index_stats", () => {
         "",
         "| namespace | matching records |",
         "| --- | --- |",
-        "| (default) | 1 |",
+        "| __default__ | 1 |",
         "| books | 1 |",
         "| (all namespaces) | 2 |",
       ),
@@ -237,7 +240,7 @@ describe("describe_index_stats", () => {
     const r = await mcp.call("describe_index_stats", { index: "docs", filter: { genre: { $eq: "sf" } } });
     expect(r.isError).toBe(true);
     expect(r.text).toBe(
-      'Index "docs" is serverless, and the service counts records by metadata filter only on pod-based indexes. Nothing was read.\n' +
+      `Index "docs" is serverless, and the service counts records by metadata filter only on pod-based indexes. ${nothingWas("read")}\n` +
         "Next step: call describe_index_stats without filter for the counts per namespace, or query_vectors with the filter (and a topK as large as you need) to see the matching records.",
     );
     const onService = await api(svc, "POST", `http://${host.docs}/describe_index_stats`, { filter: { genre: { $eq: "sf" } } });
@@ -254,7 +257,7 @@ describe("describe_index_stats", () => {
     );
     expect((sparse.structured as any).dimension).toBeUndefined();
     const empty = await mcp.call("describe_index_stats", { index: "empty" });
-    expect(empty.text).toBe('Index "empty" (dimension 3, dotproduct, fullness 0%): 0 records in 0 namespaces. The index is empty; upsert_vectors writes records.');
+    expect(empty.text).toBe('Index "empty" (dimension 3, dotproduct, fullness 0%): 0 records in 0 namespaces. The index is empty; upsert_records writes text (an index that embeds), upsert_vectors writes your own vectors.');
     expect(empty.structured).toMatchObject({ totalVectorCount: 0, namespaces: [] });
   });
 
@@ -262,7 +265,7 @@ describe("describe_index_stats", () => {
     const r = await mcp.call("describe_index_stats", { index: "docs", filter: { $not: { genre: "sf" } } });
     expect(r.isError).toBe(true);
     expect(r.text).toBe(
-      'Invalid filter: unknown operator "$not" at filter; only $and and $or combine filters. Nothing was read.\n' +
+      `Invalid filter: unknown operator "$not" at filter; only $and and $or combine filters. ${nothingWas("read")}\n` +
         'Next step: write the filter with the operators $eq, $ne, $gt, $gte, $lt, $lte, $in, $nin, $exists (and $and / $or to combine), e.g. {"genre": {"$eq": "drama"}, "year": {"$gte": 2020}}, and call again.',
     );
   });
@@ -280,7 +283,7 @@ describe("describe_index_stats", () => {
     const r = await mcp.call("describe_index_stats", { index: "nope" });
     expect(r.text).toBe(
       "describe_index_stats failed — the service answered HTTP 404 NOT_FOUND: \"Index nope not found.\"\n" +
-        "Next step: Call list_indexes to see the indexes there are, then call again with one of those names.",
+        `Next step: ${listingStep("index")}`,
     );
   });
 });
@@ -348,7 +351,7 @@ describe("query_vectors", () => {
 
   test("the default namespace, and an empty one said in words", async () => {
     const r = await mcp.call("query_vectors", { index: "docs", vector: [0, 0, 1, 0], topK: 10 });
-    expect(r.text).toBe(table('1 match in namespace (default) of index "docs", best first:', "", "| rank | id | score | metadata |", "| --- | --- | --- | --- |", '| 1 | d1 | 1 | {"genre":"sf"} |'));
+    expect(r.text).toBe(table('1 match in namespace "__default__" of index "docs", best first:', "", "| rank | id | score | metadata |", "| --- | --- | --- | --- |", '| 1 | d1 | 1 | {"genre":"sf"} |'));
     const none = await mcp.call("query_vectors", { index: "docs", namespace: "nothing-here", vector: [0, 0, 1, 0], topK: 10 });
     expect(none.isError).toBe(false);
     expect(none.structured).toEqual({ index: "docs", namespace: "nothing-here", matches: [], note: "describe_index_stats shows which namespaces hold records." });
@@ -377,41 +380,41 @@ describe("query_vectors", () => {
     [
       "a query vector of the wrong dimension",
       { index: "docs", vector: [1, 0, 0], topK: 3 },
-      'The query vector has 3 values, but index "docs" has dimension 4. Nothing was queried.\n' +
+      `The query vector has 3 values, but index "docs" has dimension 4. ${nothingWas("read")}\n` +
         "Next step: query with a vector of exactly 4 numbers, made by the same embedding model as the stored records.",
     ],
     [
       "a dense vector for a sparse index",
       { index: "sparse", vector: [1, 2], topK: 3 },
-      'Index "sparse" is sparse: it has no dense dimension. Nothing was queried.\nNext step: query it with sparseVector (indices and values) instead of vector.',
+      `Index "sparse" is sparse: it has no dense dimension. ${nothingWas("read")}\nNext step: query it with sparseVector (indices and values) instead of vector.`,
     ],
     [
       "vector and id both given",
       { index: "docs", vector: [1, 0, 0, 0], id: "a", topK: 3 },
-      "Give either a query vector or the id of a stored record, not both: this call has vector and id. Nothing was queried.\n" +
+      `Give either a query vector or the id of a stored record, not both: this call has vector and id. ${nothingWas("read")}\n` +
         'Next step: call again without id to search with the vector, or without vector to search with record "a"\'s own values.',
     ],
     [
       "sparseVector and id both given",
       { index: "sparse", sparseVector: { indices: [1], values: [1] }, id: "s1", topK: 3 },
-      "Give either a query vector or the id of a stored record, not both: this call has sparseVector and id. Nothing was queried.\n" +
+      `Give either a query vector or the id of a stored record, not both: this call has sparseVector and id. ${nothingWas("read")}\n` +
         'Next step: call again without id to search with the sparseVector, or without sparseVector to search with record "s1"\'s own values.',
     ],
     [
       "neither vector nor id",
       { index: "docs", topK: 3 },
-      "Nothing to search with: give vector (a dense vector of the index's dimension), sparseVector, or id (a stored record's id). Nothing was queried.\n" +
+      `Nothing to search with: give vector (a dense vector of the index's dimension), sparseVector, or id (a stored record's id). ${nothingWas("read")}\n` +
         "Next step: call again with one of them.",
     ],
     [
       "sparse indices and values of different lengths",
       { index: "sparse", sparseVector: { indices: [1, 2], values: [1] }, topK: 3 },
-      "sparseVector has 2 indices but 1 values; they must be the same length. Nothing was queried.",
+      `sparseVector has 2 indices but 1 values; they must be the same length. ${nothingWas("read")}`,
     ],
     [
       "a filter with an unknown operator",
       { index: "docs", vector: [1, 0, 0, 0], topK: 3, filter: { genre: { $regex: "^s" } } },
-      'Invalid filter: unknown operator "$regex" on field "genre". Nothing was read.\n' +
+      `Invalid filter: unknown operator "$regex" on field "genre". ${nothingWas("read")}\n` +
         'Next step: write the filter with the operators $eq, $ne, $gt, $gte, $lt, $lte, $in, $nin, $exists (and $and / $or to combine), e.g. {"genre": {"$eq": "drama"}, "year": {"$gte": 2020}}, and call again.',
     ],
     [
@@ -423,18 +426,18 @@ describe("query_vectors", () => {
     [
       "a topK of 0",
       { index: "docs", vector: [1, 0, 0, 0], topK: 0 },
-      "MCP error -32602: Input validation error: Invalid arguments for tool query_vectors: topK is 0: must be a whole number from 1 to 10000. Nothing was queried. at topK",
+      `MCP error -32602: Input validation error: Invalid arguments for tool query_vectors: topK is 0: must be a whole number from 1 to 10000. ${nothingWas("read")} at topK`,
     ],
     [
       "a topK of 10001",
       { index: "docs", vector: [1, 0, 0, 0], topK: 10001 },
-      "MCP error -32602: Input validation error: Invalid arguments for tool query_vectors: topK is 10001: must be a whole number from 1 to 10000. Nothing was queried. at topK",
+      `MCP error -32602: Input validation error: Invalid arguments for tool query_vectors: topK is 10001: must be a whole number from 1 to 10000. ${nothingWas("read")} at topK`,
     ],
     [
       "an unknown index",
       { index: "nope", vector: [1, 0, 0, 0], topK: 3 },
       "query_vectors failed — the service answered HTTP 404 NOT_FOUND: \"Index nope not found.\"\n" +
-        "Next step: Call list_indexes to see the indexes there are, then call again with one of those names.",
+        `Next step: ${listingStep("index")}`,
     ],
   ];
   test.each(refusals)("%s: the exact text", async (_name, args, text) => {
@@ -465,39 +468,41 @@ describe("query_vectors", () => {
     expect((r.structured as any).matches[0].metadata).toEqual(metadata);
   });
 
-  test("40 matches with 3 KB metadata values: every value whole in the text and in structuredContent", async () => {
+  test("5 matches with 3 KB metadata values: every value whole in the text and in structuredContent", async () => {
     const text = (i: number) => `${i}:` + "lorem ipsum ".repeat(256);
-    await upsert("empty", "rag", Array.from({ length: 40 }, (_, i) => ({ id: `r${i}`, values: [40 - i, 1, 0], metadata: { text: text(i) } })));
-    const r = await mcp.call("query_vectors", { index: "empty", namespace: "rag", vector: [1, 0, 0], topK: 40 });
+    await upsert("empty", "rag", Array.from({ length: 5 }, (_, i) => ({ id: `r${i}`, values: [5 - i, 1, 0], metadata: { text: text(i) } })));
+    const r = await mcp.call("query_vectors", { index: "empty", namespace: "rag", vector: [1, 0, 0], topK: 5 });
     expect(r.isError).toBe(false);
-    for (let i = 0; i < 40; i++) expect(r.text).toContain(`{"text":"${text(i)}"}`);
-    expect((r.structured as any).matches.map((m: any) => m.metadata.text)).toEqual(Array.from({ length: 40 }, (_, i) => text(i)));
+    for (let i = 0; i < 5; i++) expect(r.text).toContain(`{"text":"${text(i)}"}`);
+    expect((r.structured as any).matches.map((m: any) => m.metadata.text)).toEqual(Array.from({ length: 5 }, (_, i) => text(i)));
   });
 
-  test("past the result budget: the first records whole, the rest by id and score, and a note in both channels", async () => {
-    const big = "b".repeat(30_000);
+  test("past the result budget: the first matches whole, the rest left out, and a note in both channels with the call that reads them", async () => {
+    const big = "lorem ipsum ".repeat(600);
     await upsert("empty", "budget", Array.from({ length: 8 }, (_, i) => ({ id: `big${i}`, values: [8 - i, 1, 0], metadata: { text: big } })));
     const r = await mcp.call("query_vectors", { index: "empty", namespace: "budget", vector: [1, 0, 0], topK: 8 });
     const s = r.structured as any;
-    expect(s.matches.slice(0, 6).every((m: any) => m.metadata.text === big)).toBe(true);
-    expect(s.matches.slice(6).map((m: any) => Object.keys(m))).toEqual([["id", "score"], ["id", "score"]]);
+    expect(s.matches.map((m: any) => m.id)).toEqual(["big0", "big1", "big2"]);
+    expect(s.matches.every((m: any) => m.metadata.text === big)).toBe(true);
     const note =
-      "Matches 7–8 are given by id and score only: their metadata would pass this result's budget of 200,000 characters. " +
-      "Next step: fetch_vectors with their ids, or query again with a smaller topK.";
+      "Matches 4–8 were left out: with their metadata they would pass this result's budget of 10,000 tokens (--max-result-tokens). " +
+      'Next step: fetch_vectors {"index": "empty", "namespace": "budget", "ids": ["big3","big4","big5","big6","big7"]} reads the rest, ' +
+      'or the same query with "includeMetadata": false gives all 8 by id and score.';
     expect(s.note).toBe(note);
+    expect(r.text.split("\n")[0]).toBe('3 of 8 matches in namespace "budget" of index "empty", best first:');
     expect(r.text.endsWith(`\n\n${note}`)).toBe(true);
-    expect(r.text).toContain("| 8 | big7 |");
+    expect(r.text).toMatch(new RegExp(`\\| 3 \\| big2 \\| [0-9.]+ \\| \\{"text":"${big}"\\} \\|\\n\\n`));
   });
 
   test("euclidean: the text says lower scores are closer", async () => {
     const r = await mcp.call("query_vectors", { index: "pods", vector: [0, 0], topK: 1 });
-    expect(r.text.split("\n")[0]).toBe('1 match in namespace (default) of index "pods", best first (euclidean: lower scores are closer):');
+    expect(r.text.split("\n")[0]).toBe('1 match in namespace "__default__" of index "pods", best first (euclidean: lower scores are closer):');
   });
 
   test("topK 10000 is allowed", async () => {
     const r = await mcp.call("query_vectors", { index: "pods", vector: [0, 0], topK: 10000 });
     expect(r.text).toBe(
-      table('2 matches in namespace (default) of index "pods", best first (euclidean: lower scores are closer):', "", "| rank | id | score | metadata |", "| --- | --- | --- | --- |", "| 1 | p1 | 0 |  |", "| 2 | p2 | 25 |  |"),
+      table('2 matches in namespace "__default__" of index "pods", best first (euclidean: lower scores are closer):', "", "| rank | id | score | metadata |", "| --- | --- | --- | --- |", "| 1 | p1 | 0 |  |", "| 2 | p2 | 25 |  |"),
     );
   });
 });
@@ -550,37 +555,41 @@ describe("fetch_vectors", () => {
     expect((v.structured as any).vectors[0]).toEqual({ id: "s1", sparseValues: { indices: [1, 5], values: [1, 2] }, metadata: { kind: "k" } });
   });
 
-  test("1000 ids are allowed; none found is said in words", async () => {
+  test("1000 ids are allowed; none found is said in words, as many as the budget holds", async () => {
     const ids = Array.from({ length: 1000 }, (_, i) => `none-${i}`);
     const r = await mcp.call("fetch_vectors", { index: "docs", ids });
     expect(r.isError).toBe(false);
-    expect((r.structured as any).missing).toEqual(ids);
-    expect(r.text.split("\n")[0]).toBe('None of the 1000 ids has a record in namespace (default) of index "docs".');
-    expect(r.text.endsWith('"none-999".\nlist_vector_ids lists the ids there are.')).toBe(true);
+    const missing = (r.structured as any).missing as string[];
+    expect(missing).toEqual(ids.slice(0, missing.length));
+    expect(r.text.split("\n")[0]).toBe(`None of the first ${missing.length} of the 1000 ids given has a record in namespace "__default__" of index "docs".`);
+    expect(r.text).toContain(`The other ${1000 - missing.length} ids (from "none-${missing.length}", the ${missing.length + 1}`);
+    expect(r.text.endsWith("\nlist_vector_ids lists the ids there are.")).toBe(true);
   });
 
-  test("1000 long ids: found and missing ones, however long the request would be", async () => {
+  test("1000 long ids: found and missing ones, in the order given, as many as the budget holds", async () => {
     const ids = Array.from({ length: 1000 }, (_, i) => `${String(i).padStart(4, "0")}-${"k".repeat(60)}`);
     await upsert("empty", "long-ids", ids.filter((_, i) => i % 2 === 0).map((id) => ({ id, values: [1, 2, 3] })));
     const r = await mcp.call("fetch_vectors", { index: "empty", namespace: "long-ids", ids });
     expect(r.isError).toBe(false);
     const s = r.structured as any;
-    expect(s.vectors.map((v: any) => v.id)).toEqual(ids.filter((_, i) => i % 2 === 0));
-    expect(s.missing).toEqual(ids.filter((_, i) => i % 2 === 1));
+    const seen = s.vectors.length + s.missing.length;
+    expect(seen).toBeLessThan(1000);
+    expect(s.vectors.map((v: any) => v.id)).toEqual(ids.slice(0, seen).filter((_, i) => i % 2 === 0));
+    expect(s.missing).toEqual(ids.slice(0, seen).filter((_, i) => i % 2 === 1));
     const lines = r.text.split("\n");
-    expect(lines[0]).toBe('500 of 1000 records found in namespace "long-ids" of index "empty":');
-    expect(lines.filter((l) => /^\| \d{4}-k/.test(l))).toHaveLength(500);
-    expect(lines.at(-1)).toBe(`Missing (no record with these ids in namespace "long-ids" of index "empty"): ${s.missing.map((id: string) => JSON.stringify(id)).join(", ")}.`);
+    expect(lines[0]).toBe(`The first ${seen} of the 1000 ids given: ${s.vectors.length} records found in namespace "long-ids" of index "empty":`);
+    expect(lines.filter((l) => /^\| \d{4}-k/.test(l))).toHaveLength(s.vectors.length);
+    expect(s.note.split("\n")[0]).toBe(`Missing (no record with these ids in namespace "long-ids" of index "empty"): ${s.missing.map((id: string) => JSON.stringify(id)).join(", ")}.`);
   });
 
   test.each([
-    ["an id list over 1000", { index: "docs", ids: Array.from({ length: 1001 }, (_, i) => `i${i}`) }, "MCP error -32602: Input validation error: Invalid arguments for tool fetch_vectors: ids: give 1–1000 ids per call; split a longer list into several calls. Nothing was fetched. at ids"],
-    ["no ids", { index: "docs", ids: [] }, "MCP error -32602: Input validation error: Invalid arguments for tool fetch_vectors: ids: give 1–1000 ids per call. Nothing was fetched. at ids"],
-    ["an empty id", { index: "docs", ids: ["a", ""] }, 'MCP error -32602: Input validation error: Invalid arguments for tool fetch_vectors: ids[1] is "": record ids are 1–512 characters. Nothing was fetched. at ids[1]'],
+    ["an id list over 1000", { index: "docs", ids: Array.from({ length: 1001 }, (_, i) => `i${i}`) }, `MCP error -32602: Input validation error: Invalid arguments for tool fetch_vectors: ids: give 1–1000 ids per call; split a longer list into several calls. ${nothingWas("read")} at ids`],
+    ["no ids", { index: "docs", ids: [] }, `MCP error -32602: Input validation error: Invalid arguments for tool fetch_vectors: ids: give 1–1000 ids per call. ${nothingWas("read")} at ids`],
+    ["an empty id", { index: "docs", ids: ["a", ""] }, `MCP error -32602: Input validation error: Invalid arguments for tool fetch_vectors: ids[1] is "": record ids are 1–512 characters. ${nothingWas("read")} at ids[1]`],
     [
       "an unknown index",
       { index: "nope", ids: ["a"] },
-      "fetch_vectors failed — the service answered HTTP 404 NOT_FOUND: \"Index nope not found.\"\nNext step: Call list_indexes to see the indexes there are, then call again with one of those names.",
+      `fetch_vectors failed — the service answered HTTP 404 NOT_FOUND: "Index nope not found."\nNext step: ${listingStep("index")}`,
     ],
   ])("%s: the exact text", async (_name, args, text) => {
     const r = await mcp.call("fetch_vectors", args);
@@ -631,7 +640,7 @@ describe("list_vector_ids", () => {
     const r = await mcp.call("list_vector_ids", { index: "pods" });
     expect(r.isError).toBe(true);
     expect(r.text).toBe(
-      'Index "pods" is pod-based, and the service lists record ids only in serverless indexes. Nothing was read.\n' +
+      `Index "pods" is pod-based, and the service lists record ids only in serverless indexes. ${nothingWas("read")}\n` +
         "Next step: fetch_vectors reads records whose ids you know; query_vectors finds records by vector or metadata filter; describe_index_stats counts them per namespace.",
     );
     const onService = await api(svc, "GET", `http://${host.pods}/vectors/list`);
@@ -689,7 +698,7 @@ describe("describe_collection", () => {
     expect(r.isError).toBe(true);
     expect(r.text).toBe(
       "describe_collection failed — the service answered HTTP 404 NOT_FOUND: \"Collection nope not found.\"\n" +
-        "Next step: Call list_collections to see the collections there are, then call again with one of those names.",
+        `Next step: ${listingStep("collection")}`,
     );
   });
 });
@@ -742,7 +751,7 @@ test("an index created again elsewhere with another dimension: a query of the ne
   await createIndex(svc, { name: "again", dimension: 2, metric: "cosine", spec: serverless });
   const r = await mcp.call("query_vectors", { index: "again", vector: [1, 0], topK: 1 });
   expect(r.isError, r.text).toBe(false);
-  expect(r.text).toContain('No matches in namespace (default) of index "again".');
+  expect(r.text).toContain('No matches in namespace "__default__" of index "again".');
 });
 
 test("an index that is not ready: refused with the next step", async () => {
@@ -760,7 +769,11 @@ test("an index that is not ready: refused with the next step", async () => {
     ] as const) {
       const r = await session.call(tool, args);
       expect(r.isError, tool).toBe(true);
-      expect(r.text, tool).toBe('Index "docs" is not ready (state Initializing); nothing was read.\nNext step: wait a little and call again; list_indexes shows when it is Ready.');
+      expect(refusalOf(r.text), tool).toEqual({
+        problem: 'Index "docs" is not ready (state Initializing)',
+        untouched: "read",
+        next: "wait a little and call again; list_indexes shows when it is Ready.",
+      });
     }
   } finally {
     await session.close();

@@ -33,7 +33,7 @@ describe("another local user", () => {
   });
 
   test("sends refused requests (no key, a wrong key) without end: the service still stops when idle", async () => {
-    const svc = await startServiceProcess({ args: ["--idle-stop-s", "1"] });
+    const svc = await startServiceProcess({ args: ["--local-idle-s", "1"] });
     const exited = new Promise<void>((r) => svc.child.once("exit", () => r()));
     let stopped = false;
     void exited.then(() => (stopped = true));

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startServiceProcess, type RunningService } from "../helpers/local-service.js";
 import { startMcp, type McpSession } from "../helpers/mcp-client.js";
 import { api, createIndex, indexStats, serverless } from "./support.js";
+import { nothingWas } from "../../src/tool-kit/refusal.js";
 
 type Schema = { type?: string; properties?: Record<string, Schema>; items?: Schema; additionalProperties?: unknown };
 
@@ -61,7 +62,7 @@ describe("every tool", () => {
   test("refuses a wrongly cased argument at the top level with the right name, and does nothing", async () => {
     for (const t of mcp.tools) {
       const names = Object.keys(t.inputSchema.properties ?? {});
-      const nothing = t.annotations?.readOnlyHint ? "Nothing was read." : /^delete_/.test(t.name) ? "Nothing was deleted." : "Nothing was written.";
+      const nothing = t.annotations?.readOnlyHint ? `${nothingWas("read")}` : /^delete_/.test(t.name) ? `${nothingWas("deleted")}` : `${nothingWas("written")}`;
       if (names.length === 0) {
         const r = await mcp.call(t.name, { limit: 5 });
         expect(r.isError, t.name).toBe(true);
@@ -150,19 +151,19 @@ describe("nothing is done", () => {
     writeFileSync(join(dir, "two.jsonl"), '{"id":"a","values":[1,0]}\n{"id":"b","values":[0,1]}\n');
     const r = await mcp.call("import_vectors", { index: "docs", path: "two.jsonl", dry_run: true });
     expect(r.isError).toBe(true);
-    expect(r.text).toBe('Unknown argument "dry_run" — did you mean "dryRun"? Nothing was written.');
+    expect(r.text).toBe(`Unknown argument "dry_run" — did you mean "dryRun"? ${nothingWas("written")}`);
     expect((await indexStats(svc, host)).totalVectorCount).toBe(0);
   });
 
   test('create_index {deletion_protection: "enabled"}: refused, no index created', async () => {
     const r = await mcp.call("create_index", { name: "guarded", dimension: 2, serverless: { cloud: "aws", region: "us-east-1" }, deletion_protection: "enabled" });
-    expect(r.text).toBe('Unknown argument "deletion_protection" — did you mean "deletionProtection"? Nothing was written.');
+    expect(r.text).toBe(`Unknown argument "deletion_protection" — did you mean "deletionProtection"? ${nothingWas("written")}`);
     expect((await api(svc, "GET", "/indexes/guarded")).status).toBe(404);
   });
 
   test("list_vector_ids {pagination_token}: refused, not page 1 again", async () => {
     const r = await mcp.call("list_vector_ids", { index: "docs", pagination_token: "abc" });
-    expect(r.text).toBe('Unknown argument "pagination_token" — did you mean "paginationToken"? Nothing was read.');
+    expect(r.text).toBe(`Unknown argument "pagination_token" — did you mean "paginationToken"? ${nothingWas("read")}`);
   });
 
   test("upsert_vectors with `meta` and `name_space`: refused with both names, no record written anywhere", async () => {

@@ -8,6 +8,8 @@ import { startServiceProcess, type RunningService } from "../helpers/local-servi
 import { startMcp, type McpSession } from "../helpers/mcp-client.js";
 import { startEmbeddingsServer, TEST_MODEL, type EmbeddingsServer } from "../helpers/embeddings-server.js";
 import { api } from "./support.js";
+import { refusalOf } from "../helpers/refusal.js";
+import type { Untouched } from "../../src/tool-kit/refusal.js";
 
 let svc: RunningService;
 const open: McpSession[] = [];
@@ -44,18 +46,20 @@ describe("safe modes", () => {
 
   test("--indexes: other indexes are refused by every text tool, inside search_indexes' list too", async () => {
     const mcp = await server(["--indexes", "seen"]);
-    const refusal =
-      'Index "unseen" is not available: this server is limited to the indexes "seen" (--indexes / VECDB_INDEXES). Nothing was read or changed.\n' +
-      "Next step: call again with one of those indexes.";
-    expect((await mcp.call("upsert_records", { index: "unseen", records: [{ _id: "a", text: "x" }] })).text).toBe(refusal);
-    expect((await mcp.call("search_records", { index: "unseen", query: { text: "x", topK: 1 } })).text).toBe(refusal);
-    expect((await mcp.call("create_index_for_model", { name: "unseen", cloud: "aws", region: "us-east-1", embed: { model: "local-bm25", fieldMap: { text: "text" } } })).text).toBe(refusal);
+    const refusal = (untouched: Untouched) => ({
+      problem: 'Index "unseen" is not available: this server is limited to the indexes "seen" (--indexes / VECDB_INDEXES)',
+      untouched,
+      next: "call again with one of those indexes.",
+    });
+    expect(refusalOf((await mcp.call("upsert_records", { index: "unseen", records: [{ _id: "a", text: "x" }] })).text)).toEqual(refusal("written"));
+    expect(refusalOf((await mcp.call("search_records", { index: "unseen", query: { text: "x", topK: 1 } })).text)).toEqual(refusal("read"));
+    expect(refusalOf((await mcp.call("create_index_for_model", { name: "unseen", cloud: "aws", region: "us-east-1", embed: { model: "local-bm25", fieldMap: { text: "text" } } })).text)).toEqual(refusal("written"));
     const multi = await mcp.call("search_indexes", {
       indexes: [{ index: "seen" }, { index: "unseen" }],
       query: { text: "x", topK: 1 },
       rerank: { model: "local-bm25-rerank", rankFields: ["text"] },
     });
-    expect(multi.text).toBe(refusal);
+    expect(refusalOf(multi.text)).toEqual(refusal("read"));
     const ok = await mcp.call("upsert_records", { index: "seen", records: [{ _id: "a", text: "x" }] });
     expect(ok.isError).toBe(false);
   });

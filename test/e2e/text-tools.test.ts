@@ -8,6 +8,8 @@ import { startMcp, type McpSession } from "../helpers/mcp-client.js";
 import { startEmbeddingsServer, TEST_DIM, TEST_MODEL, type EmbeddingsServer } from "../helpers/embeddings-server.js";
 import { api, createIndex, serverless } from "./support.js";
 import { corpus } from "./text-corpus.js";
+import { nothingWas } from "../../src/tool-kit/refusal.js";
+import { refusalOf } from "../helpers/refusal.js";
 
 let svc: RunningService;
 let mcp: McpSession;
@@ -48,11 +50,11 @@ describe("notes with local-bm25", () => {
     const again = await mcp.call("create_index_for_model", args);
     expect(again.structured).toMatchObject({ created: false });
     const other = await mcp.call("create_index_for_model", { ...args, embed: { model: "local-bm25", fieldMap: { text: "body" } } });
-    expect(other.text).toBe(
-      'Index "notes" already exists with different settings; nothing was created or changed.\n' +
-        '- embed.fieldMap.text: the index has "text", this call asks for "body"\n' +
-        "Next step: use the existing index as it is (describe_index shows it), or call create_index_for_model with another name.",
-    );
+    expect(refusalOf(other.text)).toEqual({
+      problem: 'Index "notes" already exists with different settings:\n- embed.fieldMap.text: the index has "text", this call asks for "body"',
+      untouched: "changed",
+      next: "use the existing index as it is (describe_index shows it), or call create_index_for_model with another name.",
+    });
   });
 
   test("upsert_records writes 300 notes in batches of at most 96", async () => {
@@ -67,7 +69,7 @@ describe("notes with local-bm25", () => {
     const rare = await mcp.call("search_records", { index: "notes", namespace: "journal", query: { text: "Quetzalcoatl", topK: 3 } });
     expect(hitsOf(rare).map((h) => h.id)).toEqual(["note-137"]);
     expect(hitsOf(rare)[0].fields).toEqual({ text: notes[137].text, topic: notes[137].topic });
-    expect(rare.text).toMatch(/^1 record in namespace "journal" of index "notes", best first:\n\n\| rank \| id \| score \| text \| topic \|/);
+    expect(rare.text).toMatch(/^1 record in namespace "journal" of index "notes", best first:\n\n\| id \| score \| text \| topic \|/);
 
     const phrase = await mcp.call("search_records", { index: "notes", namespace: "journal", query: { text: "midnight lantern at the harbor", topK: 5 } });
     expect(hitsOf(phrase)[0].id).toBe("note-211");
@@ -125,7 +127,7 @@ describe("notes with local-bm25", () => {
     expect(docs.text).toMatch(/^2 of 3 documents, most relevant first \(model local-bm25-rerank\):\n\n\| rank \| position \| id \| score \| text \|\n\| --- \| --- \| --- \| --- \| --- \|\n\| 1 \| 1 \| sky \| 0\.\d{4} \| the comet through my telescope \|/);
   });
 
-  test("search_indexes merges, de-duplicates and reranks hits of several indexes", async () => {
+  test("search_indexes merges and reranks hits of several indexes; the same id in two indexes is two hits", async () => {
     await mcp.call("create_index_for_model", { name: "notes-b", cloud: "aws", region: "us-east-1", embed: { model: "local-bm25", fieldMap: { text: "text" } } });
     await mcp.call("upsert_records", { index: "notes-b", records: [{ _id: "note-137", text: "quetzalcoatl duplicate" }, { _id: "b1", text: "quetzalcoatl feathered serpent" }] });
     const r = await mcp.call("search_indexes", {
@@ -135,7 +137,18 @@ describe("notes with local-bm25", () => {
     });
     expect(r.isError).toBe(false);
     const s = r.structured as { hits: (Hit & { index: string })[]; searched: unknown[] };
-    expect(s.hits.map((h) => [h.id, h.index])).toEqual([["b1", "notes-b"], ["note-137", "notes"]]);
+    expect(s.hits.map((h) => [h.id, h.index])).toEqual([["b1", "notes-b"], ["note-137", "notes-b"], ["note-137", "notes"]]);
+    expect(r.text).toBe(
+      [
+        "3 of 3 hits from 2 indexes, reranked by local-bm25-rerank:",
+        "",
+        "| id | index | namespace | score | text | topic |",
+        "| --- | --- | --- | --- | --- | --- |",
+        "| b1 | notes-b |  | 0.5604 | quetzalcoatl feathered serpent |  |",
+        "| note-137 | notes-b |  | 0.1462 | quetzalcoatl duplicate |  |",
+        `| note-137 | notes | journal | 0.0902 | ${notes[137].text} | chess |`,
+      ].join("\n"),
+    );
     expect(s.searched).toEqual([{ index: "notes", namespace: "journal", hits: 1 }, { index: "notes-b", namespace: "", hits: 2 }]);
   });
 
@@ -161,11 +174,12 @@ describe("bad inputs, with the exact text a model receives", () => {
     });
     expect(r.isError).toBe(true);
     expect(r.text).toBe(
-      'Nothing was written: 4 problems with the records for index "notes".\n' +
+      '4 problems with the records for index "notes":\n' +
         '- position 1 (id "b"): text is missing; the index embeds the text of the field "text"\n' +
         '- position 2 (id "c"): text is empty; give the text to embed\n' +
         '- position 3 (id "a"): _id is a duplicate of position 0; each id may appear once per call\n' +
         '- position 4 (id "d"): tags is an object; values must be a string, number, boolean or list of strings (no nested objects)\n' +
+        `${nothingWas("written")}\n` +
         "Next step: fix those records and call upsert_records again with the whole list.",
     );
     const stats = await api(svc, "POST", `http://${(await api(svc, "GET", "/indexes/notes")).body.host}/describe_index_stats`, {});
@@ -174,30 +188,32 @@ describe("bad inputs, with the exact text a model receives", () => {
 
   test("text tools on an index without integrated embedding, and vectors into one with it", async () => {
     const up = await mcp.call("upsert_records", { index: "plain", records: [{ _id: "a", text: "x" }] });
-    expect(up.text).toBe(
-      'Index "plain" has no integrated embedding, so it cannot embed text; nothing was written.\n' +
-        "Next step: write vectors to it with upsert_vectors (embed_texts makes them from text), or create an index for a model with create_index_for_model.",
-    );
+    expect(refusalOf(up.text)).toEqual({
+      problem: 'Index "plain" has no integrated embedding, so it cannot embed text',
+      untouched: "written",
+      next: "write vectors to it with upsert_vectors (embed_texts makes them from text), or create an index for a model with create_index_for_model.",
+    });
     const search = await mcp.call("search_records", { index: "plain", query: { text: "x", topK: 1 } });
     expect(search.text).toBe(
-      'Index "plain" has no integrated embedding, so it cannot search by text. Nothing was searched.\n' +
-        "Next step: make a query vector with embed_texts (the same model as the stored vectors) and search with query_vectors, or search by query.id.",
+      `Index "plain" has no integrated embedding, so it cannot search by text. ${nothingWas("read")}\n` +
+        "Next step: search by query.id (a stored record's vector); or query_vectors with a vector from the model that made the stored ones (embed_texts makes it if list_models shows that model); or, to search text, write it to an index made by create_index_for_model with upsert_records.",
     );
     const vectors = await mcp.call("upsert_vectors", { index: "notes", vectors: [{ id: "v", sparseValues: { indices: [1], values: [1] } }] });
-    expect(vectors.text).toBe(
-      'Index "notes" has integrated embedding (model local-bm25): it embeds text itself; nothing was written.\n' +
-        'Next step: write the text with upsert_records (each record with _id and a "text" field).',
-    );
+    expect(refusalOf(vectors.text)).toEqual({
+      problem: 'Index "notes" has integrated embedding (model local-bm25): it embeds text itself',
+      untouched: "written",
+      next: 'write the text with upsert_records (each record with _id and a "text" field).',
+    });
   });
 
   test("search_records: two kinds of query at once, rerank without text", async () => {
     const both = await mcp.call("search_records", { index: "notes", query: { text: "x", id: "note-001", topK: 1 } });
     expect(both.text).toBe(
-      "Give exactly one of query.text, query.id or query.vector (this call has text and id). Nothing was searched.\n" +
+      `Give exactly one of query.text, query.id or query.vector (this call has text and id). ${nothingWas("read")}\n` +
         "Next step: call again with one of them — query.text for an index with integrated embedding.",
     );
     const rerank = await mcp.call("search_records", { index: "notes", query: { id: "note-001", topK: 1 }, rerank: { model: "local-bm25-rerank", rankFields: ["text"] } });
-    expect(rerank.text).toBe("rerank needs query.text: the reranker scores each record against that text. Nothing was searched.\nNext step: search by text, or leave out rerank.");
+    expect(rerank.text).toBe(`rerank needs query.text: the reranker scores each record against that text. ${nothingWas("read")}\nNext step: search by text, or leave out rerank.`);
   });
 
   test("a hosted model's name on the local service: refused, naming what is available", async () => {
@@ -205,7 +221,7 @@ describe("bad inputs, with the exact text a model receives", () => {
     expect(r.text).toBe(
       "create_index_for_model failed — the service answered HTTP 400 INVALID_ARGUMENT: \"Model multilingual-e5-large is not available on the local service. " +
         `Available on the local service: local-bm25 (sparse embedding), local-bm25-rerank (rerank), ${TEST_MODEL} (dense embedding, from ${embedder.url}), chat-model-not-embeddings (dense embedding, from ${embedder.url}).\"\n` +
-        "Next step: Correct the request as the message says and call again.",
+        "Next step: Use a model list_models shows (local-bm25 for keywords), or add models as the message says.",
     );
     expect((await api(svc, "GET", "/indexes/e5")).status).toBe(404);
   });
@@ -213,7 +229,7 @@ describe("bad inputs, with the exact text a model receives", () => {
   test("rerank_documents: a document without the rank field", async () => {
     const r = await mcp.call("rerank_documents", { model: "local-bm25-rerank", query: "q", documents: [{ id: "x", body: "b" }] });
     expect(r.text).toBe(
-      'documents[0] has no text field "text" (rankFields is ["text"]). Nothing was reranked.\n' +
+      `documents[0] has no text field "text" (rankFields is ["text"]). ${nothingWas("read")}\n` +
         "Next step: give each document that field, or set rankFields to the field that holds its text.",
     );
   });

@@ -11,30 +11,45 @@ import { beforeAll, describe, expect, test } from "vitest";
 import { BUNDLE, ensureBundle, ROOT } from "../helpers/bundle.js";
 import { loadConfig } from "../../src/config.js";
 import { toolRefusal } from "../../src/mcp/access.js";
+import { serverTools } from "../../src/mcp/tool-selection.js";
+import { requestHandlers } from "../../src/mcp/sdk-internals.js";
 import { declareTool, toolJsonSchemas } from "../../src/mcp/tool-schemas.js";
-import { outputShapeOf, type AnyTool } from "../../src/tool-kit/tool.js";
+import { outputShapeOf, resultSizeChars, type AnyTool } from "../../src/tool-kit/tool.js";
 import { toolModules } from "../../tools/index.js";
 
 ensureBundle();
 
 const ENV = { PATH: process.env.PATH ?? "", PINECONE_API_KEY: "catalog-test-key", PINECONE_CONTROLLER_HOST: "http://127.0.0.1:9" };
-const MODES = [[], ["--read-only"], ["--allow-destructive"], ["--indexes", "a,b"], ["--allow-destructive", "--indexes", "a"], ["--read-only", "--allow-destructive"]];
+const ALL = ["--toolsets", "all"];
+const MODES = [
+  [],
+  ["--read-only"],
+  ALL,
+  [...ALL, "--max-result-tokens", "40000"],
+  [...ALL, "--read-only"],
+  [...ALL, "--allow-destructive"],
+  [...ALL, "--indexes", "a,b"],
+  [...ALL, "--allow-destructive", "--indexes", "a"],
+  [...ALL, "--read-only", "--allow-destructive"],
+  ["--toolsets", "backups,text", "--tools", "query_vectors", "--exclude-tools", "search_indexes"],
+];
 
 let modules: AnyTool[];
 beforeAll(async () => {
-  modules = await Promise.all(toolModules.map(async ([, load]) => (await load()).default));
+  modules = await Promise.all(toolModules.map(async ({ load }) => (await load()).default));
 });
 
 type Handler = (request: unknown, extra: unknown) => Promise<{ tools: Record<string, unknown>[] }>;
 
 /** tools/list as the SDK answers it for these modules registered eagerly, each schema replaced by ours. */
-async function listedEagerly(tools: readonly AnyTool[]): Promise<unknown[]> {
+async function listedEagerly(tools: readonly AnyTool[], maxResultTokens: number): Promise<unknown[]> {
   const server = new McpServer({ name: "eager", version: "0.0.0" });
   for (const t of tools) {
     const annotations = { title: t.title, ...t.annotations };
-    server.registerTool(t.name, { title: t.title, description: t.description, inputSchema: t.inputSchema, outputSchema: outputShapeOf(t), annotations }, async () => ({ content: [] }));
+    const _meta = t.budgetedResult ? { "anthropic/maxResultSizeChars": resultSizeChars(maxResultTokens) } : undefined;
+    server.registerTool(t.name, { title: t.title, description: t.description, inputSchema: t.inputSchema, outputSchema: outputShapeOf(t), annotations, _meta }, async () => ({ content: [] }));
   }
-  const handler = (server.server as unknown as { _requestHandlers: Map<string, Handler> })._requestHandlers.get("tools/list")!;
+  const handler = requestHandlers(server)!.get("tools/list") as unknown as Handler;
   const { tools: listed } = await handler({ method: "tools/list", params: {} }, {});
   return listed.map((entry, i) => {
     const ours = toolJsonSchemas(tools[i]);
@@ -84,7 +99,7 @@ function rawSession(args: string[], env: Record<string, string> = {}, calls: obj
 
 describe("the lazy tool registry", () => {
   test("names each module by the tool it defines, once", () => {
-    expect(toolModules.map(([name]) => name)).toEqual(modules.map((t) => t.name));
+    expect(toolModules.map(({ name }) => name)).toEqual(modules.map((t) => t.name));
     expect(new Set(modules.map((t) => t.name)).size).toBe(modules.length);
   });
 
@@ -98,9 +113,10 @@ describe("the lazy tool registry", () => {
     async ({ args }) => {
       const loaded = loadConfig(args, ENV);
       if (loaded.help) throw new Error("help");
-      const offered = modules.filter((t) => toolRefusal(t, loaded.config) === undefined);
-      expect(offered.length).toBeGreaterThanOrEqual(8);
-      const expected = await listedEagerly(offered);
+      const selected = serverTools(loaded.config);
+      const offered = modules.filter((t) => toolRefusal(t, loaded.config) === undefined && selected.has(t.name));
+      expect(offered.length).toBeGreaterThanOrEqual(4);
+      const expected = await listedEagerly(offered, loaded.config.maxResultTokens);
       const { list } = await rawSession(args);
       // Tool by tool first, for a readable difference; then the whole line as written.
       const listed = (JSON.parse(list) as { result: { tools: { name: string }[] } }).result.tools;
@@ -116,7 +132,7 @@ describe("the lazy tool registry", () => {
     // once, for two first calls at once; and a call refused before (an unknown argument) loads nothing.
     const query = { name: "query_vectors", arguments: { index: "a", topK: 0, vector: [1] } };
     const unknown = { name: "fetch_vectors", arguments: { index: "a", ids: ["1"], filter: {} } };
-    const { stderr, answers } = await rawSession([], { NODE_DEBUG: "esm" }, [query, query, unknown]);
+    const { stderr, answers } = await rawSession(ALL, { NODE_DEBUG: "esm" }, [query, query, unknown]);
     for (const answer of answers.slice(0, 2)) {
       expect(JSON.parse(answer).result).toEqual({
         content: [{ type: "text", text: expect.stringContaining("Invalid arguments for tool query_vectors: topK is 0: must be a whole number") }],
@@ -125,7 +141,7 @@ describe("the lazy tool registry", () => {
     }
     expect(JSON.parse(answers[2]).result.content[0].text).toMatch(/^Unknown argument "filter" — fetch_vectors takes/);
     expect(stderr).toMatch(/bundle\/main-/);
-    const toolChunks = [...stderr.matchAll(/bundle\/([a-z_]+)-[A-Z0-9]+\.js/g)].map(([, name]) => name).filter((name) => toolModules.some(([tool]) => tool === name));
+    const toolChunks = [...stderr.matchAll(/bundle\/([a-z_]+)-[A-Z0-9]+\.js/g)].map(([, name]) => name).filter((name) => toolModules.some((t) => t.name === name));
     expect([...new Set(toolChunks)]).toEqual(["query_vectors"]);
   });
 });

@@ -4,6 +4,9 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startServiceProcess, type RunningService } from "../helpers/local-service.js";
 import { startMcp, type McpSession } from "../helpers/mcp-client.js";
 import { api, createIndex, fetchVectors, indexStats, pod, serverless } from "./support.js";
+import { nothingWas } from "../../src/tool-kit/refusal.js";
+import { listingStep } from "../../src/tool-kit/missing-resource.js";
+import { refusalOf } from "../helpers/refusal.js";
 
 let svc: RunningService;
 let mcp: McpSession;
@@ -27,7 +30,11 @@ describe("an empty project", () => {
     const r = await mcp.call("list_indexes");
     expect(r.isError).toBe(false);
     expect(r.structured).toEqual({ indexes: [] });
-    expect(r.text).toBe("There are no indexes in this project yet. Create an index before upserting vectors.");
+    expect(r.text).toBe(
+      "There are no indexes in this project yet. To remember and find text: create_index_for_model (e.g. model \"local-bm25\" on the local " +
+        'service, or "llama-text-embed-v2", fieldMap {"text": "text"}), then upsert_records and search_records. ' +
+        "To store your own embeddings: create_index, then upsert_vectors.",
+    );
   });
   test("list_collections says so in words", async () => {
     const r = await mcp.call("list_collections");
@@ -96,7 +103,7 @@ describe("with indexes", () => {
       vectors: [{ id: "s1", sparseValues: { indices: [3, 4294967295], values: [0.5, 0.25] } }],
     });
     expect(r.isError).toBe(false);
-    expect(r.text).toContain("| sparse | (default) | 1 | 1 | 1 | 0 |");
+    expect(r.text).toContain("| sparse | __default__ | 1 | 1 | 1 | 0 |");
     const got = await fetchVectors(svc, sparseHost, ["s1"]);
     expect(got.s1.sparseValues).toEqual({ indices: [3, 4294967295], values: [0.5, 0.25] });
   });
@@ -129,18 +136,18 @@ describe("with indexes", () => {
       ["a dense vector of the wrong dimension", [{ id: "ok", values: [1, 2, 3, 4] }, { id: "short", values: [1, 2, 3] }], `- position 1 (id "short"): values has 3 values but index 'docs' has dimension 4`],
       ["a missing dense vector", [{ id: "none" }], `- position 0 (id "none"): values is missing; index 'docs' is dense and needs 4 values per record`],
       ["an empty dense vector", [{ id: "empty", values: [] }], `- position 0 (id "empty"): values has 0 values but index 'docs' has dimension 4`],
-      ["a negative sparse index", [{ id: "n", values: [1, 2, 3, 4], sparseValues: { indices: [1, -1], values: [1, 2] } }], "record at position 0, sparseValues.indices[1] is -1: sparse indices are unsigned 32-bit integers (0–4294967295). Nothing was written."],
-      ["a sparse index past 32 bits", [{ id: "n", values: [1, 2, 3, 4], sparseValues: { indices: [4294967296], values: [1] } }], "record at position 0, sparseValues.indices[0] is 4294967296: sparse indices are unsigned 32-bit integers (0–4294967295). Nothing was written."],
-      ["a fractional sparse index", [{ id: "n", values: [1, 2, 3, 4], sparseValues: { indices: [1.5], values: [1] } }], "record at position 0, sparseValues.indices[0] is 1.5: sparse indices are unsigned 32-bit integers (0–4294967295). Nothing was written."],
+      ["a negative sparse index", [{ id: "n", values: [1, 2, 3, 4], sparseValues: { indices: [1, -1], values: [1, 2] } }], `record at position 0, sparseValues.indices[1] is -1: sparse indices are unsigned 32-bit integers (0–4294967295). ${nothingWas("written")}`],
+      ["a sparse index past 32 bits", [{ id: "n", values: [1, 2, 3, 4], sparseValues: { indices: [4294967296], values: [1] } }], `record at position 0, sparseValues.indices[0] is 4294967296: sparse indices are unsigned 32-bit integers (0–4294967295). ${nothingWas("written")}`],
+      ["a fractional sparse index", [{ id: "n", values: [1, 2, 3, 4], sparseValues: { indices: [1.5], values: [1] } }], `record at position 0, sparseValues.indices[0] is 1.5: sparse indices are unsigned 32-bit integers (0–4294967295). ${nothingWas("written")}`],
       ["sparse indices and values of different lengths", [{ id: "m", values: [1, 2, 3, 4], sparseValues: { indices: [1, 2], values: [1] } }], `- position 0 (id "m"): sparseValues has 2 indices but 1 values; they must be the same length`],
-      ["an empty id", [{ id: "", values: [1, 2, 3, 4] }], 'record at position 0, id is "": record ids are 1–512 characters. Nothing was written.'],
-      ["an id of 513 characters", [{ id: "fine", values: [1, 2, 3, 4] }, { id: long, values: [1, 2, 3, 4] }], `record at position 1, id is "${"x".repeat(40)}…" (513 characters): record ids are 1–512 characters. Nothing was written.`],
+      ["an empty id", [{ id: "", values: [1, 2, 3, 4] }], `record at position 0, id is "": record ids are 1–512 characters. ${nothingWas("written")}`],
+      ["an id of 513 characters", [{ id: "fine", values: [1, 2, 3, 4] }, { id: long, values: [1, 2, 3, 4] }], `record at position 1, id is "${"x".repeat(40)}…" (513 characters): record ids are 1–512 characters. ${nothingWas("written")}`],
       ["a null metadata value", [{ id: "md", values: [1, 2, 3, 4], metadata: { genre: null } }], `- position 0 (id "md"): metadata.genre is null; leave the field out instead`],
       ["a nested metadata object", [{ id: "md", values: [1, 2, 3, 4], metadata: { info: { a: 1 } } }], `- position 0 (id "md"): metadata.info is an object; values must be a string, number, boolean or list of strings (no nested objects)`],
       ["a metadata list of numbers", [{ id: "md", values: [1, 2, 3, 4], metadata: { tags: [1, 2] } }], `- position 0 (id "md"): metadata.tags is a list with non-string items; lists may hold only strings`],
       ["metadata over 40 KB", [{ id: "big", values: [1, 2, 3, 4], metadata: { text: "y".repeat(41_000) } }], `- position 0 (id "big"): metadata is 41011 bytes as JSON; at most 40960 bytes per record are allowed`],
       ["duplicate ids in one call", [{ id: "d", values: [1, 2, 3, 4] }, { id: "e", values: [1, 2, 3, 4] }, { id: "d", values: [4, 3, 2, 1] }], `- position 2 (id "d"): id is a duplicate of position 0; each id may appear once per call`],
-      ["no records at all", [], "vectors: give 1–10000 records per call. Nothing was written."],
+      ["no records at all", [], `vectors: give 1–10000 records per call. ${nothingWas("written")}`],
       ["dense values for a sparse index", [{ id: "sv", values: [1, 2], sparseValues: { indices: [1], values: [1] } }], `- position 0 (id "sv"): values has 2 values but index 'sparse' is sparse; give only sparseValues`, "sparse"],
     ];
     test.each(cases)("%s", async (_name, vectors, message, index = "docs") => {
@@ -156,7 +163,7 @@ describe("with indexes", () => {
     test("a namespace of 513 characters", async () => {
       const r = await mcp.call("upsert_vectors", { index: "docs", namespace: "n".repeat(513), vectors: [{ id: "a", values: [1, 2, 3, 4] }] });
       expect(r.isError).toBe(true);
-      expect(r.text).toContain(`namespace is "${"n".repeat(40)}…" (513 characters): namespaces are at most 512 characters. Nothing was written.`);
+      expect(r.text).toContain(`namespace is "${"n".repeat(40)}…" (513 characters): namespaces are at most 512 characters. ${nothingWas("written")}`);
     });
 
     test("ids and namespaces are counted in characters as the service counts them: 512 emoji pass, 513 do not", async () => {
@@ -167,7 +174,7 @@ describe("with indexes", () => {
       expect((got.structured as { vectors: { id: string }[] }).vectors.map((v) => v.id)).toEqual([id]);
       const r = await mcp.call("upsert_vectors", { index: "docs", vectors: [{ id: `${id}😀`, values: [1, 2, 3, 4] }] });
       expect(r.isError).toBe(true);
-      expect(r.text).toContain(`id is "${"😀".repeat(40)}…" (513 characters): record ids are 1–512 characters. Nothing was written.`);
+      expect(r.text).toContain(`id is "${"😀".repeat(40)}…" (513 characters): record ids are 1–512 characters. ${nothingWas("written")}`);
     });
 
     test('a metadata field named "__proto__" is refused, not silently dropped, and nothing is written', async () => {
@@ -177,7 +184,7 @@ describe("with indexes", () => {
       const r = await mcp.call("upsert_vectors", { index: "docs", namespace: "bad", vectors });
       expect(r.isError).toBe(true);
       expect(r.text).toBe(
-        'upsert_vectors: vectors[1].metadata has a field named "__proto__", which this server cannot pass on (JavaScript objects drop that name). Rename the field and call again. Nothing was done.',
+        `upsert_vectors: vectors[1].metadata has a field named "__proto__", which this server cannot pass on (JavaScript objects drop that name). Rename the field and call again. ${nothingWas("written")}`,
       );
       expect(await indexStats(svc, docsHost)).toEqual(before);
     });
@@ -189,14 +196,15 @@ describe("with indexes", () => {
         namespace: "bad",
         vectors: [{ id: "good", values: [1, 2, 3, 4] }, { id: "w1", values: [1] }, { id: "w2", values: [1, 2, 3, 4, 5] }],
       });
-      expect(r.text).toBe(
-        [
-          'Nothing was written: 2 problems with the records for index "docs".',
+      expect(refusalOf(r.text)).toEqual({
+        problem: [
+          '2 problems with the records for index "docs":',
           `- position 1 (id "w1"): values has 1 values but index 'docs' has dimension 4`,
           `- position 2 (id "w2"): values has 5 values but index 'docs' has dimension 4`,
-          "Next step: fix those records and call upsert_vectors again with the whole list.",
         ].join("\n"),
-      );
+        untouched: "written",
+        next: "fix those records and call upsert_vectors again with the whole list.",
+      });
       expect(await indexStats(svc, docsHost)).toEqual(before);
     });
   });
@@ -204,9 +212,9 @@ describe("with indexes", () => {
   test('an index named "." or ".." is refused before any call (it would address another URL)', async () => {
     const r = await mcp.call("upsert_vectors", { index: "..", vectors: [{ id: "a", values: [1, 2, 3, 4] }] });
     expect(r.isError).toBe(true);
-    expect(r.text).toContain('index is "..": "." and ".." are not index names. Nothing was written.');
+    expect(r.text).toContain(`index is "..": "." and ".." are not index names. ${nothingWas("written")}`);
     const c = await mcp.call("create_collection", { name: "c", index: "." });
-    expect(c.text).toContain('index is ".": "." and ".." are not index names. Nothing was created.');
+    expect(c.text).toContain(`index is ".": "." and ".." are not index names. ${nothingWas("created")}`);
   });
 
   test("upsert_vectors into an unknown index: 404 and the next step", async () => {
@@ -214,7 +222,7 @@ describe("with indexes", () => {
     expect(r.isError).toBe(true);
     expect(r.text).toBe(
       "upsert_vectors failed — the service answered HTTP 404 NOT_FOUND: \"Index nope not found.\"\n" +
-        "Next step: Call list_indexes to see the indexes there are and call again with one of those names, or create the index with create_index first.",
+        `Next step: ${listingStep("index").slice(0, -1)}, or create the index first (create_index; create_index_for_model for records of text).`,
     );
   });
 
@@ -263,7 +271,7 @@ describe("with indexes", () => {
     const r = await mcp.call("create_collection", { name: "x", index: "missing" });
     expect(r.text).toBe(
       "create_collection failed — the service answered HTTP 404 NOT_FOUND: \"Index missing not found.\"\n" +
-        "Next step: Call list_indexes to see the indexes there are, then call again with one of those names.",
+        `Next step: ${listingStep("index")}`,
     );
   });
 
@@ -273,12 +281,13 @@ describe("with indexes", () => {
     expect(r.isError).toBe(true);
     expect(r.text).toBe(
       [
-        'Index "docs" is serverless, and collections are made only from pod-based indexes; nothing was created.',
+        'Index "docs" is serverless, and collections are made only from pod-based indexes.',
         "The pod-based indexes there are:",
         "",
         "| name | environment | pod type | dimension |",
         "| --- | --- | --- | --- |",
         "| pods | us-east1-gcp | p1.x1 | 4 |",
+        nothingWas("created"),
       ].join("\n"),
     );
     expect(await collectionNames()).toEqual(before);
@@ -337,8 +346,8 @@ describe("with indexes", () => {
 
 describe("upsert_vectors: dense values outside the schema's limits", () => {
   test.each([
-    ["a string among the numbers", [1, "2", 3, 4], 'record at position 1, values[1] is a string "2", not a number. Nothing was written.'],
-    ["more than 20000 numbers", new Array(20001).fill(0), "record at position 1, values: dense values are a list of at most 20000 numbers. Nothing was written."],
+    ["a string among the numbers", [1, "2", 3, 4], `record at position 1, values[1] is a string "2", not a number. ${nothingWas("written")}`],
+    ["more than 20000 numbers", new Array(20001).fill(0), `record at position 1, values: dense values are a list of at most 20000 numbers. ${nothingWas("written")}`],
   ])("%s", async (_name, values, message) => {
     const r = await mcp.call("upsert_vectors", { index: "docs", namespace: "bad", vectors: [{ id: "ok", values: [1, 2, 3, 4] }, { id: "v", values }] });
     expect(r.isError).toBe(true);

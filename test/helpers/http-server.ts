@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { request as httpRequest, type ClientRequest } from "node:http";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { CLI, ROOT, serverEnv } from "./mcp-client.js";
+import { allToolsets, CLI, ROOT, serverEnv } from "./mcp-client.js";
 
 export interface HttpServerProcess {
   url: string;
@@ -19,8 +19,8 @@ export interface HttpServerProcess {
   exited: Promise<number | null>;
 }
 
-export function startHttp(opts: { env: Record<string, string | undefined>; args?: string[] }): Promise<HttpServerProcess> {
-  const child = spawn(process.execPath, [CLI, "--http", "--port", "0", ...(opts.args ?? [])], {
+export function startHttp(opts: { env: Record<string, string | undefined>; args?: string[]; asGiven?: boolean }): Promise<HttpServerProcess> {
+  const child = spawn(process.execPath, [CLI, "--http", "--port", "0", ...allToolsets(opts.args ?? [], opts.env, opts.asGiven)], {
     env: serverEnv(opts.env),
     cwd: ROOT,
     stdio: ["ignore", "pipe", "pipe"],

@@ -47,16 +47,26 @@ export function serverEnv(extra: Record<string, string | undefined>): Record<str
   return env;
 }
 
+/**
+ * The server's arguments with every toolset on, so that behaviour tests reach every tool; unless the test chooses the
+ * selection itself (--toolsets or VECDB_TOOLSETS given, or `asGiven`: the selection tests check the lean default).
+ */
+export function allToolsets(args: readonly string[], env: Record<string, string | undefined>, asGiven = false): string[] {
+  return asGiven || args.includes("--toolsets") || env.VECDB_TOOLSETS !== undefined ? [...args] : ["--toolsets", "all", ...args];
+}
+
 export async function startMcp(opts: {
   env: Record<string, string | undefined>;
   args?: string[];
+  /** Pass the arguments as they are (no --toolsets all): for tests of the tool selection itself. */
+  asGiven?: boolean;
   /** Declares the elicitation capability and answers every elicitation/create with this. */
   elicit?: (request: ElicitRequest["params"]) => ElicitResult | Promise<ElicitResult>;
 }): Promise<McpSession> {
   if (!existsSync(BUNDLE)) throw new Error(`${BUNDLE} is missing: build first with \`npm run build\``);
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [BUNDLE, ...(opts.args ?? [])],
+    args: [BUNDLE, ...allToolsets(opts.args ?? [], opts.env, opts.asGiven)],
     env: serverEnv(opts.env),
     stderr: "pipe",
     cwd: ROOT,

@@ -15,6 +15,7 @@ import { createIndex, serverless } from "../e2e/support.js";
 import { startServiceProcess, type RunningService } from "../helpers/local-service.js";
 import { startMcp, type McpSession } from "../helpers/mcp-client.js";
 import { closedAfterEach, descriptorOpener } from "../helpers/open-files.js";
+import { refusalOf } from "../helpers/refusal.js";
 
 const fdOf = descriptorOpener();
 const closing = closedAfterEach();
@@ -138,6 +139,8 @@ describe("the bundled server", () => {
     expect(call.isError).toBe(true);
     expect(call.structured).toMatchObject({ records: one.records, badRecords: one.bad, upserted: 0 });
     expect(call.structured!.problems).toEqual(one.shown);
-    expect(call.text).toContain(`Nothing was written: ${one.bad} of ${one.records} records in ${file}`);
+    const refusal = refusalOf(call.text.split("\n\n")[0]); // the result's table follows
+    expect(refusal.problem.startsWith(`${one.bad} of ${one.records} records in ${file} are not valid`)).toBe(true);
+    expect(refusal.untouched).toBe("written");
   });
 });

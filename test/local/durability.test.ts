@@ -120,6 +120,72 @@ describe("crash and restart", () => {
     expect(ids.sort()).toEqual(sample.map((r) => r.id).sort());
   });
 
+  it("text search after a SIGKILL finds every acknowledged note and none acknowledged as deleted", async () => {
+    const dataDir = newDataDir();
+    dirs.push(dataDir);
+    const apiKey = "durable-text-0123456789";
+    const first = await start(dataDir, apiKey);
+    const created = await controlClient(first.controlUrl, apiKey)("POST", "/indexes/create-for-model", {
+      name: "notes",
+      cloud: "aws",
+      region: "us-east-1",
+      embed: { model: "local-bm25", field_map: { text: "chunk_text" } },
+    });
+    expect(created.status).toBe(201);
+    const host = `http://${(created.body as { host: string }).host}`;
+    const note = (n: number) => ({ _id: `note-${n}`, chunk_text: `note word${n} tide ${n % 2 ? "river" : "stone"}`, n });
+    const acknowledged = new Set<number>();
+    const deleted = new Set<number>();
+    let next = 0;
+    let killed = false;
+    const worker = async (w: number) => {
+      while (!killed) {
+        try {
+          if (w === 0 && acknowledged.size > 50 && next % 5 === 0) {
+            const target = [...acknowledged].find((n) => !deleted.has(n) && n % 7 === 0);
+            if (target !== undefined) {
+              const answer = await call(`${host}/vectors/delete`, { method: "POST", apiKey, body: { ids: [`note-${target}`] } });
+              if (answer.status === 200) deleted.add(target);
+            }
+          }
+          const batch = Array.from({ length: 20 }, () => note(next++));
+          const answer = await call(`${host}/records/namespaces/__default__/upsert`, {
+            method: "POST",
+            apiKey,
+            body: batch.map((r) => JSON.stringify(r)).join("\n"),
+            headers: { "content-type": "application/x-ndjson" },
+          });
+          if (answer.status === 201) for (const r of batch) acknowledged.add(r.n);
+        } catch {
+          return; // the connection died with the service
+        }
+      }
+    };
+    const workers = Array.from({ length: 4 }, (_, w) => worker(w));
+    while (acknowledged.size < 600 || deleted.size < 3) await new Promise((r) => setTimeout(r, 5));
+    await first.kill();
+    killed = true;
+    await Promise.all(workers);
+
+    const second = await start(dataDir, apiKey);
+    const described = await controlClient(second.controlUrl, apiKey)("GET", "/indexes/notes");
+    const search = async (query: Record<string, unknown>) => {
+      const answer = await call(`http://${(described.body as { host: string }).host}/records/namespaces/__default__/search`, { method: "POST", apiKey, body: { query, fields: ["n"] } });
+      expect(answer.status).toBe(200);
+      return (answer.body as { result: { hits: { _id: string; fields: { n: number } }[] } }).result.hits;
+    };
+    // every note holds "tide": one search lists the namespace's notes, from the postings loaded at restart
+    const all = new Set((await search({ top_k: 10000, inputs: { text: "tide" } })).map((h) => h._id));
+    const live = [...acknowledged].filter((n) => !deleted.has(n));
+    for (const n of live) expect(all.has(`note-${n}`), `note-${n}`).toBe(true);
+    for (const n of deleted) expect(all.has(`note-${n}`), `note-${n}`).toBe(false);
+    // a note's own word finds it first, and a filter on its metadata keeps only it
+    for (const n of live.filter((_, i) => i % 50 === 0)) {
+      expect((await search({ top_k: 1, inputs: { text: `word${n} river` } })).map((h) => h._id)).toEqual([`note-${n}`]);
+      expect((await search({ top_k: 5, inputs: { text: "tide" }, filter: { n: { $eq: n } } })).map((h) => h.fields)).toEqual([{ n }]);
+    }
+  });
+
   it("moves an index to a new port when its old one is taken at restart, and keeps the new one", async () => {
     const dataDir = newDataDir();
     dirs.push(dataDir);

@@ -36,17 +36,22 @@ async function freePort(): Promise<number> {
 }
 
 describe("vecdb-mcp serve", () => {
+  const OPTIONS = "vecdb-mcp serve --help lists the options";
   it.each([
-    [[], "vecdb-mcp serve: --data-dir is required"],
-    [["--data-dir"], "vecdb-mcp serve: --data-dir needs a value"],
-    [["--data-dir", "/tmp/x", "--verbose"], "vecdb-mcp serve: unknown argument --verbose"],
-    [["--data-dir", "/tmp/x", "--port", "http"], "vecdb-mcp serve: --port must be an integer from 0 to 65535 (got http)"],
-    [["--data-dir", "/tmp/x", "--port=70000"], "vecdb-mcp serve: --port must be an integer from 0 to 65535 (got 70000)"],
-    [["--data-dir", "/tmp/x", "--approximate-above", "1e6"], "vecdb-mcp serve: --approximate-above must be a whole number of records, or 0 for never (got 1e6)"],
+    [[], "vecdb-mcp serve: --data-dir / VECDB_DATA_DIR is required"],
+    [["--data-dir"], `vecdb-mcp serve: Option '--data-dir <value>' argument missing; ${OPTIONS}`],
+    [["--data-dir", "/tmp/x", "--verbose"], `vecdb-mcp serve: Unknown option '--verbose'; ${OPTIONS}`],
+    [["--data-dir", "/tmp/x", "--port", "http"], 'vecdb-mcp serve: --port must be an integer from 0 to 65535 (got "http")'],
+    [["--data-dir", "/tmp/x", "--port=70000"], 'vecdb-mcp serve: --port must be an integer from 0 to 65535 (got "70000")'],
+    [["--data-dir", "/tmp/x", "--approximate-above", "1e6"], 'vecdb-mcp serve: --approximate-above must be an integer from 0 to 9999999999 (got "1e6")'],
+    [["--data-dir", "/tmp/x", "--local-idle-s", "0"], 'vecdb-mcp serve: --local-idle-s / VECDB_LOCAL_IDLE_S must be an integer from 1 to 86400 (got "0")'],
+    [["--data-dir", "/tmp/x", "--idle-stop-s", "9"], `vecdb-mcp serve: Unknown option '--idle-stop-s'; ${OPTIONS}`],
   ])("refuses %j with exit code 2 and the usage", async (args, message) => {
     const { code, stderr } = await run(args);
     expect(code).toBe(2);
-    expect(stderr).toBe(`${message}\nusage: vecdb-mcp serve --data-dir DIR [--port N] [--api-key-file FILE | --api-key KEY] [--host 127.0.0.1] [--idle-stop-s N] [--allow-dir DIR]… [--embed-url URL] [--memory-limit-mb N] [--approximate-above N]\n`);
+    expect(stderr).toBe(
+      `${message}\nusage: vecdb-mcp serve --data-dir DIR [--local-idle-s N] [--embed-url URL] [--allow-dir DIR]… [--port N] [--host H] [--api-key KEY] [--api-key-file FILE] [--memory-limit-mb N] [--approximate-above N]\n`,
+    );
   });
 
   it("prints exactly one listening line, and closes cleanly with exit code 0 on SIGINT and SIGTERM", async () => {
@@ -175,7 +180,7 @@ describe("serve's key and address (issue 16 item 16)", () => {
     const dataDir = dir();
     const short = await run(["--data-dir", dataDir, "--api-key", "k"]);
     expect(short.code).toBe(2);
-    expect(short.stderr.split("\n")[0]).toBe("vecdb-mcp serve: --api-key must be at least 16 characters (a short key is guessed quickly); leave it out and one is generated");
+    expect(short.stderr.split("\n")[0]).toBe("vecdb-mcp serve: --api-key / VECDB_LOCAL_API_KEY must be at least 16 characters (a short key is guessed quickly); leave it out and one is generated");
     const file = join(dataDir, "..", `${dataDir.split("/").pop()}-key`);
     writeFileSync(file, "abc\n");
     dirs.push(file);

@@ -11,6 +11,7 @@ import { createServer } from "../../src/mcp/server.js";
 import { lazyTool, type LazyTool } from "../../src/mcp/tool-catalog.js";
 import { declareTool } from "../../src/mcp/tool-schemas.js";
 import { defineTool, type AnyTool } from "../../src/tool-kit/tool.js";
+import { nothingWas } from "../../src/tool-kit/refusal.js";
 
 const echo = defineTool({
   name: "echo_count",
@@ -44,7 +45,7 @@ function lazyEcho(failures: number): LazyTool & { loads: () => number } {
     if (calls <= failures) throw new Error("chunk missing");
     return { default: echo as AnyTool };
   };
-  return Object.assign(lazyTool(declareTool(echo as AnyTool), module), { loads: () => calls });
+  return Object.assign(lazyTool({ ...declareTool(echo as AnyTool), toolset: "text", inDefault: true }, module), { loads: () => calls });
 }
 
 describe("a tool loaded on its first call", () => {
@@ -61,7 +62,7 @@ describe("a tool loaded on its first call", () => {
     expect(JSON.stringify(bad.content)).toContain("Input validation error: Invalid arguments for tool echo_count");
     // An unknown argument is refused from the declaration alone.
     const unknown = await client.callTool({ name: "echo_count", arguments: { word: ["a"] } });
-    expect(unknown.content).toEqual([{ type: "text", text: 'Unknown argument "word" — did you mean "words"? Nothing was read.' }]);
+    expect(unknown.content).toEqual([{ type: "text", text: `Unknown argument "word" — did you mean "words"? ${nothingWas("read")}` }]);
     expect(tool.loads()).toBe(1);
     await client.close();
   });
@@ -71,7 +72,7 @@ describe("a tool loaded on its first call", () => {
     const client = await connect([tool]);
     const failed = await client.callTool({ name: "echo_count", arguments: { words: ["a"] } });
     expect(failed).toEqual({
-      content: [{ type: "text", text: "echo_count could not be loaded (chunk missing). Nothing was read.\nNext step: tell the user; the server's installation may be damaged (reinstall it)." }],
+      content: [{ type: "text", text: `echo_count could not be loaded (chunk missing). ${nothingWas("read")}\nNext step: tell the user; the server's installation may be damaged (reinstall it).` }],
       isError: true,
     });
     const ok = await client.callTool({ name: "echo_count", arguments: { words: ["a"] } });

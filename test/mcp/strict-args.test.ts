@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { nearestName, nothingDone, unknownArguments, unknownArgumentsText } from "../../src/mcp/strict-args.js";
 import { toolJsonSchemas } from "../../src/mcp/tool-schemas.js";
+import { nothingWas } from "../../src/tool-kit/refusal.js";
 
 const record = z.object({
   id: z.string().describe("id"),
@@ -75,10 +76,10 @@ describe("the refusal text", () => {
   it("reads as the issue asks, for one key and for several", () => {
     const write = nothingDone({ annotations: { readOnlyHint: false } });
     expect(unknownArgumentsText(unknownArguments(schema, { index: "d", dry_run: true }), "import_vectors", write)).toBe(
-      'Unknown argument "dry_run" — did you mean "dryRun"? Nothing was written.',
+      `Unknown argument "dry_run" — did you mean "dryRun"? ${nothingWas("written")}`,
     );
     expect(unknownArgumentsText(unknownArguments(schema, { records: [] }), "upsert_vectors", write)).toBe(
-      'Unknown argument "records" — upsert_vectors takes "index", "namespace", "vectors", "filter", "dryRun", "paginationToken". Nothing was written.',
+      `Unknown argument "records" — upsert_vectors takes "index", "namespace", "vectors", "filter", "dryRun", "paginationToken". ${nothingWas("written")}`,
     );
     const read = nothingDone({ annotations: { readOnlyHint: true } });
     expect(unknownArgumentsText(unknownArguments(schema, { top_k: 3, vectors: [{ id: "a", meta: 1 }, { id: "b", meta: 2 }] }), "query_vectors", read)).toBe(
@@ -88,7 +89,7 @@ describe("the refusal text", () => {
         '- "meta" in vectors[0] (and 1 more like it) — did you mean "metadata"?',
       ].join("\n"),
     );
-    expect(nothingDone({ annotations: { readOnlyHint: false }, requiresAllowDestructive: true })).toBe("Nothing was deleted.");
+    expect(nothingDone({ annotations: { readOnlyHint: false }, requiresAllowDestructive: true })).toBe(`${nothingWas("deleted")}`);
   });
 });
 

@@ -102,7 +102,7 @@ describe("the bundle", () => {
     const inlined = startupFiles().some((out) => readFileSync(join(root, out), "utf8").includes('{"name":"upsert_vectors","title":'));
     expect(inlined).toBe(true);
     const unbundled = join(root, "dist", "src", "cli.js");
-    for (const args of [[], ["--read-only"], ["--allow-destructive"]]) {
+    for (const args of [[], ["--toolsets", "all", "--read-only"], ["--toolsets", "all", "--allow-destructive"]]) {
       const [prebuilt, converted] = await Promise.all([list(BUNDLE, args), list(unbundled, args)]);
       expect(prebuilt.length, args.join(" ")).toBeGreaterThanOrEqual(8);
       expect(prebuilt, args.join(" ")).toEqual(converted);

@@ -6,18 +6,13 @@ import { join, resolve, sep } from "node:path";
 import { getMcpConfigForManifest } from "@anthropic-ai/mcpb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
+import { toolModules } from "../../tools/index.js";
 import { CORE_TOOLS, binTarget, connectStdio, manifest, pkg, readJson, root, run, serverProblems } from "./helpers.js";
 
 const mcpb = join(root, "node_modules", ".bin", "mcpb");
 
-const EXPECTED_TOOLS = [
-  "list_indexes", "list_collections", "create_collection", "upsert_vectors", "import_vectors", "describe_index",
-  "describe_index_stats", "query_vectors", "fetch_vectors", "list_vector_ids", "create_index", "describe_collection",
-  "create_index_for_model", "upsert_records", "search_records", "search_indexes", "index_documents", "embed_texts", "rerank_documents", "list_models",
-  "configure_index", "list_namespaces", "describe_namespace", "create_namespace", "update_vectors", "fetch_by_metadata",
-  "create_backup", "list_backups", "describe_backup", "create_index_from_backup", "list_restore_jobs", "describe_restore_job",
-  "start_bulk_import", "list_bulk_imports", "describe_bulk_import", "cancel_bulk_import",
-];
+// Every tool of the registry, whichever settings turn it on (manifest.json's list is generated: generated-tools.test.ts).
+const EXPECTED_TOOLS = toolModules.map((t) => t.name);
 
 describe("manifest.json", () => {
   it("passes mcpb validate", async () => {
@@ -55,7 +50,11 @@ describe("manifest.json", () => {
       VECDB_ALLOW_DIRS: "${user_config.allowed_directories}",
       VECDB_READ_ONLY: "${user_config.read_only}",
       VECDB_EMBED_URL: "${user_config.embed_url}",
+      VECDB_TOOLSETS: "${user_config.toolsets}",
+      VECDB_TOOLS: "${user_config.tools}",
+      VECDB_EXCLUDE_TOOLS: "${user_config.exclude_tools}",
     });
+    for (const id of ["toolsets", "tools", "exclude_tools"]) expect(manifest.user_config[id], id).toMatchObject({ type: "string", required: false, default: "" });
   });
 
   it("the folder for imports and read-only mode reach the server's configuration as a desktop client fills them in", async () => {
@@ -75,6 +74,14 @@ describe("manifest.json", () => {
     expect(await configOf({ allowed_directories: dir, read_only: true })).toMatchObject({ allowDirs: [dir], readOnly: true });
     expect(await configOf({ embed_url: "http://127.0.0.1:11434/v1" })).toMatchObject({ embedUrl: "http://127.0.0.1:11434/v1" });
     expect((await configOf({})).embedUrl).toBeUndefined();
+    // The tool selection: left empty, the lean default; filled in, what it says.
+    expect(await configOf({})).toMatchObject({ tools: [], excludeTools: [] });
+    expect((await configOf({})).toolsets).toBeUndefined();
+    expect(await configOf({ toolsets: "text,backups", tools: "query_vectors", exclude_tools: "search_indexes" })).toMatchObject({
+      toolsets: ["text", "backups"],
+      tools: ["query_vectors"],
+      excludeTools: ["search_indexes"],
+    });
     expect(await configOf({})).toMatchObject({ allowDirs: [], readOnly: false, allowDestructive: false });
   });
 
@@ -135,6 +142,9 @@ describe.skipIf(problems.length > 0)(title, () => {
       VECDB_ALLOW_DIRS: "",
       VECDB_READ_ONLY: "false",
       VECDB_EMBED_URL: "",
+      VECDB_TOOLSETS: "",
+      VECDB_TOOLS: "",
+      VECDB_EXCLUDE_TOOLS: "",
     });
 
     const server = await connectStdio({
@@ -154,7 +164,7 @@ describe.skipIf(problems.length > 0)(title, () => {
       const names = tools.map((t) => t.name);
       for (const name of CORE_TOOLS) expect(names).toContain(name);
       // Every tool the server lists is one the manifest announces.
-      for (const name of names) expect(EXPECTED_TOOLS.concat(["delete_collection", "delete_index", "delete_vectors"])).toContain(name);
+      for (const name of names) expect(EXPECTED_TOOLS).toContain(name);
       const result = await server.client.callTool({ name: "list_indexes", arguments: {} });
       expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
       expect(existsSync(dataDir)).toBe(true);

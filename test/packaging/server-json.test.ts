@@ -1,6 +1,7 @@
 // server.json for the MCP registry (schema 2025-12-11) agrees with package.json and with the settings the server reads.
 import { describe, expect, it } from "vitest";
-import { loadConfig, SETTINGS } from "../../src/config.js";
+import { loadConfig } from "../../src/config.js";
+import { settingsOf } from "../../src/settings.js";
 import { pkg, serverJson } from "./helpers.js";
 
 describe("server.json", () => {
@@ -32,9 +33,9 @@ describe("server.json", () => {
 
   it("lists every environment variable the server reads over stdio, the key secret and every one optional", () => {
     const vars = Object.fromEntries(serverJson.packages[0].environmentVariables.map((v: { name: string }) => [v.name, v]));
-    // SETTINGS names each setting's variable; the HTTP transport's (VECDB_HTTP_*) apply only with --http.
-    const read = Object.values(SETTINGS)
-      .map((s) => s.split(" / ").pop() ?? s)
+    // The declarations name each setting's variable; the HTTP transport's (VECDB_HTTP_*) apply only with --http.
+    const read = settingsOf("mcp")
+      .flatMap((s) => (s.env ? [s.env] : []))
       .filter((name) => !name.startsWith("VECDB_HTTP_"));
     expect(Object.keys(vars).sort()).toEqual(read.sort());
     expect(vars.PINECONE_API_KEY).toMatchObject({ isSecret: true, isRequired: false });

@@ -1,17 +1,41 @@
 import { describe, expect, test } from "vitest";
-import { fitBudget, float32Values, jsonSize } from "../../src/tool-kit/results/budget.js";
+import { channelTokens, fitRows, float32Values, idsArgument } from "../../src/tool-kit/results/budget.js";
+import { estimateTokens } from "../../src/tool-kit/results/tokens.js";
 
-describe("fitBudget", () => {
-  test("counts whole items until the next one would pass the budget", () => {
-    expect(fitBudget([5, 5, 5], (n) => n, 10)).toBe(2);
-    expect(fitBudget([5, 5], (n) => n, 10)).toBe(2);
-    expect(fitBudget([11, 1], (n) => n, 10)).toBe(0);
-    expect(fitBudget([], (n: number) => n, 10)).toBe(0);
+describe("fitRows", () => {
+  const rows = Array.from({ length: 50 }, (_, i) => `row ${i} ${"word ".repeat(100)}`);
+  const build = (shown: number) => ({ structured: { rows: rows.slice(0, shown) }, table: rows.slice(0, shown).join("\n"), ...(shown < rows.length && { note: `${rows.length - shown} left out` }) });
+  const cost = (i: number) => ({ text: estimateTokens(rows[i]) + 1, structured: estimateTokens(JSON.stringify(rows[i])) + 1 });
+
+  test("whole rows, in order, each channel within the budget", () => {
+    const result = fitRows(rows.length, 2000, cost, build);
+    const shown = result.structured.rows.length;
+    expect(shown).toBeGreaterThan(0);
+    expect(shown).toBeLessThan(rows.length);
+    expect(result.structured.rows).toEqual(rows.slice(0, shown));
+    const used = channelTokens(result);
+    expect(used.text).toBeLessThanOrEqual(2000);
+    expect(used.structured).toBeLessThanOrEqual(2000);
+    expect(result.note).toBe(`${rows.length - shown} left out`);
   });
-  test("jsonSize is the JSON length, 0 for undefined", () => {
-    expect(jsonSize({ a: "bc" })).toBe(10);
-    expect(jsonSize(undefined)).toBe(0);
+
+  test("all rows when they fit; none when the first does not", () => {
+    expect(fitRows(rows.length, 1_000_000, cost, build).structured.rows).toHaveLength(50);
+    expect(fitRows(rows.length, 50, cost, build).structured.rows).toHaveLength(0);
   });
+
+  test("a note longer than was set aside: fewer rows, still within the budget", () => {
+    const long = (shown: number) => ({ ...build(shown), note: "note ".repeat(1500) });
+    const result = fitRows(rows.length, 3000, cost, long);
+    const used = channelTokens(result);
+    expect(Math.max(used.text, used.structured)).toBeLessThanOrEqual(3000);
+    expect(result.structured.rows.length).toBeGreaterThan(0);
+  });
+});
+
+test("idsArgument: the JSON list when it is short enough, else nothing", () => {
+  expect(idsArgument(["a", "b"], 100)).toBe('["a","b"]');
+  expect(idsArgument(Array.from({ length: 1000 }, (_, i) => `id-${i}`), 100)).toBeUndefined();
 });
 
 test("float32Values: the shortest decimal that reads back the same float32", () => {

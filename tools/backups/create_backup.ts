@@ -6,7 +6,7 @@ import { BackupSummary, summarizeBackup } from "../../src/tool-kit/results/admin
 import { ToolError } from "../../src/tool-kit/tool-error.js";
 import { defineTool } from "../../src/tool-kit/tool.js";
 
-const RULES = { after: "No backup was made." };
+const RULES = { untouched: "created" } as const;
 
 export default defineTool({
   name: "create_backup",
@@ -22,10 +22,11 @@ export default defineTool({
   async run({ index, name, description }, { service, signal }) {
     const model = await service.control.describeIndex(index, signal);
     if (!model.spec.serverless) {
-      throw new ToolError(
-        `Index ${JSON.stringify(index)} is pod-based; backups are made of serverless indexes only. No backup was made.\n` +
-          "Next step: snapshot a pod-based index with create_collection.",
-      );
+      throw new ToolError({
+        problem: `Index ${JSON.stringify(index)} is pod-based; backups are made of serverless indexes only`,
+        untouched: "created",
+        next: "snapshot a pod-based index with create_collection.",
+      });
     }
     const backup = summarizeBackup(await service.admin.createBackup(index, { ...(name && { name }), ...(description && { description }) }, signal));
     const table = markdownTable(["backupId", "name", "index", "status"], [[backup.backupId, backup.name, backup.sourceIndex, backup.status]]);

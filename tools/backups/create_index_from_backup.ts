@@ -7,13 +7,13 @@ import { newNameSchema } from "../../src/tool-kit/args/names.js";
 import { ruleError, wholeNumberArg } from "../../src/tool-kit/args/schema.js";
 import { markdownTable } from "../../src/tool-kit/format/table.js";
 import { RestoreJobSummary, summarizeRestoreJob } from "../../src/tool-kit/results/admin-summaries.js";
-import { backupNotFound } from "../../src/tool-kit/results/backup-errors.js";
+import { refuseMissing } from "../../src/tool-kit/missing-resource.js";
 import { sleep } from "../../src/tool-kit/sleep.js";
 import { ToolError } from "../../src/tool-kit/tool-error.js";
 import { defineTool } from "../../src/tool-kit/tool.js";
 
-const NOTHING = "Nothing was restored.";
-const RULES = { after: NOTHING };
+const UNTOUCHED = "created";
+const RULES = { untouched: UNTOUCHED } as const;
 
 export default defineTool({
   name: "create_index_from_backup",
@@ -41,9 +41,9 @@ export default defineTool({
       started = await service.admin.createIndexFromBackup(backupId, { name, ...(tags && { tags }), ...(deletionProtection && { deletion_protection: deletionProtection }) }, signal);
     } catch (e) {
       if (e instanceof ServiceError && e.status === 409) {
-        throw new ToolError(`An index named ${JSON.stringify(name)} already exists. ${NOTHING}\nNext step: choose another name (list_indexes shows the names in use).`);
+        throw new ToolError({ problem: `An index named ${JSON.stringify(name)} already exists`, untouched: UNTOUCHED, next: "choose another name (list_indexes shows the names in use)." });
       }
-      backupNotFound(e, backupId, NOTHING);
+      refuseMissing(e, { resource: "backup", name: backupId }, UNTOUCHED);
     }
     const began = Date.now();
     let job = summarizeRestoreJob(await service.admin.describeRestoreJob(started.restore_job_id, signal));

@@ -7,7 +7,7 @@ import { indexArg } from "../../src/tool-kit/args/schema.js";
 import { BackupSummary, nextPageField, paginationTokenArg, summarizeBackup } from "../../src/tool-kit/results/admin-summaries.js";
 import { defineTool, READ_ONLY } from "../../src/tool-kit/tool.js";
 
-const RULES = { after: "Nothing was read." };
+const RULES = { untouched: "read" } as const;
 
 export default defineTool({
   name: "list_backups",

@@ -9,7 +9,7 @@ export default defineTool({
   name: "list_restore_jobs",
   title: "List restore jobs",
   description: "List the jobs that restore backups into new indexes, with their status and progress.",
-  inputSchema: { limit: pageLimitArg({ after: "Nothing was read." }, "Jobs"), paginationToken: paginationTokenArg },
+  inputSchema: { limit: pageLimitArg({ untouched: "read" }, "Jobs"), paginationToken: paginationTokenArg },
   outputSchema: { jobs: z.array(RestoreJobSummary).describe("The restore jobs on this page."), paginationToken: nextPageField },
   annotations: READ_ONLY,
   async run({ limit, paginationToken }, { service, signal }) {

@@ -26,11 +26,11 @@ export default defineTool({
   name: "create_collection",
   title: "Create collection",
   description:
-    "Make a collection: a static copy of a pod-based index's records, to back it up or to create indexes from it " +
-    "(serverless indexes cannot be copied). It is Initializing at first and becomes Ready later.",
+    "Make a collection: a static copy of a pod-based index's records, to create indexes from later (serverless " +
+    "indexes cannot be copied). It becomes Ready after a while.",
   inputSchema: {
     name: nameSchema,
-    index: indexArg("Pod-based index to copy.", { after: "Nothing was created." }),
+    index: indexArg("Pod-based index to copy.", { untouched: "created" }),
   },
   outputSchema: { collection: CollectionRecord.describe("The collection as the service created it.") },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
@@ -44,9 +44,7 @@ export default defineTool({
             pods.map((i) => [i.name, i.spec.pod?.environment, i.spec.pod?.pod_type, i.dimension]),
           )}`
         : "There are no pod-based indexes in this project.";
-      throw new ToolError(
-        `Index ${JSON.stringify(source)} is serverless, and collections are made only from pod-based indexes; nothing was created.\n${list}`,
-      );
+      throw new ToolError({ problem: `Index ${JSON.stringify(source)} is serverless, and collections are made only from pod-based indexes.\n${list}`, untouched: "created" });
     }
     const created = await service.control.createCollection({ name, source }, signal);
     const collection: z.infer<typeof CollectionRecord> = {

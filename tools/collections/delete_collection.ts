@@ -35,7 +35,6 @@ export default defineTool({
       action: `Delete collection ${JSON.stringify(name)}`,
       loses: `collection ${JSON.stringify(name)}: ${recordsIn(c.vector_count ?? undefined, undefined)}`,
       name,
-      nothing: "Nothing was deleted.",
     });
     await service.control.deleteCollection(name, signal);
     const deleted: z.infer<typeof Removed> = { name: c.name, environment: c.environment, ...collectionCounts(c) };

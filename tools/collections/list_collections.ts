@@ -9,19 +9,18 @@ export default defineTool({
   name: "list_collections",
   title: "List collections",
   description:
-    "List every collection in the project (static copies of pod-based indexes), with status and size. Use it to see " +
-    "whether a new collection is Ready, or which names are taken.",
+    "List every collection in the project (static copies of pod-based indexes), with status and size.",
   inputSchema: {},
   outputSchema: {
     collections: z.array(CollectionSummary).describe("One entry per collection, in the service's order."),
   },
   annotations: READ_ONLY,
-  async run(_args, { service, signal, config }) {
+  async run(_args, { service, signal, tools }) {
     const collections = (await service.control.listCollections(signal)).map(summarizeCollection);
     if (collections.length === 0) {
       return {
         structured: { collections },
-        table: `There are no collections in this project yet.${config.readOnly ? "" : " create_collection makes one from a pod-based index."}`,
+        table: `There are no collections in this project yet.${tools.has("create_collection") ? " create_collection makes one from a pod-based index." : ""}`,
       };
     }
     const table = markdownTable(

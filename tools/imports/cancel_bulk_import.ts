@@ -5,12 +5,12 @@ import { indexArg, ruleError, textArg } from "../../src/tool-kit/args/schema.js"
 import { markdownTable } from "../../src/tool-kit/format/table.js";
 import { onIndexHost } from "../../src/tool-kit/index-host.js";
 import { ImportSummary, summarizeImport } from "../../src/tool-kit/results/admin-summaries.js";
-import { importNotFound } from "../../src/tool-kit/results/import-errors.js";
+import { refuseMissing } from "../../src/tool-kit/missing-resource.js";
 import { ToolError } from "../../src/tool-kit/tool-error.js";
 import { defineTool } from "../../src/tool-kit/tool.js";
 
-const NOTHING = "Nothing was cancelled.";
-const RULES = { after: NOTHING };
+const UNTOUCHED = "changed";
+const RULES = { untouched: UNTOUCHED } as const;
 
 export default defineTool({
   name: "cancel_bulk_import",
@@ -21,7 +21,7 @@ export default defineTool({
     id: textArg(1, 1000, ruleError("import ids are 1–1000 characters", RULES)).describe("The import id."),
   },
   outputSchema: { index: z.string().describe("The index."), import: ImportSummary.describe("The import after the cancel.") },
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   async run({ index, id }, { service, signal }) {
     const after = await onIndexHost(service, index, signal, async (model) => {
       try {
@@ -29,9 +29,9 @@ export default defineTool({
       } catch (e) {
         if (e instanceof ServiceError && e.status === 400) {
           const now = await service.adminData.describeImport(model.host, id, signal).catch(() => undefined);
-          throw new ToolError(`Import ${JSON.stringify(id)} cannot be cancelled: it has already ended${now ? ` (status ${now.status})` : ""}. ${NOTHING}`);
+          throw new ToolError({ problem: `Import ${JSON.stringify(id)} cannot be cancelled: it has already ended${now ? ` (status ${now.status})` : ""}`, untouched: UNTOUCHED });
         }
-        importNotFound(e, index, id, NOTHING);
+        refuseMissing(e, { resource: "import", name: id, index }, UNTOUCHED);
       }
       return service.adminData.describeImport(model.host, id, signal);
     });

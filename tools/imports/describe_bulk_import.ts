@@ -4,10 +4,10 @@ import { indexArg, ruleError, textArg } from "../../src/tool-kit/args/schema.js"
 import { markdownTable } from "../../src/tool-kit/format/table.js";
 import { onIndexHost } from "../../src/tool-kit/index-host.js";
 import { ImportSummary, summarizeImport } from "../../src/tool-kit/results/admin-summaries.js";
-import { importNotFound } from "../../src/tool-kit/results/import-errors.js";
+import { refuseMissing } from "../../src/tool-kit/missing-resource.js";
 import { defineTool, READ_ONLY } from "../../src/tool-kit/tool.js";
 
-const RULES = { after: "Nothing was read." };
+const RULES = { untouched: "read" } as const;
 
 export default defineTool({
   name: "describe_bulk_import",
@@ -22,7 +22,7 @@ export default defineTool({
   async run({ index, id }, { service, signal }) {
     const found = summarizeImport(
       await onIndexHost(service, index, signal, (model) =>
-        service.adminData.describeImport(model.host, id, signal).catch((e: unknown) => importNotFound(e, index, id, "Nothing was read.")),
+        service.adminData.describeImport(model.host, id, signal).catch((e: unknown) => refuseMissing(e, { resource: "import", name: id, index })),
       ),
     );
     const table = markdownTable(["id", "status", "percent", "records imported", "error"], [[found.id, found.status, found.percentComplete, found.recordsImported, found.error]]);

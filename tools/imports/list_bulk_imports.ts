@@ -7,7 +7,7 @@ import { onIndexHost } from "../../src/tool-kit/index-host.js";
 import { ImportSummary, nextPageField, paginationTokenArg, summarizeImport } from "../../src/tool-kit/results/admin-summaries.js";
 import { defineTool, READ_ONLY } from "../../src/tool-kit/tool.js";
 
-const RULES = { after: "Nothing was read." };
+const RULES = { untouched: "read" } as const;
 
 export default defineTool({
   name: "list_bulk_imports",

@@ -6,7 +6,7 @@ import { markdownTable } from "../../src/tool-kit/format/table.js";
 import { onIndexHost } from "../../src/tool-kit/index-host.js";
 import { defineTool } from "../../src/tool-kit/tool.js";
 
-const RULES = { after: "No import was started." };
+const RULES = { untouched: "created" } as const;
 
 export default defineTool({
   name: "start_bulk_import",
@@ -21,7 +21,7 @@ export default defineTool({
     errorMode: z.enum(["abort", "continue"]).optional().describe("On a bad record: continue (skip it, the default) or abort the import."),
   },
   outputSchema: { index: z.string().describe("The index."), id: z.string().describe("The import id; describe_bulk_import follows it.") },
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   async run({ index, uri, integrationId, errorMode }, { service, signal }) {
     const { id } = await onIndexHost(service, index, signal, (model) =>
       service.adminData.startImport(model.host, { uri, ...(integrationId && { integrationId }), ...(errorMode && { errorMode: { onError: errorMode } }) }, signal),

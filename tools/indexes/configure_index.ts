@@ -5,11 +5,12 @@ import type { ConfigureIndexRequest } from "../../src/api/admin-control.js";
 import type { IndexModel } from "../../src/api/records.js";
 import { markdownTable } from "../../src/tool-kit/format/table.js";
 import { indexArg, ruleError, wholeNumberArg } from "../../src/tool-kit/args/schema.js";
+import { confirmDestruction } from "../../src/tool-kit/confirm.js";
 import { ToolError } from "../../src/tool-kit/tool-error.js";
 import { defineTool } from "../../src/tool-kit/tool.js";
 
-const NOTHING = "Nothing was changed.";
-const RULES = { after: NOTHING };
+const UNTOUCHED = "changed";
+const RULES = { untouched: UNTOUCHED } as const;
 const json = (v: unknown) => (v === undefined ? "(none)" : typeof v === "string" ? v : JSON.stringify(v));
 
 /** Each setting the call touches, read from an index record. */
@@ -59,8 +60,9 @@ export default defineTool({
       .array(z.object({ setting: z.string().describe("Setting name."), before: z.string().describe("Value before."), after: z.string().describe("Value after.") }))
       .describe("Each setting the call touched."),
   },
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-  async run({ index, deletionProtection, tags, pod, embed }, { service, signal }) {
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+  async run({ index, deletionProtection, tags, pod, embed }, ctx) {
+    const { service, signal } = ctx;
     const request: ConfigureIndexRequest = {};
     if (deletionProtection) request.deletion_protection = deletionProtection;
     if (tags && Object.keys(tags).length > 0) request.tags = tags;
@@ -75,14 +77,24 @@ export default defineTool({
       };
     }
     if (Object.keys(request).length === 0) {
-      throw new ToolError(
-        `Nothing to change: give at least one of deletionProtection, tags, pod (replicas, podType) or embed. ${NOTHING}\n` +
-          "Next step: describe_index shows the current settings.",
-      );
+      throw new ToolError({
+        problem: "Nothing to change: give at least one of deletionProtection, tags, pod (replicas, podType) or embed",
+        untouched: UNTOUCHED,
+        next: "describe_index shows the current settings.",
+      });
     }
     const before = await service.control.describeIndex(index, signal);
     if (request.spec?.pod && !before.spec.pod) {
-      throw new ToolError(`Index ${JSON.stringify(index)} is serverless; pod settings apply to pod-based indexes only. ${NOTHING}`);
+      throw new ToolError({ problem: `Index ${JSON.stringify(index)} is serverless; pod settings apply to pod-based indexes only`, untouched: UNTOUCHED });
+    }
+    if (request.deletion_protection === "disabled" && before.deletion_protection === "enabled") {
+      await confirmDestruction(ctx, {
+        action: `Turn off deletion protection of index ${JSON.stringify(index)}`,
+        warning: "the index can then be deleted",
+        loses: `the protection that stops index ${JSON.stringify(index)} and its records from being deleted`,
+        name: index,
+        untouched: UNTOUCHED,
+      });
     }
     const after = await service.admin.configureIndex(index, request, signal);
     service.hosts.forget(index);

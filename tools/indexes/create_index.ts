@@ -14,8 +14,8 @@ import { ruleError, wholeNumberArg } from "../../src/tool-kit/args/schema.js";
 import { waitUntilReady } from "../../src/tool-kit/index-wait.js";
 import { defineTool } from "../../src/tool-kit/tool.js";
 
-const NOTHING = "Nothing was created.";
-const rule = (text: string) => ruleError(text, { after: NOTHING });
+const UNTOUCHED = "created";
+const rule = (text: string) => ruleError(text, { untouched: UNTOUCHED });
 /** Without a progress token the wait must end within a client's usual 60 s request timeout; with one, progress keeps it alive. */
 const DEFAULT_WAIT_SECONDS = 45;
 const DEFAULT_WAIT_WITH_PROGRESS_SECONDS = 180;
@@ -157,10 +157,12 @@ export default defineTool({
   async run(args, ctx) {
     const { service, signal } = ctx;
     if (args.serverless && args.pod) {
-      throw new ToolError(
-        "Give exactly one of serverless or pod, not both: serverless {cloud, region} makes an index that scales on demand, " +
-          `pod {environment, podType} one on fixed pods. ${NOTHING}`,
-      );
+      throw new ToolError({
+        problem:
+          "Give exactly one of serverless or pod, not both: serverless {cloud, region} makes an index that scales on demand, " +
+          "pod {environment, podType} one on fixed pods",
+        untouched: UNTOUCHED,
+      });
     }
     const placedByDefault = !args.serverless && !args.pod;
     if (placedByDefault) args = { ...args, serverless: { ...DEFAULT_PLACEMENT } };
@@ -181,11 +183,11 @@ export default defineTool({
     if (!created) {
       const differences = settingDifferences(found, args);
       if (differences.length > 0) {
-        throw new ToolError(
-          `Index ${JSON.stringify(args.name)} already exists with different settings; nothing was created or changed.\n` +
-            differences.map((d) => `- ${d}`).join("\n") +
-            "\nNext step: use the existing index as it is (list_indexes shows it), or call create_index with another name.",
-        );
+        throw new ToolError({
+          problem: `Index ${JSON.stringify(args.name)} already exists with different settings:\n${differences.map((d) => `- ${d}`).join("\n")}`,
+          untouched: "changed",
+          next: "use the existing index as it is (list_indexes shows it), or call create_index with another name.",
+        });
       }
     }
 

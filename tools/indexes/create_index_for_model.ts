@@ -8,46 +8,68 @@ import { ToolError } from "../../src/tool-kit/tool-error.js";
 import { markdownTable } from "../../src/tool-kit/format/table.js";
 import { IndexSummary, summarizeIndex } from "../../src/tool-kit/results/index-summary.js";
 import { newNameSchema } from "../../src/tool-kit/args/names.js";
+import { ruleError } from "../../src/tool-kit/args/schema.js";
 import { waitUntilReady } from "../../src/tool-kit/index-wait.js";
 import { defineTool } from "../../src/tool-kit/tool.js";
 
 const DEFAULT_WAIT_SECONDS = 45;
 const DEFAULT_WAIT_WITH_PROGRESS_SECONDS = 180;
 
-// The API passes these maps to the model as they are (input_type, truncate, dimension, …): data, not arguments.
-const Parameters = z.record(z.string(), z.unknown()).optional();
+const RULES = { untouched: "created" } as const;
+const rule = (text: string) => ruleError(text, RULES);
+/** The placement when none is given, as create_index's. */
+const DEFAULT_PLACEMENT = { cloud: "aws", region: "us-east-1" } as const;
+
+// The API passes these maps to the model as they are (input_type, truncate, …): data, not arguments. Every key is
+// sent (camelCase ones as the API spells them: inputType → input_type); the service refuses what it cannot honour.
+const Parameters = z.record(z.string(), z.unknown(), rule("a map of parameter names to values")).optional();
 
 const input = {
   name: newNameSchema("Index", 'Name of the new index (1–45 of a-z, 0-9, "-").'),
-  cloud: z.enum(["aws", "gcp", "azure"]).describe("Cloud provider."),
-  region: z.string().min(1).max(64).describe("Region of that cloud, e.g. us-east-1."),
+  cloud: z.enum(["aws", "gcp", "azure"], rule("cloud is aws, gcp or azure")).optional().describe("Cloud provider (default aws)."),
+  region: z.string(rule("region is a region name, e.g. us-east-1")).min(1, rule("region is not empty")).max(64, rule("region is at most 64 characters")).optional().describe("Region of that cloud (default us-east-1)."),
   embed: z
     .object({
-      model: z.string().min(1).max(100).describe("Embedding model (list_models shows the ones there are)."),
-      fieldMap: z.object({ text: z.string().min(1).max(100).describe("The record field to embed, e.g. chunk_text.") }).describe("Which field is embedded."),
-      metric: z.enum(["cosine", "euclidean", "dotproduct"]).optional().describe("Default: the model's."),
-      dimension: z.number().int().min(1).max(20_000).optional().describe("For models with several dimensions."),
+      model: z.string(rule("embed.model names a model (list_models shows them)")).min(1, rule("embed.model is not empty")).max(100, rule("embed.model is at most 100 characters")).describe("Embedding model (list_models shows the ones there are)."),
+      fieldMap: z
+        .object({ text: z.string(rule('embed.fieldMap.text names the record field to embed, e.g. "text"')).min(1, rule("embed.fieldMap.text is not empty")).max(100, rule("embed.fieldMap.text is at most 100 characters")).describe("The record field to embed, e.g. chunk_text.") }, rule('embed.fieldMap is {"text": "<field to embed>"}'))
+        .describe("Which field is embedded."),
+      metric: z.enum(["cosine", "euclidean", "dotproduct"], rule("embed.metric is cosine, euclidean or dotproduct")).optional().describe("Default: the model's."),
+      dimension: z.number(rule("embed.dimension is a whole number from 1 to 20000")).int(rule("embed.dimension is a whole number from 1 to 20000")).min(1, rule("embed.dimension is a whole number from 1 to 20000")).max(20_000, rule("embed.dimension is a whole number from 1 to 20000")).optional().describe("For models with several dimensions."),
       readParameters: Parameters.describe('How queries are embedded, e.g. {"input_type": "query", "truncate": "END"}.'),
       writeParameters: Parameters.describe("How records are embedded (same keys)."),
-    })
+    }, rule('embed is {"model": …, "fieldMap": {"text": …}}'))
     .describe("The model and the field it embeds."),
-  deletionProtection: z.enum(["enabled", "disabled"]).optional().describe("Default disabled."),
-  tags: z.record(z.string().min(1).max(80), z.string().max(120)).optional().describe("Labels, key → value."),
-  waitSeconds: z.number().int().min(0).max(600).optional().describe(`Seconds to wait until ready (default ${DEFAULT_WAIT_SECONDS}; ${DEFAULT_WAIT_WITH_PROGRESS_SECONDS} with progress).`),
+  deletionProtection: z.enum(["enabled", "disabled"], rule("deletionProtection is enabled or disabled")).optional().describe("Default disabled."),
+  tags: z.record(z.string().min(1).max(80), z.string().max(120), rule("tags map names of 1–80 characters to values of at most 120")).optional().describe("Labels, key → value."),
+  waitSeconds: z.number(rule("waitSeconds is a whole number from 0 to 600")).int(rule("waitSeconds is a whole number from 0 to 600")).min(0, rule("waitSeconds is a whole number from 0 to 600")).max(600, rule("waitSeconds is a whole number from 0 to 600")).optional().describe(`Seconds to wait until ready (default ${DEFAULT_WAIT_SECONDS}; ${DEFAULT_WAIT_WITH_PROGRESS_SECONDS} with progress).`),
 };
 type Args = z.output<z.ZodObject<typeof input>>;
 
-const params = (p: { inputType?: string; truncate?: string } | undefined) =>
-  p === undefined ? undefined : { ...(p.inputType && { input_type: p.inputType }), ...(p.truncate && { truncate: p.truncate }) };
+const snakeCase = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/** Every parameter as the API names it; a key given in both spellings with two values is refused. */
+function params(p: Record<string, unknown> | undefined, what: string): Record<string, unknown> | undefined {
+  if (p === undefined) return undefined;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(p)) {
+    const name = snakeCase(key);
+    if (name in out && JSON.stringify(out[name]) !== JSON.stringify(value)) {
+      throw new ToolError({ problem: `embed.${what} gives ${name} twice with different values (${JSON.stringify(out[name])} and ${JSON.stringify(value)})`, untouched: "created" });
+    }
+    out[name] = value;
+  }
+  return out;
+}
 
 function request(args: Args): CreateIndexForModelRequest {
   const e = args.embed;
-  const read = params(e.readParameters);
-  const write = params(e.writeParameters);
+  const read = params(e.readParameters, "readParameters");
+  const write = params(e.writeParameters, "writeParameters");
   return {
     name: args.name,
-    cloud: args.cloud,
-    region: args.region,
+    cloud: args.cloud ?? DEFAULT_PLACEMENT.cloud,
+    region: args.region ?? DEFAULT_PLACEMENT.region,
     embed: {
       model: e.model,
       field_map: { text: e.fieldMap.text },
@@ -74,6 +96,12 @@ function differences(index: IndexModel, args: Args): string[] {
   differ("embed.dimension", index.dimension ?? undefined, args.embed.dimension);
   differ("cloud", index.spec.serverless?.cloud, args.cloud);
   differ("region", index.spec.serverless?.region, args.region);
+  for (const [what, has, asked] of [
+    ["readParameters", index.embed?.read_parameters, args.embed.readParameters],
+    ["writeParameters", index.embed?.write_parameters, args.embed.writeParameters],
+  ] as const) {
+    for (const [key, value] of Object.entries(params(asked, what) ?? {})) differ(`embed.${what}.${key}`, (has as Record<string, unknown> | undefined)?.[key], value);
+  }
   differ("deletionProtection", index.deletion_protection ?? "disabled", args.deletionProtection);
   for (const [key, value] of Object.entries(args.tags ?? {})) differ(`tags.${key}`, index.tags?.[key], value);
   return out;
@@ -83,9 +111,9 @@ export default defineTool({
   name: "create_index_for_model",
   title: "Create index for a model",
   description:
-    "Create an index that embeds text itself (write with upsert_records, find with search_records). Hosted models include " +
-    "llama-text-embed-v2 and multilingual-e5-large; locally local-bm25 (keywords) and the user's embeddings server. list_models " +
-    "shows what exists. Same settings again → returned as is.",
+    "Create an index that embeds text itself (write with upsert_records, find with search_records). Models: e.g. " +
+    "llama-text-embed-v2 (hosted), local-bm25 (local service, keywords). Placement defaults to aws us-east-1. Same settings " +
+    "again → returned as is.",
   inputSchema: input,
   outputSchema: {
     index: IndexSummary.describe("The index after the wait."),
@@ -118,11 +146,11 @@ export default defineTool({
     if (!created) {
       const diff = differences(found, args);
       if (diff.length > 0) {
-        throw new ToolError(
-          `Index ${JSON.stringify(args.name)} already exists with different settings; nothing was created or changed.\n` +
-            diff.map((d) => `- ${d}`).join("\n") +
-            "\nNext step: use the existing index as it is (describe_index shows it), or call create_index_for_model with another name.",
-        );
+        throw new ToolError({
+          problem: `Index ${JSON.stringify(args.name)} already exists with different settings:\n${diff.map((d) => `- ${d}`).join("\n")}`,
+          untouched: "changed",
+          next: "use the existing index as it is (describe_index shows it), or call create_index_for_model with another name.",
+        });
       }
     }
     const limitS = args.waitSeconds ?? (ctx.progressRequested ? DEFAULT_WAIT_WITH_PROGRESS_SECONDS : DEFAULT_WAIT_SECONDS);

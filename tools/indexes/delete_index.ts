@@ -2,6 +2,7 @@
 // protection is answered with how to turn it off.
 import { z } from "zod";
 import { ServiceError } from "../../src/api/errors.js";
+import type { Refusal } from "../../src/tool-kit/refusal.js";
 import { ToolError } from "../../src/tool-kit/tool-error.js";
 import { markdownTable } from "../../src/tool-kit/format/table.js";
 import { IndexSummary, summarizeIndex, where } from "../../src/tool-kit/results/index-summary.js";
@@ -29,7 +30,7 @@ export default defineTool({
     const { service, signal, log } = ctx;
     const model = await service.control.describeIndex(index, signal);
     const name = JSON.stringify(index);
-    if (model.deletion_protection === "enabled") throw new ToolError(protectedText(index));
+    if (model.deletion_protection === "enabled") throw new ToolError(protectedRefusal(index));
     let counts: { records: number; namespaces: number } | undefined;
     if (model.status.ready) {
       try {
@@ -44,13 +45,12 @@ export default defineTool({
       action: `Delete index ${name}`,
       loses: `index ${name}: ${recordsIn(counts?.records, counts?.namespaces)}`,
       name: index,
-      nothing: "Nothing was deleted.",
     });
     try {
       await service.control.deleteIndex(index, signal);
     } catch (err) {
       if (err instanceof ServiceError && (err.status === 403 || err.code === "FORBIDDEN") && /deletion protection/i.test(err.serviceMessage)) {
-        throw new ToolError(protectedText(index));
+        throw new ToolError(protectedRefusal(index));
       }
       throw err;
     }
@@ -68,10 +68,12 @@ export default defineTool({
   },
 });
 
-function protectedText(index: string): string {
-  return (
-    `Index ${JSON.stringify(index)} has deletion protection enabled, so it was NOT deleted; nothing was changed.\n` +
-    `Next step: only if the user really wants it gone, turn deletion protection off first with configure_index ` +
-    `{"index": ${JSON.stringify(index)}, "deletionProtection": "disabled"} — then call delete_index again.`
-  );
+function protectedRefusal(index: string): Refusal {
+  return {
+    problem: `Index ${JSON.stringify(index)} has deletion protection enabled, so it was NOT deleted`,
+    untouched: "changed",
+    next:
+      "only if the user really wants it gone, turn deletion protection off first with configure_index " +
+      `{"index": ${JSON.stringify(index)}, "deletionProtection": "disabled"} — then call delete_index again.`,
+  };
 }

@@ -44,7 +44,7 @@ export default defineTool({
   title: "Describe index",
   description:
     "Show one index's full record: dimension, metric, state, host, spec, deletion protection and tags. Use it to check " +
-    "an index before writing or querying; describe_index_stats counts its records.",
+    "an index before writing or querying.",
   inputSchema: {
     index: indexArg("Index name."),
   },

@@ -6,6 +6,7 @@ import { onIndexHost } from "../../src/tool-kit/index-host.js";
 import { indexArg } from "../../src/tool-kit/args/schema.js";
 import { defineTool, READ_ONLY } from "../../src/tool-kit/tool.js";
 import { ToolError } from "../../src/tool-kit/tool-error.js";
+import { namespaceName } from "../../src/tool-kit/namespace-name.js";
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
@@ -39,15 +40,16 @@ export default defineTool({
       .describe("One entry per namespace, by name."),
   },
   annotations: READ_ONLY,
-  async run({ index, filter }, { service, signal, config }) {
+  async run({ index, filter }, { service, signal, config, tools }) {
     checkFilter(filter);
     const stats = await onIndexHost(service, index, signal, (model) => service.data.describeIndexStats(model.host, signal, filter), (model) => {
       if (filter !== undefined && !model.spec.pod) {
-        throw new ToolError(
-          `Index ${JSON.stringify(index)} is serverless, and the service counts records by metadata filter only on pod-based indexes. Nothing was read.\n` +
-            "Next step: call describe_index_stats without filter for the counts per namespace, or query_vectors with the filter " +
+        throw new ToolError({
+          problem: `Index ${JSON.stringify(index)} is serverless, and the service counts records by metadata filter only on pod-based indexes`,
+          next:
+            "call describe_index_stats without filter for the counts per namespace, or query_vectors with the filter " +
             "(and a topK as large as you need) to see the matching records.",
-        );
+        });
       }
     });
     const namespaces = Object.entries(stats.namespaces ?? {})
@@ -78,14 +80,23 @@ export default defineTool({
         : `Index ${JSON.stringify(index)} (${facts.join(", ")}): ${plural(counted, "record matches", "records match")} the filter, ` +
           `in ${plural(namespaces.length, "namespace", "namespaces")} (of ${plural(total, "record", "records")} in the index).`;
     if (namespaces.length === 0) {
-      // Under --read-only there is no upsert_vectors to point at.
-      const hint = filter === undefined ? (config.readOnly ? " The index is empty." : " The index is empty; upsert_vectors writes records.") : "";
+      // Only tools that are on are named (under --read-only, none).
+      const hint = filter === undefined ? ` The index is empty${emptyIndexStep(tools)}` : "";
       return { structured, table: `${head}${hint}` };
     }
     const table = markdownTable(
       ["namespace", filter === undefined ? "records" : "matching records"],
-      [...namespaces.map((n) => [n.namespace === "" ? "(default)" : n.namespace, n.vectorCount]), ["(all namespaces)", counted]],
+      [...namespaces.map((n) => [namespaceName(n.namespace), n.vectorCount]), ["(all namespaces)", counted]],
     );
     return { structured, table: `${head}\n\n${table}` };
   },
 });
+
+/** The tools that fill an empty index, text first, of those that are on. */
+function emptyIndexStep(tools: ReadonlySet<string>): string {
+  const ways = [
+    tools.has("upsert_records") && "upsert_records writes text (an index that embeds)",
+    tools.has("upsert_vectors") && "upsert_vectors writes your own vectors",
+  ].filter(Boolean);
+  return ways.length > 0 ? `; ${ways.join(", ")}.` : ".";
+}

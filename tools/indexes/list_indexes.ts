@@ -15,7 +15,7 @@ export default defineTool({
     indexes: z.array(IndexSummary).describe("One entry per index, in the service's order."),
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-  async run(_args, { service, signal, config }) {
+  async run(_args, { service, signal, config, tools }) {
     const indexes = (await service.control.listIndexes(signal)).map(summarizeIndex);
     if (indexes.length === 0 && config.indexes) {
       const allowed = config.indexes.map((n) => JSON.stringify(n)).join(", ");
@@ -25,7 +25,7 @@ export default defineTool({
       };
     }
     if (indexes.length === 0) {
-      return { structured: { indexes }, table: "There are no indexes in this project yet. Create an index before upserting vectors." };
+      return { structured: { indexes }, table: `There are no indexes in this project yet.${firstSteps(tools)}` };
     }
     const table = markdownTable(
       ["name", "kind", "dimension", "metric", "state", "host", "where"],
@@ -43,3 +43,16 @@ export default defineTool({
     return { structured: { indexes }, table: `${n} ${n === 1 ? "index" : "indexes"}:\n\n${table}` };
   },
 });
+
+/** What to do on an empty project, text first, naming only tools that are on. */
+function firstSteps(tools: ReadonlySet<string>): string {
+  const steps: string[] = [];
+  if (tools.has("create_index_for_model") && tools.has("upsert_records")) {
+    steps.push(
+      'To remember and find text: create_index_for_model (e.g. model "local-bm25" on the local service, or "llama-text-embed-v2", ' +
+        'fieldMap {"text": "text"}), then upsert_records' + (tools.has("search_records") ? " and search_records" : "") + ".",
+    );
+  }
+  if (tools.has("create_index") && tools.has("upsert_vectors")) steps.push("To store your own embeddings: create_index, then upsert_vectors.");
+  return steps.length > 0 ? ` ${steps.join(" ")}` : "";
+}

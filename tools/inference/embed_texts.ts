@@ -2,8 +2,11 @@
 // The tools in tools/inference/ act on models, not on an index: they name no index and --indexes does not limit them.
 import { z } from "zod";
 import { markdownTable } from "../../src/tool-kit/format/table.js";
+import { ordinal } from "../../src/tool-kit/format/ordinal.js";
 import { ToolError } from "../../src/tool-kit/tool-error.js";
 import { defineTool, READ_ONLY } from "../../src/tool-kit/tool.js";
+import { budgetWords, fitRows } from "../../src/tool-kit/results/budget.js";
+import { estimateJsonTokens } from "../../src/tool-kit/results/tokens.js";
 
 const MAX_INPUTS = 96;
 
@@ -36,7 +39,8 @@ export default defineTool({
     totalTokens: z.number().int().optional().describe("Tokens the model read."),
   },
   annotations: READ_ONLY,
-  async run({ model, inputs, inputType, truncate, dimension }, { service, signal }) {
+  budgetedResult: true,
+  async run({ model, inputs, inputType, truncate, dimension }, { service, signal, config }) {
     const out = await service.inference.embed(
       {
         model,
@@ -45,7 +49,7 @@ export default defineTool({
       },
       signal,
     );
-    if (out.data.length !== inputs.length) throw new ToolError(`The service returned ${out.data.length} embeddings for ${inputs.length} texts; nothing usable was produced.`);
+    if (out.data.length !== inputs.length) throw new ToolError({ problem: `The service returned ${out.data.length} embeddings for ${inputs.length} texts, so none can be matched to its text.`, untouched: false });
     const embeddings = out.data.map((e) => ({
       ...(e.values && { values: e.values }),
       ...(e.sparse_indices && { sparseValues: { indices: e.sparse_indices, values: e.sparse_values ?? [] } }),
@@ -53,11 +57,29 @@ export default defineTool({
     }));
     const sizes = embeddings.map((e) => e.values?.length ?? e.sparseValues?.indices.length ?? 0);
     const size = out.vector_type === "sparse" ? `${Math.min(...sizes)}–${Math.max(...sizes)} non-zeros` : String(sizes[0]);
-    const structured = { model: out.model, vectorType: out.vector_type, embeddings, ...(out.usage?.total_tokens !== undefined && { totalTokens: out.usage.total_tokens }) };
-    const table = markdownTable(
-      ["model", "vector type", "count", out.vector_type === "sparse" ? "non-zeros" : "dimension", "tokens"],
-      [[out.model, out.vector_type, embeddings.length, size, out.usage?.total_tokens]],
+    const budget = config.maxResultTokens;
+    const n = embeddings.length;
+    // Whole vectors, in input order, up to the budget; the note names the inputs to embed again for the rest.
+    return fitRows(
+      n,
+      budget,
+      (i) => ({ text: 0, structured: estimateJsonTokens(embeddings[i]) }),
+      (shown) => {
+        const structured = { model: out.model, vectorType: out.vector_type, embeddings: embeddings.slice(0, shown), ...(out.usage?.total_tokens !== undefined && { totalTokens: out.usage.total_tokens }) };
+        const table = markdownTable(
+          ["model", "vector type", "count", out.vector_type === "sparse" ? "non-zeros" : "dimension", "tokens"],
+          [[out.model, out.vector_type, shown, size, out.usage?.total_tokens]],
+        );
+        const where = shown === n ? "The vectors are in structuredContent.embeddings, one per input in order." : `The vectors of the first ${shown} of the ${n} inputs are in structuredContent.embeddings, in order.`;
+        const note =
+          shown < n
+            ? `The vectors of inputs ${shown + 1}–${n} were left out: they would pass this result's budget of ${budgetWords(budget)}. ` +
+              (shown === 0
+                ? "Next step: a bigger --max-result-tokens (one vector takes more), or a smaller dimension where the model offers one."
+                : `Next step: embed_texts again with the same model and inputType and the inputs from the ${ordinal(shown + 1)} on, ${shown} at a time.`)
+            : undefined;
+        return { structured, table: `${table}\n\n${where}`, ...(note && { note }) };
+      },
     );
-    return { structured, table: `${table}\n\nThe vectors are in structuredContent.embeddings, one per input in order.` };
   },
 });

@@ -1,7 +1,7 @@
 // list_models — the embedding and reranking models the service offers (hosted: its own; local: local-bm25,
 // local-bm25-rerank and the dense models of the user's embeddings server).
 import { z } from "zod";
-import { markdownTable } from "../../src/tool-kit/format/table.js";
+import { escapeCell, markdownTable } from "../../src/tool-kit/format/table.js";
 import { defineTool, READ_ONLY } from "../../src/tool-kit/tool.js";
 
 export default defineTool({
@@ -28,10 +28,11 @@ export default defineTool({
         }),
       )
       .describe("The models."),
+    unlisted: z.string().optional().describe("Why models of the local service's embeddings server are missing (it could not be asked)."),
   },
   annotations: READ_ONLY,
   async run({ type }, { service, signal }) {
-    const list = await service.inference.listModels(type ? { type } : {}, signal);
+    const { models: list, unlisted } = await service.inference.modelListing(type ? { type } : {}, signal);
     const models = list.map((m) => ({
       model: m.model,
       type: m.type,
@@ -44,11 +45,12 @@ export default defineTool({
       ...(typeof m.max_sequence_length === "number" && { maxTokens: m.max_sequence_length }),
       ...(m.short_description && { description: m.short_description }),
     }));
-    if (models.length === 0) return { structured: { models }, table: `No ${type ?? ""} models are available.`.replace("  ", " ") };
+    const missing = unlisted ? `\n\n${escapeCell(unlisted, Infinity)}` : "";
+    if (models.length === 0) return { structured: { models, ...(unlisted && { unlisted }) }, table: `No ${type ?? ""} models are available.`.replace("  ", " ") + missing };
     const table = markdownTable(
       ["name", "type", "vector type", "dimensions", "max inputs", "max tokens"],
       models.map((m) => [m.model, m.type, m.vectorType, m.dimensions?.join(", ") ?? (m.vectorType === "dense" ? "learnt on first use" : ""), m.maxInputs, m.maxTokens]),
     );
-    return { structured: { models }, table };
+    return { structured: { models, ...(unlisted && { unlisted }) }, table: table + missing };
   },
 });

@@ -1,7 +1,9 @@
 // rerank_documents — order documents by relevance to a query with a reranking model.
 import { z } from "zod";
 import { fieldCell } from "../../src/tool-kit/text/hits.js";
-import { markdownTable } from "../../src/tool-kit/format/table.js";
+import { markdownRow, markdownTable, type Cell } from "../../src/tool-kit/format/table.js";
+import { budgetWords, countWithin, fitRows } from "../../src/tool-kit/results/budget.js";
+import { estimateJsonTokens, estimateTokens } from "../../src/tool-kit/results/tokens.js";
 import { ToolError } from "../../src/tool-kit/tool-error.js";
 import { defineTool, READ_ONLY } from "../../src/tool-kit/tool.js";
 
@@ -36,21 +38,22 @@ export default defineTool({
     rerankUnits: z.number().optional().describe("Rerank units used."),
   },
   annotations: READ_ONLY,
-  async run({ model, query, documents, topN, rankFields = ["text"], returnDocuments = true }, { service, signal }) {
+  budgetedResult: true,
+  async run({ model, query, documents, topN, rankFields = ["text"], returnDocuments = true }, { service, signal, config }) {
     const docs = documents.map((d, i) => {
       if (typeof d === "string") return { text: d };
       if (typeof d !== "object" || d === null || Array.isArray(d)) {
-        throw new ToolError(`documents[${i}] is ${d === null ? "null" : Array.isArray(d) ? "a list" : typeof d}; give a text or an object with a text field. Nothing was reranked.`);
+        throw new ToolError({ problem: `documents[${i}] is ${d === null ? "null" : Array.isArray(d) ? "a list" : typeof d}; give a text or an object with a text field` });
       }
       return d as Record<string, unknown>;
     });
     docs.forEach((d, i) => {
       const missing = rankFields.find((f) => typeof d[f] !== "string");
       if (missing !== undefined) {
-        throw new ToolError(
-          `documents[${i}] has no text field ${JSON.stringify(missing)} (rankFields is ${JSON.stringify(rankFields)}). Nothing was reranked.\n` +
-            "Next step: give each document that field, or set rankFields to the field that holds its text.",
-        );
+        throw new ToolError({
+          problem: `documents[${i}] has no text field ${JSON.stringify(missing)} (rankFields is ${JSON.stringify(rankFields)})`,
+          next: "give each document that field, or set rankFields to the field that holds its text.",
+        });
       }
     });
     const out = await service.inference.rerank(
@@ -66,12 +69,38 @@ export default defineTool({
         ...(returnDocuments && { document: (r.document ?? docs[r.index]) as Record<string, unknown> }),
       };
     });
-    const structured = { model: out.model, results, ...(out.usage?.rerank_units !== undefined && { rerankUnits: out.usage.rerank_units }) };
-    const table = markdownTable(
-      ["rank", "position", "id", "score", "text"],
-      results.map((r, i) => [i + 1, r.position, r.id, r.score.toFixed(4), rankFields.map((f) => fieldCell(docs[r.position][f])).join(" / ")]),
-      { whole: true }, // the caller's own documents, as many as it sent
+    const headers = ["rank", "position", "id", "score", ...(returnDocuments ? ["text"] : [])];
+    const row = (r: (typeof results)[number], i: number): Cell[] => [
+      i + 1,
+      r.position,
+      r.id,
+      r.score.toFixed(4),
+      ...(returnDocuments ? [rankFields.map((f) => fieldCell(docs[r.position][f])).join(" / ")] : []),
+    ];
+    const budget = config.maxResultTokens;
+    const n = results.length;
+    // The most relevant first, whole, up to the budget; without the documents every position and score fits.
+    return fitRows(
+      n,
+      budget,
+      (i) => ({ text: estimateTokens(markdownRow(row(results[i], i), headers.length, { whole: true })), structured: estimateJsonTokens(results[i]) }),
+      (shown) => {
+        const structured = { model: out.model, results: results.slice(0, shown), ...(out.usage?.rerank_units !== undefined && { rerankUnits: out.usage.rerank_units }) };
+        const table = markdownTable(headers, results.slice(0, shown).map(row), { whole: true }); // within the budget (results/budget.ts)
+        const head = `${shown === n ? n : `${shown} of the best ${n}`} of ${docs.length} documents, most relevant first (model ${out.model}):`;
+        const note = shown < n ? leftOut(shown) : undefined;
+        return { structured, table: `${head}\n\n${table}`, ...(note && { note }) };
+      },
     );
-    return { structured, table: `${results.length} of ${docs.length} documents, most relevant first (model ${out.model}):\n\n${table}` };
+
+    function leftOut(shown: number): string {
+      const what = `Results ${shown + 1}–${n} were left out: with their ${returnDocuments ? "documents" : "positions and scores"} they would pass this result's budget of ${budgetWords(budget)}.`;
+      // How many results fit with positions and scores only (the documents are the caller's own).
+      const bare = countWithin(results.map((r) => estimateJsonTokens({ position: r.position, id: r.id, score: r.score }) + estimateTokens(markdownRow(row(r, 0).slice(0, 4), 4))), budget);
+      if (returnDocuments && bare === n) {
+        return `${what} Next step: the same call with "returnDocuments": false gives every position and score (position is the document's place in documents).`;
+      }
+      return `${what} Next step: rerank the documents in parts of at most ${bare}${returnDocuments ? ' with "returnDocuments": false' : ""}, or a bigger --max-result-tokens.`;
+    }
   },
 });

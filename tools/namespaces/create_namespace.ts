@@ -8,7 +8,7 @@ import { NamespaceSummary, summarizeNamespace } from "../../src/tool-kit/results
 import { ToolError } from "../../src/tool-kit/tool-error.js";
 import { defineTool } from "../../src/tool-kit/tool.js";
 
-const RULES = { after: "Nothing was created." };
+const RULES = { untouched: "created" } as const;
 
 export default defineTool({
   name: "create_namespace",
@@ -31,10 +31,11 @@ export default defineTool({
     const created = await onIndexHost(service, index, signal, (model) =>
       service.adminData.createNamespace(model.host, { name, ...(schema && { schema }) }, signal).catch((e: unknown) => {
         if (e instanceof ServiceError && e.status === 409) {
-          throw new ToolError(
-            `Namespace ${JSON.stringify(name)} already exists in index ${JSON.stringify(index)}; nothing was created.\n` +
-              "Next step: use it as it is (describe_namespace shows it), or choose another name.",
-          );
+          throw new ToolError({
+            problem: `Namespace ${JSON.stringify(name)} already exists in index ${JSON.stringify(index)}`,
+            untouched: "created",
+            next: "use it as it is (describe_namespace shows it), or choose another name.",
+          });
         }
         throw e;
       }),

@@ -5,11 +5,11 @@ import { confirmDestruction, recordsIn } from "../../src/tool-kit/confirm.js";
 import { markdownTable } from "../../src/tool-kit/format/table.js";
 import { onIndexHost } from "../../src/tool-kit/index-host.js";
 import { indexArg, ruleError, textArg } from "../../src/tool-kit/args/schema.js";
-import { namespaceNotFound } from "../../src/tool-kit/results/namespace-errors.js";
+import { refuseMissing } from "../../src/tool-kit/missing-resource.js";
 import { defineTool } from "../../src/tool-kit/tool.js";
+import { namespaceName } from "../../src/tool-kit/namespace-name.js";
 
-const NOTHING = "Nothing was deleted.";
-const RULES = { after: NOTHING };
+const RULES = { untouched: "deleted" } as const;
 
 export default defineTool({
   name: "delete_namespace",
@@ -17,7 +17,7 @@ export default defineTool({
   description: "Permanently delete a namespace of an index and every record in it. Use it only when the user asked to remove that namespace.",
   inputSchema: {
     index: indexArg("Name of the index.", RULES),
-    namespace: textArg(1, 512, ruleError("namespaces are 1–512 characters", RULES)).describe('The namespace to delete ("__default__" for the default one).'),
+    namespace: textArg(0, 512, ruleError("namespaces are at most 512 characters", RULES)).describe('The namespace to delete ("__default__" or "" for the default one).'),
   },
   outputSchema: {
     index: z.string().describe("The index."),
@@ -26,18 +26,18 @@ export default defineTool({
   },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   requiresAllowDestructive: true,
-  async run({ index, namespace }, ctx) {
+  async run({ index, namespace: asked }, ctx) {
+    const namespace = namespaceName(asked); // the service's name of the default namespace
     const { service, signal } = ctx;
     const records = await onIndexHost(service, index, signal, async (model) => {
-      const ns = await service.adminData.describeNamespace(model.host, namespace, signal).catch((e: unknown) => namespaceNotFound(e, index, namespace, NOTHING));
+      const ns = await service.adminData.describeNamespace(model.host, namespace, signal).catch((e: unknown) => refuseMissing(e, { resource: "namespace", name: namespace, index }));
       const count = ns.record_count ?? undefined;
       await confirmDestruction(ctx, {
         action: `Delete namespace ${JSON.stringify(namespace)} of index ${JSON.stringify(index)}`,
         loses: `namespace ${JSON.stringify(namespace)}: ${recordsIn(count, undefined)}`,
         name: namespace,
-        nothing: NOTHING,
       });
-      await service.adminData.deleteNamespace(model.host, namespace, signal).catch((e: unknown) => namespaceNotFound(e, index, namespace, NOTHING));
+      await service.adminData.deleteNamespace(model.host, namespace, signal).catch((e: unknown) => refuseMissing(e, { resource: "namespace", name: namespace, index }));
       return count;
     });
     const table = markdownTable(["index", "namespace", "records"], [[index, namespace, records]]);

@@ -4,10 +4,11 @@ import { markdownTable } from "../../src/tool-kit/format/table.js";
 import { onIndexHost } from "../../src/tool-kit/index-host.js";
 import { indexArg, ruleError, textArg } from "../../src/tool-kit/args/schema.js";
 import { NamespaceSummary, summarizeNamespace } from "../../src/tool-kit/results/admin-summaries.js";
-import { namespaceNotFound } from "../../src/tool-kit/results/namespace-errors.js";
+import { refuseMissing } from "../../src/tool-kit/missing-resource.js";
 import { defineTool, READ_ONLY } from "../../src/tool-kit/tool.js";
+import { namespaceName } from "../../src/tool-kit/namespace-name.js";
 
-const RULES = { after: "Nothing was read." };
+const RULES = { untouched: "read" } as const;
 
 export default defineTool({
   name: "describe_namespace",
@@ -15,13 +16,14 @@ export default defineTool({
   description: 'Show one namespace of an index: its record count and which metadata fields its schema makes filterable ("__default__" is the default namespace).',
   inputSchema: {
     index: indexArg("Name of the index.", RULES),
-    namespace: textArg(1, 512, ruleError("namespaces are 1–512 characters", RULES)).describe('The namespace ("__default__" for the default one).'),
+    namespace: textArg(0, 512, ruleError("namespaces are at most 512 characters", RULES)).describe('The namespace ("__default__" or "" for the default one).'),
   },
   outputSchema: { index: z.string().describe("The index."), namespace: NamespaceSummary.describe("The namespace.") },
   annotations: READ_ONLY,
-  async run({ index, namespace }, { service, signal }) {
+  async run({ index, namespace: asked }, { service, signal }) {
+    const namespace = namespaceName(asked); // the service's name of the default namespace
     const found = await onIndexHost(service, index, signal, (model) =>
-      service.adminData.describeNamespace(model.host, namespace, signal).catch((e: unknown) => namespaceNotFound(e, index, namespace, "Nothing was read.")),
+      service.adminData.describeNamespace(model.host, namespace, signal).catch((e: unknown) => refuseMissing(e, { resource: "namespace", name: namespace, index })),
     );
     const ns = summarizeNamespace(found);
     const table = markdownTable(["name", "records", "filterable fields"], [[ns.name, ns.records, ns.filterableFields?.join(", ") ?? "all"]]);

@@ -6,7 +6,7 @@ import { indexArg, ruleError, textArg, wholeNumberArg } from "../../src/tool-kit
 import { NamespaceSummary, nextPageField, paginationTokenArg, summarizeNamespace } from "../../src/tool-kit/results/admin-summaries.js";
 import { defineTool, READ_ONLY } from "../../src/tool-kit/tool.js";
 
-const RULES = { after: "Nothing was read." };
+const RULES = { untouched: "read" } as const;
 
 export default defineTool({
   name: "list_namespaces",

@@ -6,7 +6,7 @@ import type { IndexModel } from "../../src/api/records.js";
 import type { SyncDocumentsOutcome } from "../../src/ingest/documents/sync-documents.js";
 import { textField } from "../../src/ingest/text-upsert.js";
 import { indexArg, namespaceArg, ruleError, wholeNumberArg } from "../../src/tool-kit/args/schema.js";
-import { markdownTable } from "../../src/tool-kit/format/table.js";
+import { escapeCell, markdownTable } from "../../src/tool-kit/format/table.js";
 import { distinctFailures, failuresField, writableIndex, writtenTo } from "../../src/tool-kit/results/writes.js";
 import { ToolError } from "../../src/tool-kit/tool-error.js";
 import type { Service } from "../../src/api/service.js";
@@ -15,7 +15,7 @@ import { defineTool } from "../../src/tool-kit/tool.js";
 /** Loaded on the first call, not at start-up: file reading, chunking and the HTML parser. */
 const documents = () => import("../../src/ingest/documents/sync-documents.js");
 
-const RULES = { after: "Nothing was read." };
+const RULES = { untouched: "read" } as const;
 const rule = (text: string) => ruleError(text, RULES);
 const MAX_SKIPPED_SHOWN = 20;
 const globList = (what: string) =>
@@ -46,6 +46,9 @@ const Outcome = {
   dryRun: z.boolean().describe("True when nothing was written."),
   chunkSize: z.number().int().describe("Characters a chunk may hold in this run."),
   skippedFiles: z.array(z.object({ path: z.string().describe("The file."), reason: z.string().describe("Why it was skipped.") })).describe(`The first ${MAX_SKIPPED_SHOWN} skipped files.`),
+  skippedFolders: z.array(z.object({ path: z.string().describe("The folder."), reason: z.string().describe("Why it was not entered.") })).describe(`The first ${MAX_SKIPPED_SHOWN} folders not entered (hidden or of installed packages; an include glob that names one enters it).`),
+  notIncluded: z.number().int().describe("Files no include glob matched."),
+  excluded: z.number().int().describe("Files an exclude glob matched."),
   notLanded: z.array(z.string()).describe("Ids of new or changed chunks that were not written (empty when all landed)."),
   failures: failuresField("One entry per distinct write failure."),
   note: z.string().describe("What happened and the next step, in words."),
@@ -63,7 +66,14 @@ function summary(s: Structured): string {
     skipped.length === 0
       ? ""
       : `\n\nSkipped${s.skipped > skipped.length ? ` (the first ${skipped.length} of ${s.skipped})` : ""}:\n\n${markdownTable(["file", "why"], skipped)}`;
-  return `${counts}.\n\n${table}${skippedTable}\n\n${s.note}`;
+  const leftOut = [s.notIncluded > 0 ? `${s.notIncluded} matched no include glob` : "", s.excluded > 0 ? `${s.excluded} matched an exclude glob` : ""].filter(Boolean);
+  const filtered = leftOut.length > 0 ? `\n\nFiles left out: ${leftOut.join("; ")}.` : "";
+  const folders = s.skippedFolders.map((f) => f.path);
+  const foldersLine =
+    folders.length === 0
+      ? ""
+      : `\n\nFolders not entered (hidden or of installed packages; an include glob naming one, e.g. ".github/**", enters it): ${folders.map((f) => escapeCell(f)).join(", ")}.`;
+  return `${counts}.\n\n${table}${filtered}${foldersLine}${skippedTable}\n\n${s.note}`;
 }
 
 function noteFor(out: SyncDocumentsOutcome, dryRun: boolean, index: string): string {
@@ -93,9 +103,9 @@ export default defineTool({
   title: "Index a folder of documents",
   description:
     "Make Markdown, text and HTML files under allowed folders searchable in an index with integrated embedding: chunks along " +
-    'headings and paragraphs become records (_id "path#chunk", the first chunk "/path#1"; fields source, headingPath, chunk, ' +
-    "modified). Run it again after edits: unchanged files are not read, only changed chunks are sent, and chunks of " +
-    "shortened or deleted files are pruned.",
+    'headings become records (_id "folder/path#chunk"; fields source, headingPath, chunk, modified, and front matter). Hidden ' +
+    "and package folders are skipped. Run it again after edits: only changed chunks are sent, and chunks of shortened or " +
+    "deleted files are pruned.",
   inputSchema: {
     index: indexArg("Name of the index with integrated embedding to write to.", RULES),
     namespace: namespaceArg("Namespace (default \"\"); one of their own keeps pruning to these documents.", RULES),
@@ -104,8 +114,8 @@ export default defineTool({
       .min(1, rule("give 1–100 files or folders"))
       .max(100, rule("give 1–100 files or folders"))
       .describe("Files or folders under an allowed directory (or relative to the first)."),
-    include: globList('Only files matching one of these globs (relative to the folder given), e.g. ["**/*.md"].'),
-    exclude: globList('Leave out files matching these globs, e.g. ["drafts/**"].'),
+    include: globList('Only files matching one of these globs, as in .gitignore: with a "/" matched against the path under the folder given, without one against any name in it, e.g. ["*.md", "guides/**"].'),
+    exclude: globList('Leave out files matching these globs (as include), e.g. ["drafts/**"].'),
     chunkSize: wholeNumberArg(100, 8000, rule("chunkSize is a whole number of characters from 100 to 8000"))
       .optional()
       .describe("Characters a chunk may hold (default: from the model's token limit)."),
@@ -123,15 +133,16 @@ export default defineTool({
     const model = await writableIndex(service, index, signal);
     const field = textField(model);
     if (field === undefined) {
-      throw new ToolError(
-        `Index ${JSON.stringify(index)} has no integrated embedding, so it cannot embed documents; nothing was read.\n` +
-          "Next step: create an index for a model with create_index_for_model (list_models shows the models), then call index_documents with it.",
-      );
+      throw new ToolError({
+        problem: `Index ${JSON.stringify(index)} has no integrated embedding, so it cannot embed documents`,
+        untouched: "read",
+        next: "create an index for a model with create_index_for_model (list_models shows the models), then call index_documents with it.",
+      });
     }
     const size = chunkSize ?? (await defaultChunkSize(service, model, signal));
     const overlap = chunkOverlap ?? Math.floor(size / 10);
     if (overlap >= size / 2) {
-      throw new ToolError(`chunkOverlap (${overlap}) must be less than half of chunkSize (${size}); nothing was read.`);
+      throw new ToolError({ problem: `chunkOverlap (${overlap}) must be less than half of chunkSize (${size})`, untouched: "read" });
     }
     const { syncDocuments, DocumentPathError } = await documents();
     let out: SyncDocumentsOutcome;
@@ -142,7 +153,7 @@ export default defineTool({
         progress: (done, total, message) => ctx.progress(done, total, message),
       });
     } catch (err) {
-      if (err instanceof DocumentPathError) throw new ToolError(`${err.message} Nothing was read.`);
+      if (err instanceof DocumentPathError) throw new ToolError({ problem: err.message, untouched: "read" });
       throw err;
     }
     const failures = distinctFailures(out.notLanded);
@@ -150,7 +161,8 @@ export default defineTool({
       index, namespace, files: out.files, filesRead: out.filesRead, skipped: out.skipped.length, chunks: out.chunks, bytes: out.bytes,
       added: out.added, changed: out.changed, unchanged: out.unchanged, pruned: out.pruned, upserted: out.upserted,
       seconds: Math.round((performance.now() - started) / 10) / 100, dryRun, chunkSize: size,
-      skippedFiles: out.skipped.slice(0, MAX_SKIPPED_SHOWN), notLanded: out.notLanded.flatMap((f) => f.ids), failures,
+      skippedFiles: out.skipped.slice(0, MAX_SKIPPED_SHOWN), skippedFolders: out.skippedFolders.slice(0, MAX_SKIPPED_SHOWN),
+      notIncluded: out.notIncluded, excluded: out.excluded, notLanded: out.notLanded.flatMap((f) => f.ids), failures,
       note: noteFor(out, dryRun, index),
     };
     const text = summary(structured);

@@ -1,17 +1,21 @@
 // search_indexes — one text searched in several indexes with integrated embedding (the hosted service's own MCP
-// server calls it cascading search): each index's hits, merged, de-duplicated by id (the first index listed keeps
-// it), then reranked together, since scores of different indexes cannot be compared.
+// server calls it cascading search): each index's hits, merged, then reranked together, since scores of different
+// indexes cannot be compared. A hit is its index, namespace and id: records of different indexes that share an id
+// (index_documents gives "/README.md#1" in every folder) stay apart.
 import { z } from "zod";
 import { checkFilter, filterSchema } from "../../src/tool-kit/args/filter.js";
 import { indexArg, namespaceArg, ruleError, wholeNumberArg } from "../../src/tool-kit/args/schema.js";
 import { onIndexHost } from "../../src/tool-kit/index-host.js";
-import { Hit, hitsTable, recordsNamespace, rerankArg, usageField } from "../../src/tool-kit/text/hits.js";
+import { Hit, hitsResult, rerankArg, usageField } from "../../src/tool-kit/text/hits.js";
 import { ToolError } from "../../src/tool-kit/tool-error.js";
 import { defineTool, READ_ONLY } from "../../src/tool-kit/tool.js";
+import { budgetWords } from "../../src/tool-kit/results/budget.js";
+import { estimateTokens } from "../../src/tool-kit/results/tokens.js";
+import { textField } from "../../src/ingest/text-records.js";
+import { namespaceName } from "../../src/tool-kit/namespace-name.js";
 
-const RULES = { after: "Nothing was searched." };
+const RULES = { untouched: "read" } as const;
 const rule = (text: string) => ruleError(text, RULES);
-const NOTHING = "Nothing was searched.";
 
 const MergedHit = Hit.extend({
   index: z.string().describe("The index it came from."),
@@ -22,7 +26,7 @@ export default defineTool({
   name: "search_indexes",
   title: "Search several indexes",
   description:
-    "Search a text in several indexes with integrated embedding at once: the hits of each are merged, de-duplicated by id and " +
+    "Search a text in several indexes with integrated embedding at once: the hits of each are merged (records of different indexes stay apart) and " +
     "reranked together by a reranking model (their own scores cannot be compared across indexes).",
   inputSchema: {
     indexes: z
@@ -50,14 +54,16 @@ export default defineTool({
     usage: usageField,
   },
   annotations: READ_ONLY,
-  async run({ indexes, query, rerank }, { service, signal }) {
+  budgetedResult: true,
+  async run({ indexes, query, rerank }, { service, signal, config }) {
     checkFilter(query.filter);
     const seen = new Set<string>();
     for (const { index, namespace = "" } of indexes) {
       const key = `${index}\u0000${namespace}`;
-      if (seen.has(key)) throw new ToolError(`indexes lists ${JSON.stringify(index)} (namespace ${JSON.stringify(namespace)}) twice. ${NOTHING}`);
+      if (seen.has(key)) throw new ToolError({ problem: `indexes lists ${JSON.stringify(index)} (namespace ${JSON.stringify(namespace)}) twice` });
       seen.add(key);
     }
+    const textFields = new Set<string>();
     let readUnits = 0;
     let embedTokens = 0;
     const perIndex = await Promise.all(
@@ -69,16 +75,18 @@ export default defineTool({
           (model) =>
             service.data.searchRecords(
               model.host,
-              recordsNamespace(namespace),
+              namespaceName(namespace),
               { query: { top_k: query.topK, inputs: { text: query.text }, ...(query.filter && { filter: query.filter }) } },
               signal,
             ),
           (model) => {
+            const field = textField(model);
+            if (field !== undefined) textFields.add(field);
             if (!model.embed) {
-              throw new ToolError(
-                `Index ${JSON.stringify(index)} has no integrated embedding, so it cannot be searched by text. ${NOTHING}\n` +
-                  "Next step: call again without it (search_records and query_vectors search one index by id or vector).",
-              );
+              throw new ToolError({
+                problem: `Index ${JSON.stringify(index)} has no integrated embedding, so it cannot be searched by text`,
+                next: "call again without it (search_records and query_vectors search one index by id or vector).",
+              });
             }
           },
         );
@@ -87,15 +95,9 @@ export default defineTool({
         return { index, namespace, hits: answer.result.hits };
       }),
     );
-    const merged: z.infer<typeof MergedHit>[] = [];
-    const ids = new Set<string>();
-    for (const { index, namespace, hits } of perIndex) {
-      for (const h of hits) {
-        if (ids.has(h._id)) continue;
-        ids.add(h._id);
-        merged.push({ id: h._id, score: h._score, fields: h.fields ?? {}, index, namespace });
-      }
-    }
+    const merged: z.infer<typeof MergedHit>[] = perIndex.flatMap(({ index, namespace, hits }) =>
+      hits.map((h) => ({ id: h._id, score: h._score, fields: h.fields ?? {}, index, namespace })),
+    );
     const searched = perIndex.map((p) => ({ index: p.index, namespace: p.namespace, hits: p.hits.length }));
     if (merged.length === 0) {
       return { structured: { hits: [], searched, usage: { readUnits, embedTotalTokens: embedTokens } }, table: "No records found in any of the indexes." };
@@ -103,10 +105,10 @@ export default defineTool({
     const missing = merged.find((h) => rerank.rankFields.some((f) => typeof h.fields[f] !== "string"));
     if (missing) {
       const field = rerank.rankFields.find((f) => typeof missing.fields[f] !== "string")!;
-      throw new ToolError(
-        `Record ${JSON.stringify(missing.id)} of index ${JSON.stringify(missing.index)} has no text field ${JSON.stringify(field)} to rerank by. ${NOTHING}\n` +
-          `Next step: set rerank.rankFields to a field every index's records hold (fields found: ${Object.keys(missing.fields).map((k) => JSON.stringify(k)).join(", ")}).`,
-      );
+      throw new ToolError({
+        problem: `Record ${JSON.stringify(missing.id)} of index ${JSON.stringify(missing.index)} has no text field ${JSON.stringify(field)} to rerank by`,
+        next: `set rerank.rankFields to a field every index's records hold (fields found: ${Object.keys(missing.fields).map((k) => JSON.stringify(k)).join(", ")}).`,
+      });
     }
     const ranked = await service.inference.rerank(
       {
@@ -121,8 +123,26 @@ export default defineTool({
     );
     const hits = ranked.data.map((r) => ({ ...merged[r.index], score: r.score }));
     const structured = { hits, searched, usage: { readUnits, embedTotalTokens: embedTokens, rerankUnits: ranked.usage?.rerank_units ?? 0 } };
-    const head = `${hits.length} of ${merged.length} distinct records from ${indexes.length} ${indexes.length === 1 ? "index" : "indexes"}, reranked by ${rerank.model}:`;
-    const table = hitsTable(hits.map((h) => ({ ...h, extra: [h.index] })), ["index"]);
-    return { structured, table: `${head}\n\n${table}` };
+    const from = `from ${indexes.length} ${indexes.length === 1 ? "index" : "indexes"}`;
+    const budget = config.maxResultTokens;
+    const n = hits.length;
+    return hitsResult(hits, {
+      textFields: [...new Set([...textFields, ...rerank.rankFields])],
+      withIndex: true,
+      budget,
+      head: (shown) => `${shown === n ? n : `${shown} of the best ${n}`} of ${merged.length} ${merged.length === 1 ? "hit" : "hits"} ${from}, reranked by ${rerank.model}:`,
+      structured: (shown) => ({ ...structured, hits: shown }),
+      rest: (shown) => {
+        const byIndex = new Map<string, { index: string; namespace: string; ids: string[] }>();
+        for (const h of hits.slice(shown)) {
+          const key = `${h.index}\u0000${h.namespace}`;
+          if (!byIndex.has(key)) byIndex.set(key, { index: h.index, namespace: h.namespace, ids: [] });
+          byIndex.get(key)!.ids.push(h.id);
+        }
+        const calls = [...byIndex.values()].map((g) => `fetch_vectors {"index": ${JSON.stringify(g.index)}, "namespace": ${JSON.stringify(g.namespace)}, "ids": ${JSON.stringify(g.ids)}}`);
+        const read = estimateTokens(calls.join("; ")) <= budget / 4 ? `${calls.join("; ")} ${calls.length === 1 ? "reads them" : "read them"}` : "fetch_vectors reads them by id";
+        return `Hits ${shown + 1}–${n} were left out: with every field they would pass this result's budget of ${budgetWords(budget)}. Next step: ${read}; or a smaller rerank.topN.`;
+      },
+    });
   },
 });

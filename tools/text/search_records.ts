@@ -1,5 +1,6 @@
 // search_records — find records of an index by text (integrated embedding), by a stored record's id, or by a vector;
-// optionally reranked. The table shows rank · id · score · the fields (text shortened; in full in structuredContent).
+// optionally reranked. The table shows id · score · the text · the other fields (index_documents' bookkeeping only in
+// structuredContent), whole hits within the result budget.
 import { z } from "zod";
 import type { SearchRecordsRequest } from "../../src/api/data.js";
 import type { IndexModel } from "../../src/api/records.js";
@@ -7,13 +8,15 @@ import { checkFilter, filterSchema } from "../../src/tool-kit/args/filter.js";
 import { indexArg, namespaceArg, numberList, recordIdArg, ruleError, sparseVectorArg, wholeNumberArg } from "../../src/tool-kit/args/schema.js";
 import { onIndexHost } from "../../src/tool-kit/index-host.js";
 import { namespaceOfIndex } from "../../src/tool-kit/results/index-summary.js";
-import { Hit, hitsTable, recordsNamespace, rerankArg, usageField } from "../../src/tool-kit/text/hits.js";
+import { Hit, hitsResult, rerankArg, usageField } from "../../src/tool-kit/text/hits.js";
 import { ToolError } from "../../src/tool-kit/tool-error.js";
 import { defineTool, READ_ONLY } from "../../src/tool-kit/tool.js";
+import { budgetWords, idsArgument } from "../../src/tool-kit/results/budget.js";
+import { textField } from "../../src/ingest/text-records.js";
+import { namespaceName } from "../../src/tool-kit/namespace-name.js";
 
-const RULES = { after: "Nothing was searched." };
+const RULES = { untouched: "read" } as const;
 const rule = (text: string) => ruleError(text, RULES);
-const NOTHING = "Nothing was searched.";
 
 export default defineTool({
   name: "search_records",
@@ -49,29 +52,32 @@ export default defineTool({
     usage: usageField,
   },
   annotations: READ_ONLY,
-  async run({ index, namespace = "", query, fields, rerank }, { service, signal }) {
+  budgetedResult: true,
+  async run({ index, namespace = "", query, fields, rerank }, { service, signal, config, tools }) {
     const given = (["text", "id", "vector"] as const).filter((k) => query[k] !== undefined);
     if (given.length !== 1) {
-      throw new ToolError(
-        `Give exactly one of query.text, query.id or query.vector (this call has ${given.length === 0 ? "none" : given.join(" and ")}). ${NOTHING}\n` +
-          "Next step: call again with one of them — query.text for an index with integrated embedding.",
-      );
+      throw new ToolError({
+        problem: `Give exactly one of query.text, query.id or query.vector (this call has ${given.length === 0 ? "none" : given.join(" and ")})`,
+        next: "call again with one of them — query.text for an index with integrated embedding.",
+      });
     }
     const v = query.vector;
-    if (v && v.values === undefined && v.sparseValues === undefined) throw new ToolError(`query.vector needs values or sparseValues. ${NOTHING}`);
+    if (v && v.values === undefined && v.sparseValues === undefined) throw new ToolError({ problem: "query.vector needs values or sparseValues" });
     if (v?.sparseValues && v.sparseValues.indices.length !== v.sparseValues.values.length) {
-      throw new ToolError(`query.vector.sparseValues has ${v.sparseValues.indices.length} indices but ${v.sparseValues.values.length} values; they must be the same length. ${NOTHING}`);
+      throw new ToolError({ problem: `query.vector.sparseValues has ${v.sparseValues.indices.length} indices but ${v.sparseValues.values.length} values; they must be the same length` });
     }
     if (rerank && query.text === undefined) {
-      throw new ToolError(`rerank needs query.text: the reranker scores each record against that text. ${NOTHING}\nNext step: search by text, or leave out rerank.`);
+      throw new ToolError({ problem: "rerank needs query.text: the reranker scores each record against that text", next: "search by text, or leave out rerank." });
     }
     checkFilter(query.filter);
+    let embedded: string | undefined;
     const check = (model: IndexModel) => {
+      embedded = textField(model);
       if (query.text !== undefined && !model.embed) {
-        throw new ToolError(
-          `Index ${JSON.stringify(index)} has no integrated embedding, so it cannot search by text. ${NOTHING}\n` +
-            "Next step: make a query vector with embed_texts (the same model as the stored vectors) and search with query_vectors, or search by query.id.",
-        );
+        throw new ToolError({
+          problem: `Index ${JSON.stringify(index)} has no integrated embedding, so it cannot search by text`,
+          next: "search by query.id (a stored record's vector); or query_vectors with a vector from the model that made the stored ones (embed_texts makes it if list_models shows that model); or, to search text, write it to an index made by create_index_for_model with upsert_records.",
+        });
       }
     };
     const body: SearchRecordsRequest = {
@@ -90,7 +96,7 @@ export default defineTool({
       ...(fields && { fields }),
       ...(rerank && { rerank: { model: rerank.model, rank_fields: rerank.rankFields, ...(rerank.topN !== undefined && { top_n: rerank.topN }) } }),
     };
-    const answer = await onIndexHost(service, index, signal, (model) => service.data.searchRecords(model.host, recordsNamespace(namespace), body, signal), check);
+    const answer = await onIndexHost(service, index, signal, (model) => service.data.searchRecords(model.host, namespaceName(namespace), body, signal), check);
     const hits: Hit[] = answer.result.hits.map((h) => ({ id: h._id, score: h._score, fields: h.fields ?? {} }));
     const u = answer.usage;
     const usage = {
@@ -101,9 +107,29 @@ export default defineTool({
     const structured = { index, namespace, hits, usage };
     const where = namespaceOfIndex(namespace, index);
     if (hits.length === 0) {
-      return { structured, table: `No records found in ${where}${query.filter ? " that match the filter" : ""}. describe_index_stats shows which namespaces hold records.` };
+      const which = ["describe_index_stats", "list_namespaces"].find((t) => tools.has(t));
+      const hint = which ? ` ${which} shows which namespaces hold records.` : "";
+      return { structured, table: `No records found in ${where}${query.filter ? " that match the filter" : ""}.${hint}` };
     }
     const how = rerank ? `reranked by ${rerank.model}` : "best first";
-    return { structured, table: `${hits.length} ${hits.length === 1 ? "record" : "records"} in ${where}, ${how}:\n\n${hitsTable(hits, [], fields)}` };
+    const budget = config.maxResultTokens;
+    const n = hits.length;
+    return hitsResult(hits, {
+      textFields: [embedded ?? "text"],
+      only: fields,
+      budget,
+      head: (shown) => `${shown === n ? n : `${shown} of ${n}`} ${n === 1 ? "record" : "records"} in ${where}, ${how}:`,
+      structured: (shown) => ({ index, namespace, hits: shown, usage }),
+      rest: (shown) => {
+        const ids = idsArgument(hits.slice(shown).map((h) => h.id), budget / 4);
+        const read = ids
+          ? `fetch_vectors {"index": ${JSON.stringify(index)}, "namespace": ${JSON.stringify(namespace)}, "ids": ${ids}} reads them (their text is in the metadata)`
+          : "fetch_vectors reads them by id";
+        return (
+          `Hits ${shown + 1}–${n} were left out: with every field they would pass this result's budget of ${budgetWords(budget)}. ` +
+          `Next step: ${read}; or search again with fewer fields (e.g. "fields": [${JSON.stringify(embedded ?? "text")}]) or a smaller topK.`
+        );
+      },
+    });
   },
 });

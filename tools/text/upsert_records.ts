@@ -6,18 +6,17 @@ import { checkTextUpsert, runTextUpsert } from "../../src/ingest/text-upsert.js"
 import { ToolError } from "../../src/tool-kit/tool-error.js";
 import { indexArg, namespaceArg, ruleError } from "../../src/tool-kit/args/schema.js";
 import { defineTool } from "../../src/tool-kit/tool.js";
-import { failuresField, notWrittenText, problemsText, upsertResult, writableIndex, writtenTo } from "../../src/tool-kit/results/writes.js";
+import { failuresField, notWrittenText, problemsRefusal, upsertResult, writableIndex, writtenTo } from "../../src/tool-kit/results/writes.js";
 
 const MAX_RECORDS = 10_000;
-const RULES = { list: "records", after: "Nothing was written." };
+const RULES = { list: "records", untouched: "written" } as const;
 const rule = (text: string) => ruleError(text, RULES);
 export default defineTool({
   name: "upsert_records",
   title: "Upsert text records",
   description:
-    "Store text in an index with integrated embedding (create_index_for_model): each record has _id, the index's text field " +
-    "(describe_index shows it) and any other fields, kept as metadata. The index embeds the text; a record whose _id exists is " +
-    `replaced. Up to ${MAX_RECORDS} records a call, checked whole first; if some fail to land, the result lists their ids.`,
+    "Store text in an index that embeds it (create_index_for_model): each record has _id, the index's text field " +
+    "(describe_index shows it) and any other fields, kept as metadata. A record whose _id exists is replaced; the call is checked whole first.",
   inputSchema: {
     index: indexArg("Name of the index to write to.", RULES),
     namespace: namespaceArg('Namespace, up to 512 characters; omitted means the default namespace.', RULES),
@@ -47,12 +46,13 @@ export default defineTool({
       checked = checkTextUpsert(records, model);
     }
     if (checked.field === undefined) {
-      throw new ToolError(
-        `Index ${JSON.stringify(index)} has no integrated embedding, so it cannot embed text; nothing was written.\n` +
-          "Next step: write vectors to it with upsert_vectors (embed_texts makes them from text), or create an index for a model with create_index_for_model.",
-      );
+      throw new ToolError({
+        problem: `Index ${JSON.stringify(index)} has no integrated embedding, so it cannot embed text`,
+        untouched: "written",
+        next: "write vectors to it with upsert_vectors (embed_texts makes them from text), or create an index for a model with create_index_for_model.",
+      });
     }
-    if (checked.problems.length > 0) throw new ToolError(problemsText("upsert_records", checked.problems, index));
+    if (checked.problems.length > 0) throw new ToolError(problemsRefusal("upsert_records", checked.problems, index));
 
     const outcome = await runTextUpsert({
       service,

@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { IndexModel } from "../../src/api/records.js";
 import type { Service } from "../../src/api/service.js";
 import { ToolError } from "../../src/tool-kit/tool-error.js";
-import { filterProblem, filterSchema, FILTER_OPERATORS } from "../../src/tool-kit/args/filter.js";
+import { filterProblem, filterRefusal, filterSchema } from "../../src/tool-kit/args/filter.js";
 import { markdownTable } from "../../src/tool-kit/format/table.js";
 import { onIndexHost } from "../../src/tool-kit/index-host.js";
 import { indexArg, namespaceArg, recordIdArg, ruleError } from "../../src/tool-kit/args/schema.js";
@@ -12,9 +12,9 @@ import { defineTool } from "../../src/tool-kit/tool.js";
 import { FRESHNESS_NOTE, isHosted } from "../../src/tool-kit/hosted.js";
 import { confirmDestruction, recordsIn } from "../../src/tool-kit/confirm.js";
 import { namespaceOfIndex } from "../../src/tool-kit/results/index-summary.js";
+import { namespaceName } from "../../src/tool-kit/namespace-name.js";
 
-const NOTHING = "Nothing was deleted.";
-const RULES = { after: NOTHING };
+const RULES = { untouched: "deleted" } as const;
 const rule = (text: string) => ruleError(text, RULES);
 
 /** Records per namespace, or undefined when the stats cannot be read (the counts are a courtesy). */
@@ -27,14 +27,19 @@ async function namespaceCounts(service: Service, model: IndexModel, signal: Abor
   }
 }
 
-const nsName = (namespace: string) => (namespace === "" ? "(default)" : JSON.stringify(namespace));
-/** How many records of the namespace match the filter (stats with a filter), when the service can say. */
+const nsName = (namespace: string) => JSON.stringify(namespaceName(namespace));
+/**
+ * How many records of the namespace match the filter, when the service can say (the count is a courtesy). A
+ * serverless index refuses describe_index_stats with a filter on the hosted service: it is asked for a dry-run update
+ * by the same filter instead, which counts the matches and changes nothing.
+ */
 async function filterCount(service: Service, model: IndexModel, namespace: string, filter: Record<string, unknown>, signal: AbortSignal): Promise<number | undefined> {
   try {
+    if (model.spec.serverless) return (await service.adminData.update(model.host, { namespace, filter, setMetadata: {}, dryRun: true }, signal)).matchedRecords;
     const stats = await service.data.describeIndexStats(model.host, signal, filter);
-    return stats.namespaces?.[namespace]?.vectorCount ?? 0;
+    return stats.namespaces?.[namespaceName(namespace)]?.vectorCount ?? stats.namespaces?.[namespace]?.vectorCount ?? 0;
   } catch {
-    return undefined; // e.g. a serverless index that refuses stats with a filter: the count is a courtesy
+    return undefined;
   }
 }
 
@@ -75,23 +80,21 @@ export default defineTool({
       (x): x is "ids" | "filter" | "deleteAll" => typeof x === "string",
     );
     if (given.length !== 1) {
-      throw new ToolError(
-        given.length === 0
-          ? `Say what to delete: give exactly one of ids (1–1000 record ids), filter (a metadata filter) or deleteAll: true. ${NOTHING}`
-          : `Give exactly one of ids, filter or deleteAll; this call gave ${given.join(" and ")}. ${NOTHING}`,
-      );
+      throw new ToolError({
+        problem:
+          given.length === 0
+            ? "Say what to delete: give exactly one of ids (1–1000 record ids), filter (a metadata filter) or deleteAll: true"
+            : `Give exactly one of ids, filter or deleteAll; this call gave ${given.join(" and ")}`,
+      });
     }
     const by = given[0];
     if (filter !== undefined) {
       const problem = filterProblem(filter);
       if (problem) {
-        throw new ToolError(
-          `Invalid filter: ${problem}. ${NOTHING}\nNext step: write the filter with the operators ${FILTER_OPERATORS.join(", ")} ` +
-            '(and $and / $or to combine), e.g. {"genre": {"$eq": "drama"}}, and call again.',
-        );
+        throw new ToolError(filterRefusal(problem));
       }
       if (Object.keys(filter).length === 0) {
-        throw new ToolError(`The filter is empty, which would match every record. To delete them all, give deleteAll: true instead. ${NOTHING}`);
+        throw new ToolError({ problem: "The filter is empty, which would match every record. To delete them all, give deleteAll: true instead" });
       }
     }
 
@@ -108,7 +111,6 @@ export default defineTool({
           action: `Delete ${filter ? "every record matching the filter" : "every record"} in ${namespaceOfIndex(namespace, index)}`,
           loses: `${matching === undefined ? "the matching records" : recordsIn(matching, undefined)} in ${namespaceOfIndex(namespace, index)}`,
           name: index,
-          nothing: NOTHING,
         });
       }
       let found: string[] | undefined;
@@ -153,7 +155,7 @@ export default defineTool({
           : "every record";
     const table = markdownTable(
       ["index", "namespace", "by", "records before", "records after", "removed"],
-      [[index, namespace === "" ? "(default)" : namespace, by, before, after, structured.removed]],
+      [[index, namespaceName(namespace), by, before, after, structured.removed]],
     );
     const missing = structured.missing?.length ? `\n\nIds that did not exist: ${structured.missing.join(", ")}` : "";
     return { structured, table: `Deleted ${what} from ${where}.\n\n${table}${missing}`, ...(isHosted(config) && { note: FRESHNESS_NOTE }) };

@@ -2,14 +2,15 @@
 import { z } from "zod";
 import { checkFilter, filterSchema } from "../../src/tool-kit/args/filter.js";
 import { indexArg, namespaceArg, ruleError, SparseValuesOutput, wholeNumberArg } from "../../src/tool-kit/args/schema.js";
-import { fitBudget, float32Values, jsonSize, RESULT_BUDGET_CHARS } from "../../src/tool-kit/results/budget.js";
-import { markdownTable } from "../../src/tool-kit/format/table.js";
+import { budgetWords, fitRows, smallerPage, float32Values } from "../../src/tool-kit/results/budget.js";
+import { estimateJsonTokens, estimateTokens } from "../../src/tool-kit/results/tokens.js";
+import { markdownRow, markdownTable, type Cell } from "../../src/tool-kit/format/table.js";
 import { onIndexHost } from "../../src/tool-kit/index-host.js";
 import { nextPageField, paginationTokenArg } from "../../src/tool-kit/results/admin-summaries.js";
 import { namespaceOfIndex } from "../../src/tool-kit/results/index-summary.js";
 import { defineTool, READ_ONLY } from "../../src/tool-kit/tool.js";
 
-const RULES = { after: "Nothing was read." };
+const RULES = { untouched: "read" } as const;
 
 const Fetched = z.object({
   id: z.string().describe("Record id."),
@@ -37,36 +38,51 @@ export default defineTool({
     paginationToken: nextPageField,
   },
   annotations: READ_ONLY,
-  async run({ index, namespace = "", filter, limit, paginationToken, includeValues }, { service, signal }) {
+  budgetedResult: true,
+  async run({ index, namespace = "", filter, limit, paginationToken, includeValues }, { service, signal, config }) {
     checkFilter(filter);
     const page = await onIndexHost(service, index, signal, (model) =>
       service.adminData.fetchByMetadata(model.host, { namespace, filter, ...(limit && { limit }), ...(paginationToken && { paginationToken }) }, signal),
     );
-    const all = Object.values(page.vectors).map((r) => ({
+    const vectors = Object.values(page.vectors).map((r) => ({
       id: r.id,
       ...(includeValues && r.values && r.values.length > 0 && { values: float32Values(r.values) }),
       ...(includeValues && r.sparseValues && { sparseValues: { indices: r.sparseValues.indices, values: float32Values(r.sparseValues.values) } }),
       ...(r.metadata && { metadata: r.metadata }),
     }));
-    // Whole up to the result budget (as fetch_vectors); past it, ids only, and the note says so.
-    const whole = fitBudget(all, (v) => jsonSize(v.metadata) + jsonSize(v.values) + jsonSize(v.sparseValues));
-    const vectors = all.map((v, i) => (i < whole ? v : { id: v.id }));
-    const structured = { index, namespace, vectors, ...(page.next && { paginationToken: page.next }) };
     const where = namespaceOfIndex(namespace, index);
-    if (vectors.length === 0) return { structured, table: `No record in ${where} matches the filter.` };
+    if (vectors.length === 0) return { structured: { index, namespace, vectors, ...(page.next && { paginationToken: page.next }) }, table: `No record in ${where} matches the filter.` };
     const withValues = vectors.some((v) => "values" in v || "sparseValues" in v);
-    const table = markdownTable(
-      ["id", "metadata", ...(withValues ? ["values", "sparse values"] : [])],
-      vectors.map((v) => [
-        v.id,
-        "metadata" in v && v.metadata ? JSON.stringify(v.metadata) : "",
-        ...(withValues ? ["values" in v && v.values ? JSON.stringify(v.values) : "", "sparseValues" in v && v.sparseValues ? JSON.stringify(v.sparseValues) : ""] : []),
-      ]),
-      { whole: true }, // within the records budget
+    const headers = ["id", "metadata", ...(withValues ? ["values", "sparse values"] : [])];
+    const cells = (v: (typeof vectors)[number]): Cell[] => [
+      v.id,
+      v.metadata ? JSON.stringify(v.metadata) : "",
+      ...(withValues ? [v.values ? JSON.stringify(v.values) : "", v.sparseValues ? JSON.stringify(v.sparseValues) : ""] : []),
+    ];
+    const budget = config.maxResultTokens;
+    // Whole records up to the budget. A page cut short gives no paginationToken (it would skip the rest of the page):
+    // the note says how to read the page in smaller ones.
+    return fitRows(
+      vectors.length,
+      budget,
+      (i) => ({ text: estimateTokens(markdownRow(cells(vectors[i]), headers.length, { whole: true })), structured: estimateJsonTokens(vectors[i]) }),
+      (shown) => {
+        const whole = shown === vectors.length;
+        const next = whole ? page.next : undefined;
+        const structured = { index, namespace, vectors: vectors.slice(0, shown), ...(next && { paginationToken: next }) };
+        const table = markdownTable(headers, vectors.slice(0, shown).map(cells), { whole: true }); // within the budget (results/budget.ts)
+        const notes: string[] = [];
+        if (!whole) {
+          const from = paginationToken ? ` and "paginationToken": ${JSON.stringify(paginationToken)}` : "";
+          notes.push(
+            `The other ${vectors.length - shown} records of this page were left out: they would pass this result's budget of ${budgetWords(budget)}. ` +
+              `Next step: the same call with "limit": ${smallerPage(shown)}${from}${includeValues ? ' (or "includeValues": false)' : ""}, then each page's paginationToken, reads every record.`,
+          );
+        }
+        if (next) notes.push(`More records match: call again with paginationToken ${JSON.stringify(next)}.`);
+        const head = whole ? `${vectors.length} records in ${where} match the filter:` : `${shown} of this page's ${vectors.length} records in ${where} that match the filter:`;
+        return { structured, table: `${head}\n\n${table}`, ...(notes.length > 0 && { note: notes.join("\n") }) };
+      },
     );
-    const notes: string[] = [];
-    if (whole < vectors.length) notes.push(`${vectors.length - whole} records are given by id only: they would pass this result's budget of ${RESULT_BUDGET_CHARS.toLocaleString("en-US")} characters. Next step: fetch_vectors with those ids, fewer at a time.`);
-    if (page.next) notes.push(`More records match: call again with paginationToken ${JSON.stringify(page.next)}.`);
-    return { structured, table: `${vectors.length} records in ${where} match the filter:\n\n${table}`, ...(notes.length > 0 && { note: notes.join("\n") }) };
   },
 });

@@ -1,7 +1,9 @@
 // fetch_vectors — records by id, in full; the ids that are not there are named.
 import { z } from "zod";
-import { fitBudget, float32Values, jsonSize, RESULT_BUDGET_CHARS } from "../../src/tool-kit/results/budget.js";
-import { markdownTable } from "../../src/tool-kit/format/table.js";
+import { budgetWords, fitRows, float32Values, idsArgument } from "../../src/tool-kit/results/budget.js";
+import { estimateJsonTokens, estimateTokens } from "../../src/tool-kit/results/tokens.js";
+import { markdownRow, markdownTable, type Cell } from "../../src/tool-kit/format/table.js";
+import { ordinal } from "../../src/tool-kit/format/ordinal.js";
 import { onIndexHost } from "../../src/tool-kit/index-host.js";
 import { namespaceOfIndex } from "../../src/tool-kit/results/index-summary.js";
 import { indexArg, namespaceArg, recordIdArg, ruleError } from "../../src/tool-kit/args/schema.js";
@@ -10,7 +12,7 @@ import { CompactSparseValuesOutput, inValuesFormat, valuesBase64Output } from ".
 import { defineTool, READ_ONLY } from "../../src/tool-kit/tool.js";
 
 const MAX_IDS = 1000;
-const RULES = { after: "Nothing was fetched." };
+const RULES = { untouched: "read" } as const;
 const rule = (text: string) => ruleError(text, RULES);
 
 const Fetched = z.object({
@@ -47,54 +49,74 @@ export default defineTool({
     missing: z.array(z.string()).describe("The ids given that have no record in the namespace."),
   },
   annotations: READ_ONLY,
-  async run({ index, namespace = "", ids, includeValues = false, valuesFormat }, { service, signal }) {
+  budgetedResult: true,
+  async run({ index, namespace = "", ids, includeValues = false, valuesFormat }, { service, signal, config }) {
     const unique = [...new Set(ids)];
     const found = await onIndexHost(service, index, signal, (model) => service.data.fetchMany(model.host, unique, namespace, signal));
-    const all: Fetched[] = [];
-    const missing: string[] = [];
-    for (const id of unique) {
+    // One row per id given, in order: its record, or that it is missing.
+    const rows: { id: string; record?: Fetched }[] = unique.map((id) => {
       const r = Object.hasOwn(found, id) ? found[id] : undefined;
-      if (!r) {
-        missing.push(id);
-        continue;
-      }
+      if (!r) return { id };
       const record: Fetched = { id };
       if (r.values && r.values.length > 0) record.dimension = r.values.length;
       if (includeValues && r.values && r.values.length > 0) record.values = float32Values(r.values);
       if (includeValues && r.sparseValues) record.sparseValues = { indices: r.sparseValues.indices, values: float32Values(r.sparseValues.values) };
       if (r.metadata) record.metadata = r.metadata;
-      all.push(record);
-    }
-    // Whole up to the budget; past it, the id and dimension only (both channels), and the note says how to get the rest.
-    const whole = fitBudget(all, (v) => jsonSize(v.metadata) + jsonSize(v.values) + jsonSize(v.sparseValues));
-    const vectors = all.map((v, i) => (i < whole ? v : { id: v.id, ...(v.dimension !== undefined && { dimension: v.dimension }) }));
-    const structured = { index, namespace, vectors: inValuesFormat(vectors, valuesFormat), missing };
+      return { id, record: inValuesFormat([record], valuesFormat)[0] };
+    });
     const where = namespaceOfIndex(namespace, index);
-    const notes: string[] = [];
-    if (missing.length > 0) notes.push(`Missing (no record with these ids in ${where}): ${missing.map((id) => JSON.stringify(id)).join(", ")}.`);
-    if (whole < vectors.length) {
-      const rest = vectors.slice(whole).map((v) => JSON.stringify(v.id));
-      notes.push(
-        `${rest.length} records are given by id only: their ${includeValues ? "metadata and values" : "metadata"} would pass this result's budget of ` +
-          `${RESULT_BUDGET_CHARS.toLocaleString("en-US")} characters. Next step: fetch_vectors again with these ids${includeValues ? ", fewer at a time" : ""}: ${rest.join(", ")}.`,
-      );
-    }
-    if (vectors.length === 0) {
-      notes.push("list_vector_ids lists the ids there are.");
-      return { structured, table: `None of the ${unique.length} ids has a record in ${where}.`, note: notes.join("\n") };
-    }
-    const withValues = includeValues && vectors.some((v) => v.values || v.sparseValues);
-    const table = markdownTable(
-      ["id", "dimension", "metadata", ...(withValues ? ["values", "sparse values"] : [])],
-      vectors.map((v) => [
-        v.id,
-        v.dimension,
-        v.metadata && JSON.stringify(v.metadata),
-        ...(withValues ? [v.values && JSON.stringify(v.values), v.sparseValues && JSON.stringify(v.sparseValues)] : []),
-      ]),
-      { whole: true }, // within the records budget (results/budget.ts)
+    const withValues = includeValues && rows.some((r) => r.record?.values || r.record?.valuesBase64 || r.record?.sparseValues);
+    const headers = ["id", "dimension", "metadata", ...(withValues ? ["values", "sparse values"] : [])];
+    const cells = (v: Fetched): Cell[] => [
+      v.id,
+      v.dimension,
+      v.metadata && JSON.stringify(v.metadata),
+      ...(withValues ? [v.values ? JSON.stringify(v.values) : v.valuesBase64, v.sparseValues && JSON.stringify(v.sparseValues)] : []),
+    ];
+    const budget = config.maxResultTokens;
+    // The records of the ids in the order given, whole, up to the budget; the note names the call for the rest.
+    return fitRows(
+      rows.length,
+      budget,
+      (i) => {
+        const v = rows[i].record;
+        const missing = estimateTokens(JSON.stringify(rows[i].id)) + 1;
+        return v ? { text: estimateTokens(markdownRow(cells(v), headers.length, { whole: true })), structured: estimateJsonTokens(v) } : { text: missing, structured: missing };
+      },
+      (shown) => {
+        const vectors = rows.slice(0, shown).flatMap((r) => (r.record ? [r.record] : []));
+        const missing = rows.slice(0, shown).flatMap((r) => (r.record ? [] : [r.id]));
+        const structured = { index, namespace, vectors, missing };
+        const notes: string[] = [];
+        if (missing.length > 0) notes.push(`Missing (no record with these ids in ${where}): ${missing.map((id) => JSON.stringify(id)).join(", ")}.`);
+        if (shown < rows.length) notes.push(rest(shown));
+        const note = notes.length > 0 ? { note: notes.join("\n") } : {};
+        if (vectors.length === 0) {
+          const which = shown === rows.length ? `the ${unique.length} ids` : `the first ${shown} of the ${unique.length} ids given`;
+          return { structured, table: `None of ${which} has a record in ${where}.`, note: [...notes, "list_vector_ids lists the ids there are."].join("\n") };
+        }
+        const table = markdownTable(headers, vectors.map(cells), { whole: true }); // within the budget (results/budget.ts)
+        const head =
+          shown === rows.length
+            ? `${vectors.length} of ${unique.length} ${unique.length === 1 ? "record" : "records"} found in ${where}:`
+            : `The first ${shown} of the ${unique.length} ids given: ${vectors.length} ${vectors.length === 1 ? "record" : "records"} found in ${where}:`;
+        return { structured, table: `${head}\n\n${table}`, ...note };
+      },
     );
-    const head = `${vectors.length} of ${unique.length} ${unique.length === 1 ? "record" : "records"} found in ${where}:`;
-    return { structured, table: `${head}\n\n${table}`, ...(notes.length > 0 && { note: notes.join("\n") }) };
+
+    function rest(shown: number): string {
+      const left = unique.slice(shown);
+      const what = `The other ${left.length} ids (from ${JSON.stringify(left[0])}, the ${ordinal(shown + 1)} given, on) were left out: with their ${includeValues ? "metadata and values" : "metadata"} they would pass this result's budget of ${budgetWords(budget)}.`;
+      // Not one record fits with its values as numbers: base64 takes about half the tokens.
+      const format = includeValues && shown === 0 && valuesFormat !== "base64" ? "base64" : valuesFormat;
+      const ids = idsArgument(left, budget / 4);
+      const options = `${includeValues ? ', "includeValues": true' : ""}${format ? `, "valuesFormat": ${JSON.stringify(format)}` : ""}`;
+      const call = ids
+        ? `fetch_vectors {"index": ${JSON.stringify(index)}, "namespace": ${JSON.stringify(namespace)}, "ids": ${ids}${options}} reads them`
+        : `fetch_vectors again with the ids given from the ${ordinal(shown + 1)} on${options ? ` (and${options.slice(1)})` : ""} reads them`;
+      const why = format !== valuesFormat ? ": not one record fits with its values as numbers" : shown === 0 ? ", if a bigger --max-result-tokens lets one record through" : "";
+      const fewer = includeValues && shown > 0 ? '; "includeValues": false reads more records a call' : includeValues ? '; "includeValues": false reads their metadata' : "";
+      return `${what} Next step: ${call}${why}${fewer}.`;
+    }
   },
 });

@@ -4,6 +4,7 @@
 // resume.
 import { z } from "zod";
 import type { IndexModel } from "../../src/api/records.js";
+import { refusalText } from "../../src/tool-kit/refusal.js";
 import { ToolError } from "../../src/tool-kit/tool-error.js";
 import { markdownTable } from "../../src/tool-kit/format/table.js";
 import { importSlot } from "../../src/ingest/import-slots.js";
@@ -11,13 +12,16 @@ import { openAllowedFile, type OpenedFile } from "../../src/ingest/safe-open.js"
 import type { FileCheck } from "../../src/ingest/file-check.js";
 import type { PositionMap, RecordSource } from "../../src/ingest/sources/index.js";
 import { runUpsert, type UpsertOutcome } from "../../src/ingest/upsert.js";
+import { runTextUpsert, textField } from "../../src/ingest/text-upsert.js";
+import { MAX_TEXT_RECORDS, readTextFile, type TextFile } from "../../src/ingest/text-import.js";
 import { indexArg, namespaceArg, ruleError, wholeNumberArg } from "../../src/tool-kit/args/schema.js";
 import { defineTool } from "../../src/tool-kit/tool.js";
 import { FRESHNESS_NOTE, isHosted } from "../../src/tool-kit/hosted.js";
 import { distinctFailures, failuresField, upsertedField, writableIndex, writtenTo } from "../../src/tool-kit/results/writes.js";
+import { namespaceName } from "../../src/tool-kit/namespace-name.js";
 
 const MAX_SHOWN = 20;
-const RULES = { after: "Nothing was read." };
+const RULES = { untouched: "read" } as const;
 const rule = (text: string) => ruleError(text, RULES);
 
 const Outcome = {
@@ -50,7 +54,7 @@ const Outcome = {
 type Structured = z.output<z.ZodObject<typeof Outcome>>;
 
 const HEADERS = ["index", "namespace", "file", "format", "records", "batches", "upserted", "failed", "seconds"];
-const row = (s: Structured) => [s.index, s.namespace || "(default)", s.file, s.format, s.records, s.batches, s.upserted, s.failed, s.seconds.toFixed(2)];
+const row = (s: Structured) => [s.index, namespaceName(s.namespace), s.file, s.format, s.records, s.batches, s.upserted, s.failed, s.seconds.toFixed(2)];
 const ranges = (unit: string, list: { first: number; last: number }[]) =>
   list.length === 0 ? "none" : `${unit}s ${list.map((r) => (r.first === r.last ? `${r.first}` : `${r.first}–${r.last}`)).join(", ")}`;
 
@@ -60,10 +64,29 @@ const oneLine = (text: string) => text.replace(/[\u0000-\u001f\u007f\u2028\u2029
 function badRecordsText(check: FileCheck, s: Structured, unit: string): string {
   const lines = check.shown.map((b) => `- ${unit} ${b.position}${b.id !== undefined ? ` (id ${JSON.stringify(b.id)})` : ""}: ${oneLine(b.problem)}`);
   if (check.bad > check.shown.length) lines.push(`- … and ${check.bad - check.shown.length} more bad records (the first ${MAX_SHOWN} are listed)`);
-  return (
-    `Nothing was written: ${check.bad} of ${check.records} records in ${oneLine(s.file)} are not valid for index ${JSON.stringify(s.index)}.\n` +
-    `${lines.join("\n")}\n\nNext step: fix those ${unit}s and call import_vectors again (dryRun: true checks the file without writing).`
-  );
+  return refusalText({
+    problem: `${check.bad} of ${check.records} records in ${oneLine(s.file)} are not valid for index ${JSON.stringify(s.index)}:\n${lines.join("\n")}`,
+    untouched: "written",
+    next: `fix those ${unit}s and call import_vectors again (dryRun: true checks the file without writing).`,
+  });
+}
+
+/** A file of text records for an index that embeds text (src/ingest/text-import.ts): JSONL only. */
+async function textRecords(source: RecordSource, field: string, index: string, o: { startAt: number; maxShown: number; signal: AbortSignal }): Promise<TextFile> {
+  if (source.format !== "jsonl") {
+    throw new ToolError({
+      problem: `Index ${JSON.stringify(index)} embeds the text of its field "${field}": it takes a JSONL file of text records (one upsert_records record a line: _id, "${field}", other fields), not Parquet`,
+      untouched: "written",
+    });
+  }
+  return readTextFile(source.file, field, o);
+}
+
+/** When the file holds more text records than one call takes: the result names the startAt of the next part. */
+function moreToImport<R extends { structured: Structured; table: string; isError?: boolean }>(result: R, nextStartAt: number | undefined): R {
+  if (nextStartAt === undefined || result.isError) return result;
+  result.structured.resumeStartAt = nextStartAt;
+  return { ...result, table: `${result.table}\n\nThe file holds more records than one call imports (${MAX_TEXT_RECORDS.toLocaleString("en-US")}). Next step: call import_vectors again with startAt: ${nextStartAt}.` };
 }
 
 /** Loaded on the first call, not at start-up (src/ingest/import-file.ts). */
@@ -72,12 +95,12 @@ const ingest = () => import("../../src/ingest/import-file.js");
 /** The file opened once (safe-open.ts) and its source, which owns it from then on (closing it on failure too). */
 async function open(path: string, roots: string[], format: "jsonl" | "parquet" | undefined): Promise<RecordSource> {
   const opened = await openAllowedFile(path, roots);
-  if (!opened.ok) throw new ToolError(`${opened.message} Nothing was read.`);
+  if (!opened.ok) throw new ToolError({ problem: opened.message, untouched: "read" });
   const file: OpenedFile = opened.file;
   try {
     return await (await ingest()).openSource(file, format);
   } catch (err) {
-    throw new ToolError(`Cannot import ${file.realPath}: ${err instanceof Error ? err.message : String(err)}. Nothing was written.`);
+    throw new ToolError({ problem: `Cannot import ${file.realPath}: ${err instanceof Error ? err.message : String(err)}`, untouched: "written" });
   }
 }
 
@@ -85,8 +108,8 @@ export default defineTool({
   name: "import_vectors",
   title: "Import vectors from a file",
   description:
-    "Write every record of a JSONL file (one upsert_vectors record a line) or Parquet file (columns id, values, sparse_values, " +
-    "metadata as JSON text) under a directory the user allowed into an index. Every record is checked first (nothing is " +
+    "Write every record of a JSONL file (one upsert_vectors record a line; for an index that embeds text, one upsert_records " +
+    "record a line) or Parquet file (columns id, values, sparse_values, metadata as JSON text) under a directory the user allowed into an index. Every record is checked first (nothing is " +
     "written if one is bad); a stopped import names the lines that landed and the startAt that resumes.",
   inputSchema: {
     index: indexArg("Index to write to.", RULES),
@@ -123,12 +146,14 @@ export default defineTool({
           return await (await ingest()).checkFile(source, model, { startAt, signal, maxShown: MAX_SHOWN, unit });
         } catch (err) {
           if (signal.aborted) throw err;
-          throw new ToolError(`Cannot read ${source.path}: ${err instanceof Error ? err.message : String(err)}. Nothing was written.`);
+          throw new ToolError({ problem: `Cannot read ${source.path}: ${err instanceof Error ? err.message : String(err)}`, untouched: "written" });
         }
       };
       const model = await writableIndex(service, index, signal);
-      let check = await checked(model);
-      if (check.bad > 0) {
+      const field = textField(model);
+      const text = field === undefined ? undefined : await textRecords(source, field, index, { startAt, maxShown: MAX_SHOWN, signal });
+      let check = text?.check ?? (await checked(model));
+      if (check.bad > 0 && text === undefined) {
         // The cached record may be stale (the index was created again elsewhere with other settings): when a fresh
         // one differs in what the check looks at, the file is judged against that.
         service.hosts.forget(index);
@@ -140,8 +165,8 @@ export default defineTool({
       if (check.records === 0) {
         throw new ToolError(
           startAt > 1
-            ? `${source.path} has no records from ${unit} ${startAt} on; nothing was written. Next step: check startAt.`
-            : `${source.path} has no records; nothing was written. Next step: check that this is the right file.`,
+            ? { problem: `${source.path} has no records from ${unit} ${startAt} on`, untouched: "written", next: "check startAt." }
+            : { problem: `${source.path} has no records`, untouched: "written", next: "check that this is the right file." },
         );
       }
       const s: Structured = {
@@ -165,15 +190,21 @@ export default defineTool({
         };
       }
 
+      const total = check.records;
+      const onProgress = (done: number) => ctx.progress(done, total, `${done} of ${total} records written`);
+      const finishing = { total, unit, startAt, log: ctx.log, hosted: isHosted(ctx.config) };
+      if (text !== undefined) {
+        const outcome = await runTextUpsert({ service, index, namespace, records: text.records, concurrency: ctx.config.concurrency, signal, stopSending: ctx.stopping, onProgress });
+        return moreToImport(finish(s, outcome, text.positions, { ...finishing, seconds: seconds() }), text.nextStartAt);
+      }
       const { PositionMap, uploadInput } = await ingest();
       const positions = new PositionMap();
-      const total = check.records;
       const outcome = await runUpsert({
         service, index, namespace, concurrency: ctx.config.concurrency, signal, stopSending: ctx.stopping,
         records: uploadInput(source, { startAt, namespace, positions }),
-        onProgress: (done) => ctx.progress(done, total, `${done} of ${total} records written`),
+        onProgress,
       });
-      return finish(s, outcome, positions, { total, unit, startAt, seconds: seconds(), log: ctx.log, hosted: isHosted(ctx.config) });
+      return finish(s, outcome, positions, { ...finishing, seconds: seconds() });
     } finally {
       // After a cancel a read may still be pending in the source; closing must not wait for it.
       const closing = source.close().catch(() => {});

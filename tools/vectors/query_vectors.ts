@@ -4,8 +4,9 @@ import type { QueryRequest } from "../../src/api/data.js";
 import { isSparseIndex, type IndexModel } from "../../src/api/records.js";
 import { ToolError } from "../../src/tool-kit/tool-error.js";
 import { checkFilter, filterSchema } from "../../src/tool-kit/args/filter.js";
-import { fitBudget, float32Values, jsonSize, RESULT_BUDGET_CHARS } from "../../src/tool-kit/results/budget.js";
-import { markdownTable } from "../../src/tool-kit/format/table.js";
+import { budgetWords, fitRows, float32Values, idsArgument } from "../../src/tool-kit/results/budget.js";
+import { estimateJsonTokens, estimateTokens } from "../../src/tool-kit/results/tokens.js";
+import { markdownRow, markdownTable, type Cell } from "../../src/tool-kit/format/table.js";
 import { onIndexHost } from "../../src/tool-kit/index-host.js";
 import { namespaceOfIndex } from "../../src/tool-kit/results/index-summary.js";
 import { indexArg, namespaceArg, numberList, numberListProblem, recordIdArg, ruleError, wholeNumberArg } from "../../src/tool-kit/args/schema.js";
@@ -15,7 +16,7 @@ import { defineTool, READ_ONLY } from "../../src/tool-kit/tool.js";
 
 const MAX_TOP_K = 10_000;
 
-const RULES = { after: "Nothing was queried." };
+const RULES = { untouched: "read" } as const;
 const rule = (text: string) => ruleError(text, RULES);
 
 const Match = z.object({
@@ -66,41 +67,41 @@ export default defineTool({
     matches: z.array(Match).describe("The matches, best first."),
   },
   annotations: READ_ONLY,
-  async run(args, { service, signal }) {
+  budgetedResult: true,
+  async run(args, { service, signal, config }) {
     const { index, namespace = "", id, topK, filter, includeMetadata = true, includeValues = false } = args;
-    const { vector, sparseVector } = queryVectors(args, "Nothing was queried.");
+    const { vector, sparseVector } = queryVectors(args, "read");
     const byVector = vector !== undefined || sparseVector !== undefined;
     if (byVector && id !== undefined) {
       const given = [vector && "vector", sparseVector && "sparseVector"].filter(Boolean).join(" and ");
-      throw new ToolError(
-        `Give either a query vector or the id of a stored record, not both: this call has ${given} and id. Nothing was queried.\n` +
-          `Next step: call again without id to search with the ${given}, or without ${given} to search with record ${JSON.stringify(id)}'s own values.`,
-      );
+      throw new ToolError({
+        problem: `Give either a query vector or the id of a stored record, not both: this call has ${given} and id`,
+        next: `call again without id to search with the ${given}, or without ${given} to search with record ${JSON.stringify(id)}'s own values.`,
+      });
     }
     if (!byVector && id === undefined) {
-      throw new ToolError(
-        "Nothing to search with: give vector (a dense vector of the index's dimension), sparseVector, or id (a stored record's id). Nothing was queried.\n" +
-          "Next step: call again with one of them.",
-      );
+      throw new ToolError({
+        problem: "Nothing to search with: give vector (a dense vector of the index's dimension), sparseVector, or id (a stored record's id)",
+        next: "call again with one of them.",
+      });
     }
     if (sparseVector && sparseVector.indices.length !== sparseVector.values.length) {
-      throw new ToolError(
-        `sparseVector has ${sparseVector.indices.length} indices but ${sparseVector.values.length} values; they must be the same length. Nothing was queried.`,
-      );
+      throw new ToolError({ problem: `sparseVector has ${sparseVector.indices.length} indices but ${sparseVector.values.length} values; they must be the same length` });
     }
     checkFilter(filter);
     const checkVector = (model: IndexModel) => {
       if (vector === undefined) return;
       if (isSparseIndex(model)) {
-        throw new ToolError(
-          `Index ${JSON.stringify(index)} is sparse: it has no dense dimension. Nothing was queried.\nNext step: query it with sparseVector (indices and values) instead of vector.`,
-        );
+        throw new ToolError({
+          problem: `Index ${JSON.stringify(index)} is sparse: it has no dense dimension`,
+          next: "query it with sparseVector (indices and values) instead of vector.",
+        });
       }
       if (typeof model.dimension === "number" && vector.length !== model.dimension) {
-        throw new ToolError(
-          `The query vector has ${vector.length} values, but index ${JSON.stringify(index)} has dimension ${model.dimension}. Nothing was queried.\n` +
-            `Next step: query with a vector of exactly ${model.dimension} numbers, made by the same embedding model as the stored records.`,
-        );
+        throw new ToolError({
+          problem: `The query vector has ${vector.length} values, but index ${JSON.stringify(index)} has dimension ${model.dimension}`,
+          next: `query with a vector of exactly ${model.dimension} numbers, made by the same embedding model as the stored records.`,
+        });
       }
     };
 
@@ -123,9 +124,7 @@ export default defineTool({
       if (includeMetadata && m.metadata) match.metadata = m.metadata;
       return match;
     });
-    // Whole up to the budget; past it, id and score only (both channels), and the note says how to get the rest.
-    const whole = fitBudget(all, (m) => jsonSize(m.metadata) + jsonSize(m.values) + jsonSize(m.sparseValues));
-    const matches = inValuesFormat(all.map((m, i) => (i < whole ? m : { id: m.id, score: m.score })), args.valuesFormat);
+    const matches = inValuesFormat(all, args.valuesFormat);
     const where = namespaceOfIndex(namespace, index);
     if (matches.length === 0) {
       const structured = { index, namespace, matches };
@@ -144,32 +143,63 @@ export default defineTool({
       return { structured, table: `No matches in ${where}. ${why}`, note: "describe_index_stats shows which namespaces hold records." };
     }
 
-    const withValues = includeValues && matches.some((m) => m.values || m.sparseValues);
-    const table = markdownTable(
-      ["rank", "id", "score", ...(includeMetadata ? ["metadata"] : []), ...(withValues ? ["values", "sparse values"] : [])],
-      matches.map((m, i) => [
+    const closer = metric === "euclidean" ? " (euclidean: lower scores are closer)" : "";
+    const budget = config.maxResultTokens;
+    const withValues = includeValues && matches.some((m) => m.values || m.valuesBase64 || m.sparseValues);
+    const result = answerWith(matches, withValues);
+    if (!withValues || result.structured.matches.length > 0) return result;
+    // Not even the best match fits with its values: the ranking is still worth having, so every match comes without
+    // values, and the note says how to read the values one record at a time.
+    const bare = answerWith(matches.map(({ values: _v, valuesBase64: _b, sparseValues: _s, ...rest }) => rest), false);
+    const first = JSON.stringify(matches[0].id);
+    const valuesNote =
+      `Values were left out of every match: one match's values alone pass this result's budget of ${budgetWords(budget)}. ` +
+      `Next step: fetch_vectors {"index": ${JSON.stringify(index)}, "namespace": ${JSON.stringify(namespace)}, "ids": [${first}], ` +
+      `"includeValues": true, "valuesFormat": "base64"} reads one record's values a call (or ask the user to raise --max-result-tokens).`;
+    return { ...bare, note: bare.note ? `${valuesNote}\n${bare.note}` : valuesNote };
+
+    // Whole matches, best first, up to the budget; the note says what was left out and the call that gets it.
+    function answerWith(shownMatches: Match[], values: boolean) {
+      const headers = ["rank", "id", "score", ...(includeMetadata ? ["metadata"] : []), ...(values ? ["values", "sparse values"] : [])];
+      const row = (m: Match, i: number): Cell[] => [
         i + 1,
         m.id,
         scoreCell(m.score),
         ...(includeMetadata ? [m.metadata && JSON.stringify(m.metadata)] : []),
-        ...(withValues ? [m.values && JSON.stringify(m.values), m.sparseValues && JSON.stringify(m.sparseValues)] : []),
-      ]),
-      { whole: true }, // within the records budget (results/budget.ts)
-    );
-    const notes: string[] = [];
-    if (whole < matches.length) {
-      notes.push(
-        `Matches ${whole + 1}–${matches.length} are given by id and score only: their ${includeValues ? "metadata and values" : "metadata"} ` +
-          `would pass this result's budget of ${RESULT_BUDGET_CHARS.toLocaleString("en-US")} characters. ` +
-          `Next step: fetch_vectors with their ids${includeValues ? " (fewer at a time, or without includeValues)" : ""}, or query again with a smaller topK.`,
+        ...(values ? [valuesCell(m), m.sparseValues && JSON.stringify(m.sparseValues)] : []),
+      ];
+      const n = shownMatches.length;
+      return fitRows(
+        n,
+        budget,
+        (i) => ({ text: estimateTokens(markdownRow(row(shownMatches[i], i), headers.length, { whole: true })), structured: estimateJsonTokens(shownMatches[i]) }),
+        (shown) => {
+          const table = markdownTable(headers, shownMatches.slice(0, shown).map(row), { whole: true }); // within the budget (results/budget.ts)
+          const head = shown === n ? `${n} ${n === 1 ? "match" : "matches"} in ${where}, best first${closer}:` : `${shown} of ${n} matches in ${where}, best first${closer}:`;
+          return {
+            structured: { index, namespace, matches: shownMatches.slice(0, shown) },
+            table: `${head}\n\n${table}`,
+            ...(shown < n && { note: leftOut(shown, values) }),
+          };
+        },
       );
     }
-    const n = matches.length;
-    const closer = metric === "euclidean" ? " (euclidean: lower scores are closer)" : "";
-    return {
-      structured: { index, namespace, matches },
-      table: `${n} ${n === 1 ? "match" : "matches"} in ${where}, best first${closer}:\n\n${table}`,
-      ...(notes.length > 0 && { note: notes.join("\n") }),
-    };
+
+    function leftOut(shown: number, values: boolean): string {
+      const n = matches.length;
+      const rest = matches.slice(shown).map((m) => m.id);
+      const what = `Matches ${shown + 1}–${n} were left out: with their ${values ? "values" : "metadata"} they would pass this result's budget of ${budgetWords(budget)}.`;
+      const ids = idsArgument(rest, budget / 4);
+      const fetch = ids ? `fetch_vectors {"index": ${JSON.stringify(index)}, "namespace": ${JSON.stringify(namespace)}, "ids": ${ids}${values ? ', "includeValues": true, "valuesFormat": "base64"' : ""}}` : "fetch_vectors with their ids";
+      if (values) {
+        return `${what} Next step: the same query with "includeValues": false gives all ${n} matches with their metadata; ${fetch} reads the values of the rest (fewer ids a call if that is too long).`;
+      }
+      return `${what} Next step: ${fetch} reads the rest, or the same query with "includeMetadata": false gives all ${n} by id and score.`;
+    }
   },
 });
+
+/** Dense values in a cell: the numbers, or their base64 (valuesFormat "base64"). */
+function valuesCell(m: Match): string | undefined {
+  return m.values ? JSON.stringify(m.values) : m.valuesBase64;
+}

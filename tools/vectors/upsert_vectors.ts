@@ -9,12 +9,12 @@ import { base64ValuesArg, compactSparseVectorArg } from "../../src/tool-kit/args
 import { indexArg, namespaceArg, numberList, numberListProblem, recordIdArg, ruleError } from "../../src/tool-kit/args/schema.js";
 import { defineTool } from "../../src/tool-kit/tool.js";
 import { FRESHNESS_NOTE, isHosted } from "../../src/tool-kit/hosted.js";
-import { failuresField, notWrittenText, problemsText, upsertedField, upsertResult, writableIndex, writtenTo } from "../../src/tool-kit/results/writes.js";
+import { failuresField, notWrittenText, problemsRefusal, upsertedField, upsertResult, writableIndex, writtenTo } from "../../src/tool-kit/results/writes.js";
 
 const MAX_RECORDS = 10_000;
 
 /** Messages name the record's position, the field, the value given and the rule. */
-const RULES = { list: "vectors", after: "Nothing was written." };
+const RULES = { list: "vectors", untouched: "written" } as const;
 const rule = (text: string) => ruleError(text, RULES);
 const numbersRule = (text: string) => ruleError(text, { ...RULES, detail: numberListProblem });
 
@@ -51,9 +51,8 @@ export default defineTool({
   name: "upsert_vectors",
   title: "Upsert vectors",
   description:
-    "Write records (id, values and/or sparseValues, metadata) into an index, overwriting records with the same id. The " +
-    "whole call is checked against the index first (nothing is written if a record is bad; records are named by their " +
-    "0-based position); records that could not be written are listed by id.",
+    "Write your own vectors (id, values and/or sparseValues, metadata) into an index, overwriting records with the same id. " +
+    "Checked whole against the index first: nothing is written if a record is bad.",
   inputSchema: {
     index: indexArg("Index to write to.", RULES),
     namespace: namespaceArg('Namespace; default "".', RULES),
@@ -68,11 +67,11 @@ export default defineTool({
   async run({ index, namespace = "", vectors: given }, { service, config, signal, stopping, progress }) {
     let model = await writableIndex(service, index, signal);
     if (model.embed) {
-      throw new ToolError(
-        `Index ${JSON.stringify(index)} has integrated embedding (model ${model.embed.model}): it embeds text itself; nothing was written.
-` +
-          `Next step: write the text with upsert_records (each record with _id and a "${String(model.embed.field_map?.text ?? "text")}" field).`,
-      );
+      throw new ToolError({
+        problem: `Index ${JSON.stringify(index)} has integrated embedding (model ${model.embed.model}): it embeds text itself`,
+        untouched: "written",
+        next: `write the text with upsert_records (each record with _id and a "${String(model.embed.field_map?.text ?? "text")}" field).`,
+      });
     }
     const vectors = decodeCompactRecords(given);
     let problems = checkRecords(vectors, model);
@@ -83,7 +82,7 @@ export default defineTool({
       model = await writableIndex(service, index, signal);
       problems = checkRecords(vectors, model);
     }
-    if (problems.length > 0) throw new ToolError(problemsText("upsert_vectors", problems, index));
+    if (problems.length > 0) throw new ToolError(problemsRefusal("upsert_vectors", problems, index));
 
     const outcome = await runUpsert({
       service,

@@ -1,11 +1,12 @@
-// A document's chunks as text records. Ids are a stable function of the file's path relative to its allowed folder
-// and the chunk's number: chunk 3 of notes/setup.md is "notes/setup.md#3", and the first chunk carries a leading "/"
-// ("/notes/setup.md#1"). No relative path starts with "/", so listing "/notes/" returns the first chunks of the
+// A document's chunks as text records. Ids are a stable function of the file's path — its allowed folder's name, then
+// the path under it (find-documents.ts) — and the chunk's number: chunk 3 of notes/setup.md is "notes/setup.md#3",
+// and the first chunk carries a leading "/" ("/notes/setup.md#1"). No relative path starts with "/", so listing "/notes/" returns the first chunks of the
 // folder's files and nothing else: a re-run learns which files the index holds from one id in 13 (20 pages for 2,000
 // files instead of 260), and each first chunk's metadata says how many chunks its file has and which version they hold.
 // The metadata says where the text came from and a hash of what was written, so a run sends only what changed.
 import { createHash } from "node:crypto";
 import type { Chunk } from "./chunks.js";
+import type { MetadataValue } from "./front-matter.js";
 
 /** Bumped when chunking changes the chunks of unchanged text: first chunks of older runs then no longer match. */
 const CHUNKING_VERSION = 1;
@@ -37,8 +38,11 @@ export interface FileStamp {
 export interface DocumentRecord {
   id: string;
   text: string;
-  metadata: ChunkMetadata & Partial<FileStamp>;
+  metadata: ChunkMetadata & Partial<FileStamp> & Record<string, MetadataValue | undefined>;
 }
+
+/** Metadata keys this tool writes itself: a front matter key among them is stored under another name. */
+export const OWN_FIELDS: ReadonlySet<string> = new Set(["_id", "source", "headingPath", "chunk", "modified", "contentHash", "fileHash", "chunks", "fileBytes", "modifiedMs", "chunking"]);
 
 /**
  * A file modified this recently is read again by the next run even when its size and time still match: a file
@@ -90,8 +94,10 @@ export function parseDocumentId(id: string): { prefix: string; chunk: number; fi
   return { prefix: match[1], chunk, first };
 }
 
-export function contentHash(source: string, chunk: Chunk): string {
-  return createHash("sha256").update(`${source}\n${chunk.headingPath}\n${chunk.text}`).digest("hex").slice(0, 32);
+/** The front matter takes part only when there is some: chunks of files without it keep the hashes they had. */
+export function contentHash(source: string, chunk: Chunk, frontMatter: Readonly<Record<string, MetadataValue>> = {}): string {
+  const extra = Object.keys(frontMatter).length > 0 ? `\n${JSON.stringify(frontMatter)}` : "";
+  return createHash("sha256").update(`${source}\n${chunk.headingPath}\n${chunk.text}${extra}`).digest("hex").slice(0, 32);
 }
 
 /** The records of a file's chunks; the first one carries the file's stamp (chunk count, size, time, chunking). */
@@ -101,16 +107,18 @@ export function documentRecords(
   readAtMs: number,
   chunks: readonly Chunk[],
   chunking: string,
+  frontMatter: Readonly<Record<string, MetadataValue>> = {},
 ): DocumentRecord[] {
   const source = relativePath.split("\\").join("/");
   const prefix = documentIdPrefix(source);
-  const hashes = chunks.map((chunk) => contentHash(source, chunk));
+  const hashes = chunks.map((chunk) => contentHash(source, chunk, frontMatter));
   const fileHash = createHash("sha256").update(hashes.join(",")).digest("hex").slice(0, 32);
   const stamp = fileStamp(stat, readAtMs, chunks.length, chunking);
   return chunks.map((chunk, i) => ({
     id: chunkId(prefix, i + 1),
     text: chunk.text,
     metadata: {
+      ...frontMatter,
       source,
       headingPath: chunk.headingPath,
       chunk: i + 1,

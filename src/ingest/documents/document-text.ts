@@ -3,6 +3,7 @@
 // than the rest of the server and returns text without its headings). Text must be UTF-8 (a BOM is dropped);
 // anything else is skipped with the reason, never decoded into replacement characters.
 import { extname } from "node:path";
+import { splitFrontMatter } from "./front-matter.js";
 import { htmlSections } from "./html-sections.js";
 import { markdownSections, plainSections, type Section } from "./sections.js";
 
@@ -25,7 +26,8 @@ export function documentFormat(path: string): DocumentFormat | undefined {
   return FORMATS[extname(path).toLowerCase()];
 }
 
-export type DocumentText = { ok: true; sections: Section[] } | { ok: false; reason: string };
+/** `frontMatter`: a Markdown file's front matter fields (front-matter.ts), kept out of its sections. */
+export type DocumentText = { ok: true; sections: Section[]; frontMatter?: Record<string, unknown> } | { ok: false; reason: string };
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
@@ -44,6 +46,9 @@ export function documentText(bytes: Uint8Array, format: DocumentFormat): Documen
   } catch {
     return { ok: false, reason: "not UTF-8 (invalid byte sequences)" };
   }
-  const sections = format === "markdown" ? markdownSections(text) : format === "html" ? htmlSections(text) : plainSections(text);
-  return { ok: true, sections };
+  if (format === "markdown") {
+    const { body, fields } = splitFrontMatter(text);
+    return { ok: true, sections: markdownSections(body), ...(fields ? { frontMatter: fields } : {}) };
+  }
+  return { ok: true, sections: format === "html" ? htmlSections(text) : plainSections(text) };
 }

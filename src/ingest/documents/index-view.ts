@@ -18,7 +18,7 @@
 // adds up (later runs list every id) — as before, when the full listing never found them either.
 import type { IndexModel } from "../../api/records.js";
 import type { Service } from "../../api/service.js";
-import { chunkId, firstChunksPrefix, parseDocumentId, type FileStamp } from "./document-records.js";
+import { chunkId, documentIdPrefix, firstChunksPrefix, parseDocumentId, type FileStamp } from "./document-records.js";
 import { FetchPool } from "./fetch-pool.js";
 
 /** Hosted list pages hold at most 100 ids. */
@@ -213,4 +213,25 @@ export function otherChunks(view: IndexView, prefix: string): number[] {
 /** The id of a listed chunk number of a file (1: the earlier layout's first chunk, "path#1"). */
 export function otherChunkId(prefix: string, chunk: number): string {
   return chunk === 1 ? `${prefix}1` : chunkId(prefix, chunk);
+}
+
+/**
+ * Of `ids` (a prune plan), those this tool wrote: a record whose metadata names a source whose id prefix is the id's,
+ * with the content hash every chunk carries. A record another tool wrote under a matching id ("ticket#12" from
+ * upsert_records) has no such metadata and is never deleted. First chunks are known from the view; others are fetched.
+ */
+export async function writtenByThisTool(service: Service, index: IndexModel, namespace: string, ids: readonly string[], view: IndexView, signal: AbortSignal): Promise<string[]> {
+  const firstsById = new Map([...view.firsts.values()].map((f) => [f.id, f]));
+  const toFetch = ids.filter((id) => !firstsById.has(id));
+  const fetched = new Map<string, Record<string, unknown>>();
+  for (let i = 0; i < toFetch.length; i += PAGE) {
+    for (const [id, metadata] of await service.data.fetchMetadata(index.host, toFetch.slice(i, i + PAGE), namespace, signal)) fetched.set(id, metadata);
+  }
+  return ids.filter((id) => {
+    const parsed = parseDocumentId(id);
+    if (parsed === undefined) return false;
+    const first = firstsById.get(id);
+    const m = first ? { source: first.source, contentHash: first.contentHash } : fetched.get(id);
+    return typeof m?.source === "string" && typeof m.contentHash === "string" && documentIdPrefix(m.source) === parsed.prefix;
+  });
 }

@@ -17,10 +17,11 @@ import { openAllowedFile, readAsChecked } from "../safe-open.js";
 import { afterGrace } from "./cancel-grace.js";
 import { chunkSections, type ChunkSizes } from "./chunks.js";
 import { documentFormat, documentText, SUPPORTED_EXTENSIONS } from "./document-text.js";
-import { chunkId, chunkingOf, documentIdPrefix, documentRecords, type DocumentRecord, type FileStamp } from "./document-records.js";
+import { chunkId, chunkingOf, documentIdPrefix, documentRecords, OWN_FIELDS, type DocumentRecord, type FileStamp } from "./document-records.js";
+import { frontMatterMetadata } from "./front-matter.js";
 import { DocumentWriter, type FileWrites } from "./document-writes.js";
 import { checkDocumentPaths, type FoundDocuments, type SkippedFile } from "./find-documents.js";
-import { inStep, learnIndex, otherChunkId, otherChunks, type FirstChunk, type IndexView } from "./index-view.js";
+import { inStep, learnIndex, otherChunkId, otherChunks, writtenByThisTool, type FirstChunk, type IndexView } from "./index-view.js";
 import { filePlan, prunePlan } from "./sync-plan.js";
 
 export { DocumentPathError } from "./find-documents.js";
@@ -56,6 +57,11 @@ export interface SyncDocumentsOutcome {
   /** Of `files`, those read (the others' size and modification time matched their first chunk's). */
   filesRead: number;
   skipped: SkippedFile[];
+  /** Folders not entered (hidden or of installed packages). */
+  skippedFolders: SkippedFile[];
+  /** Files the include globs left out, and files the exclude globs left out. */
+  notIncluded: number;
+  excluded: number;
   chunks: number;
   bytes: number;
   added: number;
@@ -148,7 +154,7 @@ export async function syncDocuments(args: SyncDocumentsArgs): Promise<SyncDocume
     // Nothing was written.
     return { ...emptyOutcome(0, []), stopped: "cancelled" };
   }
-  const out = emptyOutcome(found.files.length, found.skipped);
+  const out = { ...emptyOutcome(found.files.length, found.skipped), skippedFolders: found.skippedFolders, notIncluded: found.notIncluded, excluded: found.excluded };
   out.listed = view.listed;
   const stop = (why: string) => (out.stopped ??= why);
   const chunking = chunkingOf(args.sizes);
@@ -165,7 +171,15 @@ export async function syncDocuments(args: SyncDocumentsArgs): Promise<SyncDocume
     if (writer.account.stopped !== undefined) stop(writer.account.stopped);
     if (out.stopped !== undefined) return out;
     const present = new Set(found.scopes.flatMap((s) => [...s.present].map(documentIdPrefix)));
-    const toPrune = args.prune ? prunePlan(view, counts, present) : [];
+    const kept = found.scopes.flatMap((s) => s.keptFolders);
+    const stays = (prefix: string) => present.has(prefix) || kept.some((folder) => prefix.startsWith(folder));
+    let toPrune: string[] = [];
+    try {
+      if (args.prune) toPrune = await writtenByThisTool(args.service, args.index, args.namespace, prunePlan(view, counts, stays), view, args.signal);
+    } catch (err) {
+      out.stopped = args.signal.aborted ? "cancelled" : `reading the index before pruning failed: ${messageOf(err)}`;
+      return out;
+    }
     if (args.dryRun) out.pruned = toPrune.length;
     else await prune(args, toPrune, grace.signal, out);
     if (out.stopped === undefined) args.progress(found.files.length, found.files.length, "done");
@@ -177,7 +191,7 @@ export async function syncDocuments(args: SyncDocumentsArgs): Promise<SyncDocume
 
 function emptyOutcome(found: number, skipped: readonly SkippedFile[]): SyncDocumentsOutcome {
   return {
-    found, files: 0, filesRead: 0, skipped: [...skipped], chunks: 0, bytes: 0, added: 0, changed: 0, unchanged: 0, pruned: 0,
+    found, files: 0, filesRead: 0, skipped: [...skipped], skippedFolders: [], notIncluded: 0, excluded: 0, chunks: 0, bytes: 0, added: 0, changed: 0, unchanged: 0, pruned: 0,
     upserted: 0, notLanded: [], filesDone: 0, listed: "nothing",
   };
 }
@@ -256,7 +270,8 @@ async function sendChanges(p: Pass): Promise<Map<string, number>> {
       out.skipped.push({ path: file.path, reason: text.reason });
       continue;
     }
-    const records = documentRecords(file.source, read.stat, read.readAtMs, chunkSections(text.sections, args.sizes), p.chunking);
+    const frontMatter = frontMatterMetadata(text.frontMatter, new Set([...OWN_FIELDS, args.field]));
+    const records = documentRecords(file.source, read.stat, read.readAtMs, chunkSections(text.sections, args.sizes), p.chunking, frontMatter);
     counts.set(prefix, records.length);
     out.files++;
     out.filesRead++;

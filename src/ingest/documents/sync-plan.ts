@@ -26,14 +26,14 @@ export function filePlan(wanted: readonly DocumentRecord[], existing: ReadonlyMa
  * A file's first chunk goes after its other chunks, so a run that stops while pruning leaves it to be found again.
  *
  * @param counts chunk counts of the files in step after this run (read, or unchanged by size and time), by id prefix
- * @param present id prefixes of every file found under the run's scopes
+ * @param present whether a file (by id prefix) was found under the run's scopes, or lies in a folder not entered
  */
-export function prunePlan(view: IndexView, counts: ReadonlyMap<string, number>, present: ReadonlySet<string>): string[] {
+export function prunePlan(view: IndexView, counts: ReadonlyMap<string, number>, present: (prefix: string) => boolean): string[] {
   const others: string[] = [];
   const firsts: string[] = [];
   for (const prefix of new Set([...view.firsts.keys(), ...(view.others?.keys() ?? [])])) {
     const count = counts.get(prefix);
-    if (count === undefined && present.has(prefix)) continue;
+    if (count === undefined && present(prefix)) continue;
     const keep = count ?? 0;
     for (const chunk of otherChunks(view, prefix)) if (chunk === 1 || chunk > keep) others.push(otherChunkId(prefix, chunk));
     const first = view.firsts.get(prefix);

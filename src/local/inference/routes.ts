@@ -61,8 +61,10 @@ export function inferenceRoutes(models: Models): { pattern: RegExp; methods: Rec
             if (vectorType !== null && vectorType !== "dense" && vectorType !== "sparse") {
               throw invalid(`vector_type must be dense or sparse (got ${JSON.stringify(vectorType)}).`);
             }
-            const all = await models.list();
-            return [200, { models: all.filter((m) => (type === null || m.type === type) && (vectorType === null || m.vector_type === vectorType)) }];
+            const { models: all, unlisted } = await models.listing();
+            const shown = all.filter((m) => (type === null || m.type === type) && (vectorType === null || m.vector_type === vectorType));
+            // "unlisted" is the local service's own field: why the embeddings server's models are missing.
+            return [200, { models: shown, ...(unlisted && type !== "rerank" && vectorType !== "sparse" ? { unlisted } : {}) }];
           }),
       },
     },

@@ -50,6 +50,15 @@ export function termCounts(text: string, truncate: "END" | "NONE" = "END"): Term
   };
 }
 
+/** The text's terms in order, one per position (the first BM25_MAX_TOKENS tokens, as termCounts reads them). */
+export function termStream(text: string): Uint32Array {
+  const tokens = tokenize(text);
+  const n = Math.min(tokens.length, BM25_MAX_TOKENS);
+  const out = new Uint32Array(n);
+  for (let i = 0; i < n; i++) out[i] = murmur3(tokens[i]);
+  return out;
+}
+
 /** The query's distinct terms with how often each occurs in it. */
 export function queryTerms(text: string): Map<number, number> {
   const terms = new Map<number, number>();
@@ -72,13 +81,23 @@ export function bm25(
   stats: { documents: number; averageLength: number; withTerm: (term: number) => number },
 ): number {
   let score = 0;
-  const norm = BM25_K1 * (1 - BM25_B + (BM25_B * length) / (stats.averageLength || 1));
+  const norm = lengthNorm(length, stats.averageLength);
   for (const [term, times] of query) {
     const f = tf(term);
     if (f === 0) continue;
-    score += times * idf(stats.documents, stats.withTerm(term)) * ((f * (BM25_K1 + 1)) / (f + norm));
+    score += termScore(times * idf(stats.documents, stats.withTerm(term)), f, norm);
   }
   return score;
+}
+
+/** The document-length part of BM25's denominator: k1 · (1 − b + b·|d|/avgdl). */
+export function lengthNorm(length: number, averageLength: number): number {
+  return BM25_K1 * (1 - BM25_B + (BM25_B * length) / (averageLength || 1));
+}
+
+/** One matched term's share of a score: `weight` is the query's count of the term times its idf. */
+export function termScore(weight: number, tf: number, norm: number): number {
+  return weight * ((tf * (BM25_K1 + 1)) / (tf + norm));
 }
 
 /** BM25 of a query against a small corpus held in memory (rerank): one score per document, in order. */

@@ -90,9 +90,18 @@ export class Models {
 
   /** Every model available now (the embeddings server's are left out, with no error, when it does not answer). */
   async list(): Promise<ModelInfo[]> {
+    return (await this.listing()).models;
+  }
+
+  /** The models there are, and why the embeddings server's are missing when it could not be asked. */
+  async listing(): Promise<{ models: ModelInfo[]; unlisted?: string }> {
     this.listed = undefined; // a listing asks the server afresh: it shows what is available now
-    const remote = await this.remoteNames().catch((): string[] => []);
-    return [...BUILT_IN, ...remote.map((name) => this.remoteInfo(name))];
+    let unlisted: string | undefined;
+    const remote = await this.remoteNames().catch((e: unknown): string[] => {
+      unlisted = `The embeddings server's models are missing: ${e instanceof Error ? e.message : String(e)} Start it (or correct --embed-url), then list again; local-bm25 works without it.`;
+      return [];
+    });
+    return { models: [...BUILT_IN, ...remote.map((name) => this.remoteInfo(name))], ...(unlisted ? { unlisted } : {}) };
   }
 
   async describe(name: string): Promise<ModelInfo> {

@@ -3,9 +3,13 @@
 // same job, it is small, and its output must never change under us (stored indexes depend on it).
 const encoder = new TextEncoder();
 
+/** Reused for every term's bytes (encodeInto allocates nothing: the hash is on every write's and query's path). */
+let scratch = new Uint8Array(256);
+
 export function murmur3(text: string, seed = 0): number {
-  const bytes = encoder.encode(text);
-  const n = bytes.length;
+  if (text.length * 3 > scratch.length) scratch = new Uint8Array(text.length * 3); // UTF-8 takes at most 3 bytes a UTF-16 unit
+  const bytes = scratch;
+  const n = encoder.encodeInto(text, scratch).written;
   const blocks = n & ~3;
   let h = seed >>> 0;
   for (let i = 0; i < blocks; i += 4) {

@@ -64,6 +64,8 @@ export class Mirror implements MemoryBudget {
   readonly approximate: Approximate;
   /** Each space's metric, once known (from a query, or from warm): an approximate index needs it. */
   private readonly metrics = new Map<string, Metric>();
+  /** Each space's text field, once known (from a text search, or from warm): its namespaces load with its postings. */
+  private readonly textFields = new Map<string, string | undefined>();
 
   constructor(
     private readonly load: NamespaceLoader,
@@ -82,6 +84,18 @@ export class Mirror implements MemoryBudget {
   /** The space's metric: from now on its namespaces past the threshold get an approximate index. */
   learnMetric(space: string, metric: Metric): void {
     this.metrics.set(space, metric);
+  }
+
+  /** The space is searched by text in metadata field `field`: namespaces loaded from now on build its postings as they load. */
+  learnTextField(space: string, field: string | undefined): void {
+    this.textFields.set(space, field);
+  }
+
+  private create(space: string, namespace: string, dimension: number): NamespaceVectors {
+    const nv = new NamespaceVectors(dimension, this, nsLabel(namespace));
+    nv.deferIndexes();
+    if (this.textFields.has(space)) nv.textPostings(this.textFields.get(space));
+    return nv;
   }
 
   private consider(space: string, namespace: string, nv: NamespaceVectors): void {
@@ -116,8 +130,7 @@ export class Mirror implements MemoryBudget {
       this.finishLoading(found);
       return found;
     }
-    const nv = new NamespaceVectors(dimension, this, nsLabel(namespace));
-    nv.deferIndexes();
+    const nv = this.create(space, namespace, dimension);
     try {
       this.load(space, namespace, nv);
     } catch (e) {
@@ -137,13 +150,16 @@ export class Mirror implements MemoryBudget {
    * to what is loaded so far and read again from lmdb by the slices after them (a put or remove applied twice is
    * the same as once), so the result equals a load done at once.
    */
-  async warm(targets: { space: string; namespace: string; dimension: number; metric?: Metric; index?: string }[], log: (line: string) => void): Promise<void> {
+  async warm(
+    targets: { space: string; namespace: string; dimension: number; metric?: Metric; index?: string; textField?: string }[],
+    log: (line: string) => void,
+  ): Promise<void> {
     for (const { space, metric } of targets) if (metric) this.learnMetric(space, metric);
+    for (const { space, textField } of targets) if (textField !== undefined) this.learnTextField(space, textField);
     for (const { space, namespace, dimension, index } of targets) {
       if (this.stopped) return;
       if (this.spaces.get(space)?.has(namespace) || !this.slices) continue;
-      const nv = new NamespaceVectors(dimension, this, nsLabel(namespace));
-      nv.deferIndexes();
+      const nv = this.create(space, namespace, dimension);
       const step = this.slices(space, namespace, nv);
       let byName = this.spaces.get(space);
       if (!byName) this.spaces.set(space, (byName = new Map()));

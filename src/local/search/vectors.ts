@@ -5,6 +5,8 @@ import { norm, type SparseVector } from "../storage/codec.js";
 import { VectorBlock } from "./kernel.js";
 import { MetadataIndex } from "./metadata-index.js";
 import { QuantizedBlock } from "./quantized-block.js";
+import { FieldPostings } from "./text-postings.js";
+import { termStream } from "../models/bm25.js";
 
 /** A block holds about this many bytes of rows; the first block grows by doubling up to it. */
 const BLOCK_BYTES = 64 * 1024 * 1024;
@@ -41,6 +43,11 @@ export class NamespaceVectors {
   private readonly metadata = new MetadataIndex();
   /** term → (slot → weight), for sparse queries. */
   readonly postings = new Map<number, Map<number, number>>();
+  /**
+   * Text postings, one per text field searched (text-postings.ts): a record's sparse vector gives its terms' counts
+   * and its length (what local-bm25 made of the field's text), the field's text in its metadata gives the positions.
+   */
+  private readonly texts = new Map<string, FieldPostings>();
   /** Slots below this have been used. */
   used = 0;
   /** No dense norm in the namespace is larger (it only grows: deletes leave it, which keeps it an upper bound). */
@@ -116,6 +123,33 @@ export class NamespaceVectors {
     this.bytes = 0;
     this.blocks = [];
     this.quantized = [];
+    this.texts.clear();
+  }
+
+  /**
+   * The postings of the text in metadata field `field` (undefined: a sparse index with no text field, positions
+   * then stay empty): built from the records in memory on first use, then kept in step by put and remove.
+   */
+  textPostings(field: string | undefined): FieldPostings {
+    const key = field ?? "";
+    let postings = this.texts.get(key);
+    if (!postings) {
+      this.texts.set(key, (postings = new FieldPostings()));
+      for (let slot = 0; slot < this.used; slot++) {
+        if (this.ids[slot] !== undefined) this.indexText(key, postings, slot, undefined);
+      }
+    }
+    return postings;
+  }
+
+  private indexText(field: string, postings: FieldPostings, slot: number, metadata: Record<string, unknown> | undefined): void {
+    const sv = this.sparse[slot];
+    if (!sv) return;
+    let length = 0;
+    for (let i = 0; i < sv.values.length; i++) length += sv.values[i];
+    const json = this.metadataJson[slot];
+    const text = field === "" || json === undefined ? undefined : (metadata ?? (JSON.parse(json) as Record<string, unknown>))[field];
+    postings.add(slot, { terms: sv.indices, counts: sv.values, length, stream: typeof text === "string" ? termStream(text) : undefined });
   }
 
   /** The dense values of a slot: a view of dimension floats in its block. */
@@ -219,13 +253,17 @@ export class NamespaceVectors {
     }
   }
 
-  private indexMetadata(slot: number): void {
+  private indexMetadata(slot: number, parsed?: Record<string, unknown>): void {
     const json = this.metadataJson[slot];
-    if (json !== undefined) this.metadata.add(slot, JSON.parse(json) as Record<string, unknown>);
+    if (json !== undefined) this.metadata.add(slot, parsed ?? (JSON.parse(json) as Record<string, unknown>));
   }
 
   private index(slot: number): void {
-    if (slot < this.metadataIndexedBelow) this.indexMetadata(slot);
+    const json = this.metadataJson[slot];
+    // parsed once for both the metadata index and the text postings' positions
+    const parsed = json !== undefined && (slot < this.metadataIndexedBelow || this.texts.size > (this.texts.has("") ? 1 : 0)) ? (JSON.parse(json) as Record<string, unknown>) : undefined;
+    if (slot < this.metadataIndexedBelow) this.indexMetadata(slot, parsed);
+    for (const [field, postings] of this.texts) this.indexText(field, postings, slot, parsed);
     const sv = this.sparse[slot];
     if (sv) {
       for (let i = 0; i < sv.indices.length; i++) {
@@ -241,6 +279,7 @@ export class NamespaceVectors {
     if (json !== undefined) this.metadata.remove(slot, JSON.parse(json) as Record<string, unknown>);
     const sv = this.sparse[slot];
     if (sv) {
+      for (const postings of this.texts.values()) postings.remove(slot, sv.indices);
       for (let i = 0; i < sv.indices.length; i++) {
         const list = this.postings.get(sv.indices[i]);
         list?.delete(slot);

@@ -104,7 +104,7 @@ function startDetached(opts: FindOptions) {
     // Its own process group, no terminal, no pipe to us: it outlives this server, and writes its lines to the log.
     const child = spawn(
       process.execPath,
-      [opts.bin, "serve", "--data-dir", opts.dataDir, "--port", "0", "--idle-stop-s", String(opts.idleStopS), ...(opts.serveArgs ?? [])],
+      [opts.bin, "serve", "--data-dir", opts.dataDir, "--port", "0", "--local-idle-s", String(opts.idleStopS), ...(opts.serveArgs ?? [])],
       { detached: true, stdio: ["ignore", "ignore", log], windowsHide: true, env: { ...process.env, ...opts.serveEnv } },
     );
     child.unref();

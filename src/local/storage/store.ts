@@ -11,6 +11,7 @@ import type { Database, RootDatabase } from "lmdb";
 import { searchNamespace, type Hit } from "../search/exact.js";
 import { compileFilter } from "../search/filter.js";
 import { Mirror, type MirrorChange, type MirrorOptions } from "../search/mirror.js";
+import { searchPostings, type TextHit, type TextQuery } from "../search/text-search.js";
 import type { Metric, Query } from "../search/score.js";
 import type { NamespaceVectors } from "../search/vectors.js";
 import type { Json } from "../data/validate.js";
@@ -392,6 +393,23 @@ export class VectorStore {
     return { hits: searchNamespace(nv, metric, q, topK, allowed), considered: allowed ? allowed.length : nv.count };
   }
 
+  /**
+   * BM25 over the namespace's postings of text field `field` (in memory: search/text-search.ts), a filter answered by
+   * the metadata index. `read`: the documents searched.
+   */
+  searchText(space: string, namespace: string, field: string | undefined, query: Omit<TextQuery, "allowed">, filter?: Json): { hits: TextHit[]; read: number } {
+    if (!this.catalog.scopeOf(space, namespace)) return { hits: [], read: 0 };
+    this.mirror.learnTextField(space, field);
+    const nv = this.vectors(space, namespace);
+    const postings = nv.textPostings(field);
+    let allowed: Uint8Array | undefined;
+    if (filter !== undefined) {
+      allowed = new Uint8Array(postings.slotCapacity);
+      for (const slot of this.select(nv, filter)) if (slot < allowed.length) allowed[slot] = 1;
+    }
+    return searchPostings(postings, nv.ids, { ...query, allowed });
+  }
+
   /** How many records of the namespace a filter keeps (from the metadata index). */
   countMatching(space: string, namespace: string, filter: Json): number {
     if (!this.catalog.scopeOf(space, namespace)) return 0;
@@ -452,12 +470,12 @@ export class VectorStore {
    * Starts loading every namespace of these spaces into memory in the background (the service's indexes at start);
    * a space given with its metric also gets approximate indexes for its large namespaces.
    */
-  warm(spaces: (string | { space: string; metric: Metric; index?: string })[], log: (line: string) => void): Promise<void> {
+  warm(spaces: (string | { space: string; metric: Metric; index?: string; textField?: string })[], log: (line: string) => void): Promise<void> {
     const targets = spaces.flatMap((given) => {
-      const { space, metric, index } = typeof given === "string" ? { space: given, metric: undefined, index: undefined } : given;
+      const { space, metric, index, textField } = typeof given === "string" ? { space: given, metric: undefined, index: undefined, textField: undefined } : given;
       const entry = this.catalog.space(space);
       if (!entry) return [];
-      return this.catalog.namespaces(entry.no).map(({ entry: ns }) => ({ space, namespace: ns.name, dimension: entry.dimension ?? 0, metric, index }));
+      return this.catalog.namespaces(entry.no).map(({ entry: ns }) => ({ space, namespace: ns.name, dimension: entry.dimension ?? 0, metric, index, textField }));
     });
     return this.mirror.warm(targets, log);
   }

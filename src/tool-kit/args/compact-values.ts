@@ -3,6 +3,7 @@
 // its numbers field with no union in the schema: "exactly one" is checked in code, with a message naming both.
 import { z } from "zod";
 import { BadBase64, base64Length, decodeFloat32Base64 } from "../../ingest/float32-base64.js";
+import type { Untouched } from "../refusal.js";
 import { ToolError } from "../tool-error.js";
 import { ruleError, sparseVectorArg, type RuleOptions } from "./schema.js";
 
@@ -43,14 +44,14 @@ type SparseIn = { indices: number[]; values?: number[]; valuesBase64?: string };
 
 /**
  * A query's dense and sparse vectors with base64 decoded into numbers (a query is one vector: a list is cheap here).
- * Throws a ToolError, ending with `after`, when a vector is given both ways or its base64 is not whole float32s.
+ * Throws a ToolError (saying `untouched`) when a vector is given both ways or its base64 is not whole float32s.
  */
 export function queryVectors(
   args: { vector?: number[]; vectorBase64?: string; sparseVector?: SparseIn },
-  after: string,
+  untouched: Untouched,
 ): { vector?: number[]; sparseVector?: { indices: number[]; values: number[] } } {
   const refuse = (text: string) => {
-    throw new ToolError(`${text} ${after}`);
+    throw new ToolError({ problem: text, untouched });
   };
   const decode = (field: string, text: string): number[] => {
     const decoded = decodeFloat32Base64(text);

@@ -1,6 +1,7 @@
 // Metadata filters, checked before they are sent: an unknown operator is named with the ones there are, so a model
 // can fix the filter without a round trip (the service would refuse it too, in its own words).
 import { z } from "zod";
+import type { Refusal, Untouched } from "../refusal.js";
 import { ToolError } from "../tool-error.js";
 
 export const FILTER_OPERATORS = ["$eq", "$ne", "$gt", "$gte", "$lt", "$lte", "$in", "$nin", "$exists"] as const;
@@ -44,18 +45,20 @@ export function filterProblem(filter: unknown, path = "filter"): string | undefi
   return undefined;
 }
 
-/** The isError text for a filter with a problem. */
-export function filterError(problem: string): string {
-  return (
-    `Invalid filter: ${problem}. Nothing was read.\n` +
-    `Next step: write the filter with the operators ${FILTER_OPERATORS.join(", ")} (and $and / $or to combine), ` +
-    'e.g. {"genre": {"$eq": "drama"}, "year": {"$gte": 2020}}, and call again.'
-  );
+/** The refusal of a filter with a problem; what was untouched is the tool's to say (a read, a delete, an update). */
+export function filterRefusal(problem: string, untouched?: Untouched): Refusal {
+  return {
+    problem: `Invalid filter: ${problem}`,
+    untouched,
+    next:
+      `write the filter with the operators ${FILTER_OPERATORS.join(", ")} (and $and / $or to combine), ` +
+      'e.g. {"genre": {"$eq": "drama"}, "year": {"$gte": 2020}}, and call again.',
+  };
 }
 
-/** Throws filterError's text when the filter (if given) has a problem. */
+/** Throws filterRefusal when the filter (if given) has a problem. */
 export function checkFilter(filter: Record<string, unknown> | undefined): void {
   if (filter === undefined) return;
   const problem = filterProblem(filter);
-  if (problem) throw new ToolError(filterError(problem));
+  if (problem) throw new ToolError(filterRefusal(problem));
 }

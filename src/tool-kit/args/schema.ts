@@ -1,17 +1,19 @@
 // Schema pieces shared by tools.
 import { z } from "zod";
+import { nothingWas, type Untouched } from "../refusal.js";
 
 type ErrorParam = { error: (issue: { path?: PropertyKey[]; input?: unknown }) => string };
 
 /**
  * zod check options (`.max(512, ruleError(…))`) whose message says where, what was given and the rule:
  * "record at position 3, id is "": record ids are 1–512 characters. Nothing was written."
- * `list` names the argument whose items are called records (their position is named); `after` ends the message.
+ * `list` names the argument whose items are called records (their position is named); `untouched` ends the message.
  */
 export function ruleError(
   text: string,
-  opts: { list?: string; after?: string; detail?: (input: unknown) => { at: string; what: string } | undefined } = {},
+  opts: { list?: string; untouched?: Untouched; detail?: (input: unknown) => { at: string; what: string } | undefined } = {},
 ): ErrorParam {
+  const after = opts.untouched ? ` ${nothingWas(opts.untouched)}` : "";
   return {
     error: (issue) => {
       const path = issue.path ?? [];
@@ -23,7 +25,7 @@ export function ruleError(
       const where = inRecord ? `record at position ${String(path[1])}${field ? `, ${field}` : ""}` : field;
       const value = issue.input;
       const detail = opts.detail?.(value);
-      if (detail) return `${where}${detail.at} ${detail.what}.${opts.after ? ` ${opts.after}` : ""}`;
+      if (detail) return `${where}${detail.at} ${detail.what}.${after}`;
       const chars = typeof value === "string" ? [...value] : []; // counted as the limits count them (textArg)
       const got =
         typeof value === "number"
@@ -33,7 +35,7 @@ export function ruleError(
               ? ` is ${JSON.stringify(`${chars.slice(0, 40).join("")}…`)} (${chars.length} characters)`
               : ` is ${JSON.stringify(value)}`
             : "";
-      return `${where}${got}: ${text}.${opts.after ? ` ${opts.after}` : ""}`;
+      return `${where}${got}: ${text}.${after}`;
     },
   };
 }
@@ -74,8 +76,8 @@ export function numberListProblem(v: unknown): { at: string; what: string } | un
   return undefined;
 }
 
-/** How a tool's argument errors read (see ruleError): `after` ends every message, e.g. "Nothing was written.". */
-export type RuleOptions = { list?: string; after?: string };
+/** How a tool's argument errors read (see ruleError): each ends with what was untouched, e.g. "Nothing was written.". */
+export type RuleOptions = { list?: string; untouched?: Untouched };
 
 /**
  * A string of `min`–`max` characters, counted as the service counts them — code points, so an emoji is one, where

@@ -1,6 +1,6 @@
 // Markdown tables whose cells cannot break the table or smuggle markup: data from the service is escaped.
 
-type Cell = string | number | boolean | null | undefined;
+export type Cell = string | number | boolean | null | undefined;
 
 /**
  * `opts.whole`: cells are not cut at MAX_CELL_CHARS — for tables of record data that the caller already keeps within
@@ -10,8 +10,15 @@ export function markdownTable(headers: string[], rows: Cell[][], opts: { whole?:
   const cell = (value: Cell) => escapeCell(value, opts.whole ? Infinity : MAX_CELL_CHARS);
   const head = `| ${headers.map((h) => cell(h)).join(" | ")} |`;
   const rule = `| ${headers.map(() => "---").join(" | ")} |`;
-  const body = rows.map((row) => `| ${headers.map((_, i) => cell(row[i])).join(" | ")} |`);
+  const body = rows.map((row) => markdownRow(row, headers.length, opts));
   return [head, rule, ...body].join("\n");
+}
+
+/** One row of a markdownTable with `columns` columns (also what a row costs in a result's budget). */
+export function markdownRow(row: Cell[], columns: number, opts: { whole?: boolean } = {}): string {
+  const cells: string[] = [];
+  for (let i = 0; i < columns; i++) cells.push(escapeCell(row[i], opts.whole ? Infinity : MAX_CELL_CHARS));
+  return `| ${cells.join(" | ")} |`;
 }
 
 // Characters that change how text reads without showing themselves: bidirectional overrides and isolates (which can
@@ -45,9 +52,27 @@ export function escapeCell(value: Cell, maxChars = MAX_CELL_CHARS): string {
     .replace(/</g, "&lt;")
     .trim();
   // A link, image or reference ([text](url), ![alt](url), [text][ref], [ref]: url) would render or be followed.
-  if (LINK.test(s)) s = s.replace(/[[\]]/g, (c) => `\\${c}`);
+  if (mayLink(s)) s = s.replace(/[[\]]/g, (c) => `\\${c}`);
   if (typeof value !== "number" && /^(#|>|[-+*](\s|$)|=+$|\d+[.)](\s|$))/.test(s)) s = `\\${s}`;
   return s;
 }
 
-const LINK = /\[[^\]]*\]\s*[([:]/;
+/**
+ * Whether a "]" that has a "[" anywhere before it is followed (after white space) by "(", "[" or ":": a link, image or
+ * reference, nested brackets included ("![x[y]z](url)"). One pass: a regex such as /\[[^\]]*\]\s*[([:]/ backtracks
+ * from every "[" of a run and takes quadratic time on "[[[[…".
+ */
+function mayLink(s: string): boolean {
+  let opened = false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (c === "[") opened = true;
+    else if (c === "]" && opened) {
+      let j = i + 1;
+      while (j < s.length && /\s/.test(s[j])) j++;
+      if (s[j] === "(" || s[j] === "[" || s[j] === ":") return true;
+      i = j - 1; // the white space after "]" is not looked at again
+    }
+  }
+  return false;
+}

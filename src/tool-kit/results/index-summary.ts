@@ -1,6 +1,7 @@
 // An index record as the tools show it: flat, with only the fields the service gave (list_indexes, create_index, …).
 import { z } from "zod";
 import type { IndexModel } from "../../api/records.js";
+import { namespaceName } from "../namespace-name.js";
 
 export const IndexSummary = z.object({
   name: z.string().describe("Index name; pass it as `index` to other tools."),
@@ -72,7 +73,7 @@ export function where(s: IndexSummary): string {
   return "";
 }
 
-/** How a result names where it looked: 'namespace (default) of index "docs"' or 'namespace "a" of index "docs"'. */
+/** How a result names where it looked: 'namespace "__default__" of index "docs"' or 'namespace "a" of index "docs"'. */
 export function namespaceOfIndex(namespace: string, index: string): string {
-  return `namespace ${namespace === "" ? "(default)" : JSON.stringify(namespace)} of index ${JSON.stringify(index)}`;
+  return `namespace ${JSON.stringify(namespaceName(namespace))} of index ${JSON.stringify(index)}`;
 }

@@ -5,8 +5,10 @@ import { markdownTable } from "../format/table.js";
 import type { IndexModel } from "../../api/records.js";
 import type { Service } from "../../api/service.js";
 import { readyIndex } from "../index-host.js";
+import type { Refusal } from "../refusal.js";
 import type { RecordProblem } from "../../ingest/check.js";
 import type { UpsertOutcome } from "../../ingest/upsert.js";
+import { namespaceName } from "../namespace-name.js";
 
 /** The index to write to, resolved to its host; a tool error when it is not ready yet. */
 export function writableIndex(service: Service, index: string, signal: AbortSignal): Promise<IndexModel> {
@@ -38,14 +40,15 @@ export function distinctFailures(failures: { ids: string[]; message: string }[])
 const MAX_PROBLEMS_SHOWN = 50;
 
 /** The refusal of a call whose records fail the checks: every problem (the first 50) by position, id, field and rule. */
-export function problemsText(tool: string, problems: RecordProblem[], index: string): string {
+export function problemsRefusal(tool: string, problems: RecordProblem[], index: string): Refusal {
   const lines = problems.slice(0, MAX_PROBLEMS_SHOWN).map((p) => `- position ${p.position} (id ${JSON.stringify(p.id)}): ${p.field} ${p.rule}`);
   if (problems.length > MAX_PROBLEMS_SHOWN) lines.push(`- … and ${problems.length - MAX_PROBLEMS_SHOWN} more`);
   const n = problems.length;
-  return (
-    `Nothing was written: ${n} ${n === 1 ? "problem" : "problems"} with the records for index ${JSON.stringify(index)}.\n` +
-    `${lines.join("\n")}\nNext step: fix ${n === 1 ? "that record" : "those records"} and call ${tool} again with the whole list.`
-  );
+  return {
+    problem: `${n} ${n === 1 ? "problem" : "problems"} with the records for index ${JSON.stringify(index)}:\n${lines.join("\n")}`,
+    untouched: "written",
+    next: `fix ${n === 1 ? "that record" : "those records"} and call ${tool} again with the whole list.`,
+  };
 }
 
 /** The isError text of a write where some records did not land: how many, why, exactly which ids, the next step. */
@@ -82,7 +85,7 @@ export function upsertResult(index: string, namespace: string, outcome: UpsertOu
   };
   const table = markdownTable(
     ["index", "namespace", "records", "batches", "upserted", "failed", "seconds"],
-    [[index, namespace || "(default)", outcome.records, outcome.batches, outcome.upserted, structured.failed, structured.seconds.toFixed(2)]],
+    [[index, namespaceName(namespace), outcome.records, outcome.batches, outcome.upserted, structured.failed, structured.seconds.toFixed(2)]],
   );
   return { structured, table };
 }

@@ -43,9 +43,15 @@ export async function runHttpTransport(args: {
     return;
   }
   const auth = config.httpToken ? "bearer token required" : "NO TOKEN: every local user and process can call it";
+  // Bound to every address (0.0.0.0, ::), a client reaches it by a real one: this machine's loopback, or its name.
+  const everyAddress = ["0.0.0.0", "::", "[::]"].includes(config.httpHost);
+  const url = everyAddress ? `http://${config.httpHost === "0.0.0.0" ? "127.0.0.1" : "[::1]"}:${http.port}/mcp` : http.url;
+  const where = everyAddress
+    ? `vecdb-mcp: it listens on every address of this machine (${config.httpHost}); from another machine use http://<this machine's name>:${http.port}/mcp\n`
+    : "";
   // One write, so that the token's lines come with the listening line.
-  const notice = args.tokenGenerated && config.httpToken ? generatedTokenNotice(http.url, config.httpToken) : "";
-  process.stderr.write(`vecdb-mcp: MCP (Streamable HTTP) listening on ${http.url} (${auth})\n${notice}`);
+  const notice = args.tokenGenerated && config.httpToken ? generatedTokenNotice(url, config.httpToken) : "";
+  process.stderr.write(`vecdb-mcp: MCP (Streamable HTTP) listening on ${url} (${auth})\n${where}${notice}`);
 
   // The deadline covers all of close() (grace included) and then the usual allowance for the remaining steps.
   const deadlineMs = closeDeadlineMs(config.httpShutdownGraceS * 1000) + SHUTDOWN_DEADLINE_MS;

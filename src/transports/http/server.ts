@@ -12,8 +12,10 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { BodyBudget, readBody, type Refusal } from "./body.js";
 import { limitConnections } from "./connections.js";
 import { hostPolicy, urlHost } from "./hosts.js";
+import { requestedSelection, type RequestedSelection } from "./session-selection.js";
 import { checkMessages, isInitialize, negotiatedVersion } from "./messages.js";
 import type { Logger } from "../../log.js";
+import { ConfigError } from "../../config.js";
 
 export const MCP_PATH = "/mcp";
 /**
@@ -38,6 +40,8 @@ export interface SessionSignals {
   stopping: AbortSignal;
   /** Abort outright (STOP_ANSWER_MS after stopping). */
   stop: AbortSignal;
+  /** The tools the session asked for (headers or URL), if it did; newServer throws ConfigError to refuse them. */
+  selection?: RequestedSelection;
 }
 
 export interface HttpServerOptions {
@@ -237,7 +241,13 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpMcpS
     }
     const stopping = new AbortController();
     const stop = new AbortController();
-    const server = opts.newServer({ stopping: stopping.signal, stop: stop.signal });
+    let server: McpServer;
+    try {
+      server = opts.newServer({ stopping: stopping.signal, stop: stop.signal, selection: requestedSelection(req) });
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      return refuse(req, res, { status: 400, code: -32602, message: `Bad Request: ${err.message}`, reason: "tool selection refused" });
+    }
     let entry: Session | undefined = undefined;
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),

@@ -92,14 +92,14 @@ describe("prunePlan", () => {
     });
     const view = await learnIndex({ service: fake.service, index: fake.index, namespace: "", signal: new AbortController().signal, scopes: ["notes/"], found: Promise.resolve([]) });
     const present = new Set(["notes/a.md#", "notes/excluded.md#"]);
-    expect(prunePlan(view, new Map([["notes/a.md#", 2]]), present)).toEqual(["notes/a.md#3", "notes/gone.md#2", "/notes/gone.md#1"]);
-    expect(prunePlan(view, new Map([["notes/a.md#", 0]]), present)).toEqual(["notes/a.md#2", "notes/a.md#3", "notes/gone.md#2", "/notes/a.md#1", "/notes/gone.md#1"]);
+    expect(prunePlan(view, new Map([["notes/a.md#", 2]]), (p) => present.has(p))).toEqual(["notes/a.md#3", "notes/gone.md#2", "/notes/gone.md#1"]);
+    expect(prunePlan(view, new Map([["notes/a.md#", 0]]), (p) => present.has(p))).toEqual(["notes/a.md#2", "notes/a.md#3", "notes/gone.md#2", "/notes/a.md#1", "/notes/gone.md#1"]);
   });
 
   test("with every id listed: orphans of gone files and first chunks of the earlier layout go too", async () => {
     const fake = fakeDataPlane({ "/notes/a.md#1": first(2), "notes/a.md#1": {}, "notes/a.md#2": {}, "notes/a.md#5": {}, "notes/orphan.md#2": {} });
     const view = await learnIndex({ service: fake.service, index: fake.index, namespace: "", signal: new AbortController().signal, scopes: ["notes/"], found: Promise.resolve([]) });
-    expect(prunePlan(view, new Map([["notes/a.md#", 2]]), new Set(["notes/a.md#"]))).toEqual(["notes/a.md#1", "notes/a.md#5", "notes/orphan.md#2"]);
+    expect(prunePlan(view, new Map([["notes/a.md#", 2]]), (p) => p === "notes/a.md#")).toEqual(["notes/a.md#1", "notes/a.md#5", "notes/orphan.md#2"]);
   });
 });
 

@@ -21,7 +21,7 @@ function write(name: string, text: string, ageMs = 3_600_000): void {
 
 const run = () =>
   syncDocuments({
-    service: fake.service, index: fake.index, field: "text", namespace: "", paths: ["notes"], roots: [root],
+    service: fake.service, index: fake.index, field: "text", namespace: "", paths: ["."], roots: [join(root, "notes")],
     sizes: { size: 200, overlap: 0 }, dryRun: false, prune: true, concurrency: 1, signal: new AbortController().signal, progress: () => {},
   });
 const counts = (o: Awaited<ReturnType<typeof run>>) => ({ filesRead: o.filesRead, added: o.added, changed: o.changed, unchanged: o.unchanged, pruned: o.pruned, listed: o.listed });
@@ -50,8 +50,8 @@ describe("syncDocuments", () => {
   test("chunks no first chunk claims (a run stopped, then the file was deleted) are found by the count and pruned", async () => {
     write("a.md", NOTE);
     await run();
-    fake.records.set("notes/gone.md#2", { text: "left behind" });
-    fake.records.set("notes/gone.md#3", { text: "left behind" });
+    fake.records.set("notes/gone.md#2", { source: "notes/gone.md", contentHash: "h2", text: "left behind" });
+    fake.records.set("notes/gone.md#3", { source: "notes/gone.md", contentHash: "h3", text: "left behind" });
     expect(counts(await run())).toEqual({ filesRead: 0, added: 0, changed: 0, unchanged: 3, pruned: 2, listed: "every id" });
     expect(counts(await run())).toEqual({ filesRead: 0, added: 0, changed: 0, unchanged: 3, pruned: 0, listed: "nothing" });
   });

@@ -22,3 +22,32 @@ describe("escapeCell against text from the service or a file", () => {
     expect(cell.endsWith("…")).toBe(true);
   });
 });
+
+describe("escapeCell's link check takes time in proportion to the text", () => {
+  const fastest = (text: string) => {
+    let best = Infinity;
+    for (let run = 0; run < 3; run++) {
+      const started = performance.now();
+      escapeCell(text, Infinity);
+      best = Math.min(best, performance.now() - started);
+    }
+    return best;
+  };
+
+  it.each([
+    ["a run of [", (n: number) => "[".repeat(n)],
+    ["[ and text", (n: number) => "[a".repeat(n / 2)],
+    ["brackets that close with no link", (n: number) => "[a] ".repeat(n / 4)],
+  ])("1 MiB of %s costs about ten times 100 KiB of it, not a hundred", (_, make) => {
+    const small = fastest(make(104_858));
+    const large = fastest(make(1_048_576));
+    expect(large).toBeLessThan(Math.max(small, 1) * 30);
+    expect(large).toBeLessThan(2000);
+  });
+
+  it("still finds a link behind nested brackets", () => {
+    expect(escapeCell("![x[y]z](https://evil.example/p.png)")).toBe("!\\[x\\[y\\]z\\](https://evil.example/p.png)");
+    expect(escapeCell("[a] [b]\t(https://evil.example)")).toBe("\\[a\\] \\[b\\] (https://evil.example)");
+    expect(escapeCell("x ] (y) [z]")).toBe("x ] (y) [z]");
+  });
+});

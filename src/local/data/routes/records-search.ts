@@ -1,10 +1,10 @@
 // POST /records/namespaces/{namespace}/search {query: {top_k, inputs: {text} | vector | id, filter?, match_terms?},
 //   fields?, rerank?: {model, rank_fields, top_n?, query?}} → {result: {hits: [{_id, _score, fields}]}, usage}
-// A local-bm25 index is searched by BM25 over the namespace (search/bm25.ts); a dense one by its metric, the
-// query text embedded by the index's model with its read parameters.
+// A local-bm25 index is searched by BM25 over the namespace's text postings in memory (search/text-search.ts), the
+// filter answered by the metadata index; a dense one by its metric, the query text embedded by the index's model
+// with its read parameters. Only the hits' records are read from lmdb (their fields).
 import { invalid, quote } from "../errors.js";
 import { compileFilter } from "../../search/filter.js";
-import { searchBm25 } from "../../search/bm25.js";
 import { better, makeQuery, score } from "../../search/score.js";
 import { queryTerms } from "../../models/bm25.js";
 import { murmur3 } from "../../models/murmur3.js";
@@ -41,6 +41,8 @@ export async function searchRecords(ctx: RouteContext, namespace: string) {
   let read: number;
   const sparseIndex = index.vectorType === "sparse";
   const required = readMatchTerms(q.match_terms, index.embed?.model);
+  const filter = q.filter === null ? undefined : q.filter;
+  const textSearch = (terms: Map<number, number>) => store.searchText(index.space, namespace, index.embed?.fieldMap.text, { terms, topK, required }, filter);
 
   if (q.inputs !== undefined && q.inputs !== null) {
     const embed = requireEmbed(index, "Searching with text");
@@ -50,7 +52,7 @@ export async function searchRecords(ctx: RouteContext, namespace: string) {
     if (sparseIndex) {
       const terms = queryTerms(queryText);
       embedTokens = [...terms.values()].reduce((a, b) => a + b, 0);
-      ({ hits: ranked, read } = searchBm25(store, index.space, namespace, { query: terms, topK, predicate, required }));
+      ({ hits: ranked, read } = textSearch(terms));
     } else {
       const options = await asData(async () => embedOptions(embed.readParameters, "embed.read_parameters"));
       const out = await asData(() => requireModels(ctx.models).embed(embed.model, [queryText!], options));
@@ -68,7 +70,7 @@ export async function searchRecords(ctx: RouteContext, namespace: string) {
     } else if (sparseIndex) {
       const terms = new Map<number, number>();
       source.sparse?.indices.forEach((t, i) => terms.set(t, source.sparse!.values[i]));
-      ({ hits: ranked, read } = searchBm25(store, index.space, namespace, { query: terms, topK, predicate, required }));
+      ({ hits: ranked, read } = textSearch(terms));
     } else {
       ({ ranked, read } = denseSearch(ctx, namespace, source.values, topK, predicate));
     }
@@ -86,7 +88,7 @@ export async function searchRecords(ctx: RouteContext, namespace: string) {
         if (typeof w !== "number") throw invalid(`query.vector.sparse_values[${i}] must be a number`);
         terms.set(t, w);
       });
-      ({ hits: ranked, read } = searchBm25(store, index.space, namespace, { query: terms, topK, predicate, required }));
+      ({ hits: ranked, read } = textSearch(terms));
     } else {
       const values = v.values;
       if (!Array.isArray(values) || values.length !== index.dimension || !values.every((x) => typeof x === "number")) {
@@ -96,16 +98,17 @@ export async function searchRecords(ctx: RouteContext, namespace: string) {
     }
   }
 
-  let hits: Hit[] = ranked.map((r) => ({ _id: r.id, _score: r.score, fields: fieldsOf(store.get(index.space, namespace, r.id), fields) }));
+  // each hit's record read once, for its fields and for the reranker's text
+  const stored = ranked.map((r) => fieldsOf(store.get(index.space, namespace, r.id)));
+  let hits: Hit[] = ranked.map((r, i) => ({ _id: r.id, _score: r.score, fields: pick(stored[i], fields) }));
   let rerankUnits: number | undefined;
   if (rerank) {
     const text = rerank.query ?? queryText;
     if (text === undefined) throw invalid("rerank.query is required when the search is by vector or id (there is no query text to rerank against)");
-    const docs = hits.map((h) => {
-      const stored = fieldsOf(store.get(index.space, namespace, h._id), undefined);
+    const docs = hits.map((h, i) => {
       return rerank.rankFields
         .map((f) => {
-          const value = stored[f];
+          const value = stored[i][f];
           if (typeof value !== "string") throw invalid(`rerank.rank_fields: record ${quote(h._id)} has no text field ${quote(f)}`);
           return value;
         })
@@ -185,8 +188,11 @@ function readMatchTerms(v: Json | undefined, model: string | undefined): number[
   return [...new Set((v.terms as string[]).flatMap((t) => tokenize(t)).map((t) => murmur3(t)))];
 }
 
-function fieldsOf(r: StoredRecord | undefined, only: string[] | undefined): Record<string, unknown> {
-  const all = r?.metadataJson === undefined ? {} : (JSON.parse(r.metadataJson) as Record<string, unknown>);
+function fieldsOf(r: StoredRecord | undefined): Record<string, unknown> {
+  return r?.metadataJson === undefined ? {} : (JSON.parse(r.metadataJson) as Record<string, unknown>);
+}
+
+function pick(all: Record<string, unknown>, only: string[] | undefined): Record<string, unknown> {
   if (!only) return all;
   const out: Record<string, unknown> = {};
   for (const f of only) if (f in all) out[f] = all[f];

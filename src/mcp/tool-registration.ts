@@ -1,0 +1,100 @@
+// Each offered tool registered with the SDK (without zod schemas: they come with the tool's module on its first
+// call, tool-calls.ts), and what one call does: refuse an index outside --indexes, load the module, run the tool
+// against the service (recovering the shared service once), and turn its result into content + structuredContent,
+// its error into isError text — with every secret redacted.
+import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { Service } from "../api/service.js";
+import type { Config } from "../config.js";
+import { linkAbort } from "../linked-abort.js";
+import { redact, type Logger } from "../log.js";
+import type { ToolContext } from "../tool-kit/tool.js";
+import { callRefusal, scopedService } from "./access.js";
+import { confirmer } from "./elicit.js";
+import { errorText } from "./errors.js";
+import { progressOf, type Extra } from "./progress.js";
+import { runWithRecovery, type ServiceSupply } from "./service-supply.js";
+import type { LazyTool } from "./tool-catalog.js";
+
+export interface RegistrationContext {
+  config: Config;
+  supply: ServiceSupply;
+  log: Logger;
+  secrets: () => readonly (string | undefined)[];
+  /** The directories a call may read (--allow-dir and the client's roots). */
+  roots: (extra: Extra) => Promise<string[]>;
+  /** The names of the tools on in this session (ToolContext.tools). */
+  active: ReadonlySet<string>;
+  stop?: AbortSignal;
+  stopping?: AbortSignal;
+}
+
+/** The structured result with every secret replaced, should the service have echoed one into a message. */
+function redactDeep(value: Record<string, unknown>, secrets: readonly (string | undefined)[]): Record<string, unknown> {
+  const json = JSON.stringify(value);
+  const clean = redact(json, secrets);
+  return clean === json ? value : (JSON.parse(clean) as Record<string, unknown>);
+}
+
+export function registerTools(server: McpServer, offered: readonly LazyTool[], at: RegistrationContext): Map<string, RegisteredTool> {
+  const { config, supply, log, secrets, roots, active } = at;
+  const registered = new Map<string, RegisteredTool>();
+  for (const tool of offered) {
+    const record = server.registerTool(
+      tool.name,
+      { title: tool.title, description: tool.description, annotations: { title: tool.title, ...tool.annotations } },
+      (async (args: Record<string, unknown>, extra: Extra): Promise<CallToolResult> => {
+        const started = Date.now();
+        const progress = progressOf(extra);
+        const allowedRoots = () => roots(extra);
+        const linked = linkAbort([extra.signal, at.stop]); // released below: see linked-abort.ts
+        const signal = linked.signal;
+        const progressRequested = extra._meta?.progressToken !== undefined;
+        const context = (service: Service): ToolContext => ({
+          service: scopedService(service, config.indexes), // under --indexes, the others are invisible
+          config,
+          tools: active,
+          signal,
+          stopping: at.stopping,
+          progress,
+          progressRequested,
+          log,
+          allowedRoots,
+          askToConfirm: confirmer(server.server, { signal, relatedRequestId: extra.requestId }),
+        });
+        const refused = callRefusal(tool, args, config);
+        if (refused !== undefined) {
+          log.info(`${tool.name} → refused: ${refused.split("\n")[0]}`);
+          linked.release();
+          return { content: [{ type: "text", text: refused }], isError: true };
+        }
+        try {
+          const definition = await tool.load();
+          const result = await runWithRecovery(tool.name, supply, (service) => definition.run(args, context(service)), signal, log);
+          await progress.settle();
+          log.debug(`${tool.name} done in ${Date.now() - started} ms${result.isError ? " (isError)" : ""}`);
+          const text = result.note ? `${result.table}\n\n${result.note}` : result.table;
+          const structured = result.note ? { ...(result.structured as Record<string, unknown>), note: result.note } : result.structured;
+          return {
+            content: [{ type: "text", text: redact(text, secrets()) }],
+            structuredContent: redactDeep(structured as Record<string, unknown>, secrets()),
+            ...(result.isError && { isError: true }),
+          };
+        } catch (err) {
+          // A cancelled call throws the client's reason (often a plain string), which is no internal error.
+          if (signal.aborted) {
+            log.info(`${tool.name} → cancelled by the client`);
+            return { content: [{ type: "text", text: `${tool.name} was cancelled before it finished.` }], isError: true };
+          }
+          const text = redact(errorText(tool, err), secrets());
+          log.info(`${tool.name} → isError: ${text.split("\n")[0]}`);
+          return { content: [{ type: "text", text }], isError: true };
+        } finally {
+          linked.release();
+        }
+      }) as never, // the SDK types a handler registered without a schema as taking no arguments
+    );
+    registered.set(tool.name, record);
+  }
+  return registered;
+}
