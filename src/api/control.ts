@@ -187,7 +187,7 @@ export class ControlPlane {
         const url = dataUrlFor(index.host, this.controllerUrl);
         // A remote control plane has no business naming a port on this machine: another local user may listen there.
         if (isLoopbackHost(new URL(url).hostname) && !isLoopbackHost(new URL(this.base).hostname)) return;
-        this.http.trustOrigin(url);
+        this.http.trustOrigin(url, index.name);
       } catch {
         // an unparsable host is simply never trusted; a call to it is refused later
       }

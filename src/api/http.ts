@@ -61,6 +61,8 @@ export class HttpClient {
   private readonly agent: Agent;
   private readonly settings: Required<Omit<HttpSettings, "loopbackIdentity">>;
   private readonly trusted = new Set<string>();
+  /** Origin → the index whose data plane the control plane placed there (what a loopback listener must prove). */
+  private readonly indexAtOrigin = new Map<string, string>();
   private readonly redactions: string[];
   private readonly closing = new AbortController();
 
@@ -82,7 +84,7 @@ export class HttpClient {
       headersTimeout: t, // backstops; the per-attempt AbortSignal below is the real deadline
       bodyTimeout: t,
       connect: settings.loopbackIdentity
-        ? identityCheckingConnector({ timeout: Math.min(t, 10_000) }, { ...settings.loopbackIdentity, apiKey: settings.apiKey })
+        ? identityCheckingConnector({ timeout: Math.min(t, 10_000) }, { ...settings.loopbackIdentity, apiKey: settings.apiKey, indexAt: (origin) => this.indexAtOrigin.get(origin) })
         : { timeout: Math.min(t, 10_000) },
     });
     const key = settings.apiKey;
@@ -90,13 +92,16 @@ export class HttpClient {
   }
 
   /** Allows the API key to be sent to this URL's origin (the controller, and each host the control plane named). */
-  trustOrigin(url: string): void {
-    this.trusted.add(new URL(url).origin);
+  trustOrigin(url: string, index?: string): void {
+    const origin = new URL(url).origin;
+    this.trusted.add(origin);
+    if (index !== undefined) this.indexAtOrigin.set(origin, index);
   }
 
   /** The control plane no longer names this origin (its index was forgotten): the key is not sent there any more. */
   untrustOrigin(url: string): void {
     this.trusted.delete(new URL(url).origin);
+    this.indexAtOrigin.delete(new URL(url).origin);
   }
 
   isTrusted(url: string): boolean {

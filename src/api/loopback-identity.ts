@@ -4,17 +4,20 @@
 // in its next request's header.
 //
 // The proof is asked once per connection, on the connection itself, before undici sends anything on it: a request
-// `GET /_vecdb/identity?nonce=<random>` without the key, answered with {"proof": HMAC-SHA256 under the key of
-// "vecdb-mcp local service identity <nonce>"} — the same question the shared local service (src/local/sharing)
-// answers on its control plane, asked here of its data planes too.
-// Every key-bearing request then travels on a socket whose other end proved it. A loopback service that is not
-// ours (e.g. Pinecone Local) does not know the proof: when the control plane itself cannot give it at first contact,
-// no proof is asked of that service or its hosts (the key still goes only to hosts its control plane named). Once
-// the control plane has proved itself (or it is the embedded service), every loopback listener must.
+// `GET /_vecdb/identity?nonce=<random>` without the key, answered with {"proof": HMAC-SHA256 under the key of the
+// nonce, the port and what listens there} (src/common/identity-proof.ts) — the same question the shared local service
+// (src/local/sharing) answers on its control plane, asked here of its data planes too. The client checks the proof
+// against the port IT dialled and the index it expects there, so a listener that relays the question to a live port of
+// the real service gets an answer for the wrong port, and is refused.
+// Every key-bearing request then travels on a socket whose other end proved it. A loopback service that is not ours
+// (e.g. Pinecone Local) does not know the question at all (a 4xx without a proof): when the control plane answers so
+// at first contact, no proof is asked of that service or its hosts (the key still goes only to hosts its control plane
+// named). Anything else — a wrong proof, no answer, a busy answer — refuses that connection and decides nothing: the
+// checks stay on. Once the control plane has proved itself (or it is the embedded service), every loopback listener must.
 import { randomBytes } from "node:crypto";
 import type { Socket } from "node:net";
 import { buildConnector } from "undici";
-import { IDENTITY_PATH, proofMatches } from "../common/identity-proof.js";
+import { IDENTITY_PATH, proofMatches, type IdentityBinding } from "../common/identity-proof.js";
 import { isLoopbackHost } from "../common/loopback.js";
 
 const PROOF_TIMEOUT_MS = 5000;
@@ -39,6 +42,8 @@ export interface IdentityPolicy {
   initial: "ours" | "unknown";
   controllerOrigin: string;
   apiKey: string;
+  /** The index whose data plane the control plane placed at this origin, when it named one. */
+  indexAt?: (origin: string) => string | undefined;
 }
 
 /** An undici connector that asks each new loopback connection for the proof before handing it to undici. */
@@ -53,21 +58,31 @@ export function identityCheckingConnector(options: buildConnector.BuildOptions, 
       const host = opts.host ?? `${opts.hostname}:${opts.port}`;
       const origin = `${opts.protocol}//${host}`;
       const firstContact = mode === "unknown" && origin === policy.controllerOrigin;
+      const dialled = Number(opts.port) || (opts.protocol === "https:" ? 443 : 80);
+      const isController = origin === policy.controllerOrigin;
+      const expectedIndex = isController ? undefined : policy.indexAt?.(origin);
       const refuse = (why: string, retriable: boolean) => {
         socket.destroy();
-        if (firstContact) {
-          // The control plane itself knows nothing of the proof: a loopback service that is not ours. No proof is
-          // asked of it or its hosts from now on; this connection is made again, unchecked.
-          mode = "foreign";
-          return base(opts, callback);
-        }
         callback(new IdentityError(`the service listening at ${origin} ${why}, so the API key was not sent`, retriable), null);
       };
-      prove(socket as Socket, host, policy.apiKey, timeoutMs).then(
+      prove(socket as Socket, host, policy.apiKey, timeoutMs, (claimed) => {
+        // The proof is for what the client dialled: this port, and the index it expects there (or the control plane).
+        if (isController ? claimed !== undefined : expectedIndex !== undefined && claimed !== expectedIndex) return undefined;
+        return { port: dialled, ...(claimed !== undefined && { index: claimed }) };
+      }).then(
         (answer) => {
           if (answer === "busy") return refuse("was too busy to answer the identity check", true);
-          if (answer !== "proved") return refuse("could not prove it is the local service (it does not hold the key)", false);
-          if (origin === policy.controllerOrigin) mode = "ours";
+          if (answer === "unknown" && firstContact) {
+            // The control plane does not know the question at all: a loopback service that is not ours. No proof is
+            // asked of it or its hosts from now on; this connection is made again, unchecked.
+            socket.destroy();
+            mode = "foreign";
+            return base(opts, callback);
+          }
+          if (answer !== "proved") {
+            return refuse("could not prove it is the vecdb-mcp local service for the port and index dialled (it does not hold this API key, or it relays another port's answer)", false);
+          }
+          if (isController) mode = "ours";
           callback(null, socket);
         },
         (e: unknown) => refuse(`did not answer the identity check (${e instanceof Error ? e.message : String(e)})`, true),
@@ -77,7 +92,13 @@ export function identityCheckingConnector(options: buildConnector.BuildOptions, 
 }
 
 /** One challenge on the raw socket (plain HTTP/1.1, keep-alive), read back without leaving bytes behind. */
-function prove(socket: Socket, host: string, apiKey: string, timeoutMs: number): Promise<"proved" | "wrong" | "busy"> {
+function prove(
+  socket: Socket,
+  host: string,
+  apiKey: string,
+  timeoutMs: number,
+  bindingFor: (claimedIndex: string | undefined) => IdentityBinding | undefined,
+): Promise<"proved" | "wrong" | "busy" | "unknown"> {
   const challenge = randomBytes(32).toString("hex");
   return new Promise((resolve, reject) => {
     let got = Buffer.alloc(0);
@@ -96,16 +117,19 @@ function prove(socket: Socket, host: string, apiKey: string, timeoutMs: number):
       const body = got.subarray(end + 4).toString("utf8");
       if (status === 429 || status >= 500) return finish(undefined, "busy");
       if (/\r\nconnection:\s*close/i.test(head)) return finish(new Error("the service closes the connection"));
-      let proof: unknown;
+      let answer: { proof?: unknown; index?: unknown } = {};
       try {
-        proof = (JSON.parse(body) as { proof?: unknown }).proof;
+        answer = (JSON.parse(body) as typeof answer | null) ?? {};
       } catch {
-        proof = undefined;
+        // not JSON: no proof
       }
-      finish(undefined, status === 200 && proofMatches(apiKey, challenge, proof) ? "proved" : "wrong");
+      if (status >= 400 && status < 500 && answer.proof === undefined) return finish(undefined, "unknown");
+      const claimed = typeof answer.index === "string" ? answer.index : undefined;
+      const binding = bindingFor(claimed);
+      finish(undefined, status === 200 && binding !== undefined && proofMatches(apiKey, challenge, binding, answer.proof) ? "proved" : "wrong");
     };
     const onClose = () => finish(new Error("the connection closed"));
-    const finish = (err?: Error, answer?: "proved" | "wrong" | "busy") => {
+    const finish = (err?: Error, answer?: "proved" | "wrong" | "busy" | "unknown") => {
       clearTimeout(timer);
       socket.off("data", onData);
       socket.off("error", onClose);

@@ -136,15 +136,18 @@ export function apiKeyMatches(req: IncomingMessage, apiKey: string): boolean {
 /**
  * The local service's proof that it holds the key, asked by the client before it sends the key to a loopback port
  * (src/api/loopback-identity.ts; the same question and HMAC as src/local/sharing's identity on the control plane).
- * Answered without the key; true when this request was that question.
+ * Answered without the key, for the port the request came in on and `index` (absent on the control plane); true when
+ * this request was that question.
  */
-export function answerIdentity(req: IncomingMessage, res: ServerResponse, apiKey: string): boolean {
+export function answerIdentity(req: IncomingMessage, res: ServerResponse, apiKey: string, index?: string): boolean {
   if (req.method !== "GET" || !req.url?.startsWith("/_vecdb/identity?")) return false;
   const nonce = new URLSearchParams(req.url.slice(req.url.indexOf("?") + 1)).get("nonce") ?? "";
   if (!/^[0-9a-f]{16,128}$/.test(nonce)) {
     sendJson(res, 400, { error: "nonce: 16 to 128 hex digits" });
     return true;
   }
-  sendJson(res, 200, { service: "vecdb-mcp-local", proof: identityProof(apiKey, nonce) });
+  // The port this socket was accepted on: what the client dialled, unless a relay stands between (then it differs).
+  const port = req.socket.localPort ?? 0;
+  sendJson(res, 200, { service: "vecdb-mcp-local", ...(index !== undefined && { index }), proof: identityProof(apiKey, nonce, { port, ...(index !== undefined && { index }) }) });
   return true;
 }

@@ -18,6 +18,9 @@ function writesRecords(tool: FailedTool): boolean {
 function nextStep(err: ServiceError, tool: FailedTool): string {
   const code = (err.code ?? "").toUpperCase();
   const text = err.serviceMessage.toLowerCase();
+  if (code === "VECDB_IDENTITY" && /could not prove/.test(err.serviceMessage)) {
+    return "Check PINECONE_API_KEY and PINECONE_CONTROLLER_HOST: the listener there is not the local service holding this key. Tell the user: set the service's key, or point the controller host at the service (another program, or another user, may listen on that port).";
+  }
   if (err.status === undefined) {
     return "The service did not answer. Check PINECONE_CONTROLLER_HOST and that the service is running and reachable, then call again.";
   }
@@ -82,7 +85,7 @@ function quoted(text: string): string {
 
 /** What happened, in one line: 'the service answered HTTP 404 NOT_FOUND: "Index x not found."' */
 function describeServiceError(err: ServiceError): string {
-  if (err.status === undefined) return `got no answer from ${origin(err.url)}: ${err.serviceMessage}`;
+  if (err.status === undefined) return `${err.code === "VECDB_IDENTITY" ? "refused" : "got no answer from"} ${origin(err.url)}: ${err.serviceMessage}`;
   // The data plane's codes are gRPC numbers ("3"), which tell a reader nothing the status does not.
   const code = err.code && !/^\d+$/.test(err.code) ? ` ${quotedCode(err.code)}` : "";
   const message = err.serviceMessage ? `: ${quoted(err.serviceMessage)}` : "";

@@ -141,13 +141,13 @@ describe("logging", () => {
 });
 
 describe("errors from the service", () => {
-  test("a wrong key: 401 with the next step, the key nowhere", async () => {
+  test("a wrong key: the service cannot prove itself under it, the next step says so, the key nowhere", async () => {
     const wrongKey = "wrong-key-0123456789abcdef";
     const bad = await startMcp({ env: { PINECONE_API_KEY: wrongKey, PINECONE_CONTROLLER_HOST: svc.controlUrl } });
     try {
       const r = await bad.call("list_indexes");
       expect(r.isError).toBe(true);
-      expect(r.text).toMatch(/^list_indexes failed — the service answered HTTP 401 UNAUTHENTICATED: \".+\"\nNext step: Check PINECONE_API_KEY: the service did not accept the key\. Set the right key in the server's environment and restart the server\.$/);
+      expect(r.text).toMatch(/^list_indexes failed — refused http:\/\/127\.0\.0\.1:\d+: the service listening at .+ could not prove it is the vecdb-mcp local service .+, so the API key was not sent\nNext step: Check PINECONE_API_KEY and PINECONE_CONTROLLER_HOST: /);
       expect(bad.transcript()).not.toContain(wrongKey);
       expect(bad.stderr()).not.toContain(wrongKey);
     } finally {

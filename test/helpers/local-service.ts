@@ -9,6 +9,9 @@ import { BUNDLE, ensureBundle, ROOT } from "./bundle.js";
 export { ROOT as repoRoot, BUNDLE as cliPath };
 ensureBundle(); // rebuilt here when a source is newer than it
 
+/** The keys of the services started here: the tests' forwarding proxy answers their identity question for its own port. */
+export const startedServiceKeys = new Set<string>();
+
 export interface RunningService {
   controlUrl: string;
   apiKey: string;
@@ -37,6 +40,7 @@ export function startServiceProcess(
   }
   const dataDir = opts.dataDir ?? newDataDir();
   const apiKey = opts.apiKey ?? `test-${randomBytes(12).toString("hex")}`;
+  startedServiceKeys.add(apiKey);
   const allow = (opts.allowDirs ?? []).flatMap((d) => ["--allow-dir", d]);
   const child = spawn(process.execPath, [BUNDLE, "serve", "--port", "0", "--data-dir", dataDir, "--api-key", apiKey, ...allow, ...(opts.args ?? [])], {
     stdio: ["ignore", "ignore", "pipe"],

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { indexArg, ruleError, textArg } from "../../src/tool-kit/args/schema.js";
 import { markdownTable } from "../../src/tool-kit/format/table.js";
+import { checkImportFolder } from "../../src/tool-kit/import-folder.js";
 import { onIndexHost } from "../../src/tool-kit/index-host.js";
 import { defineTool } from "../../src/tool-kit/tool.js";
 
@@ -22,7 +23,8 @@ export default defineTool({
   },
   outputSchema: { index: z.string().describe("The index."), id: z.string().describe("The import id; describe_bulk_import follows it.") },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
-  async run({ index, uri, integrationId, errorMode }, { service, signal }) {
+  async run({ index, uri, integrationId, errorMode }, { service, signal, allowedRoots }) {
+    await checkImportFolder(uri, await allowedRoots());
     const { id } = await onIndexHost(service, index, signal, (model) =>
       service.data.startImport(model.host, { uri, ...(integrationId && { integrationId }), ...(errorMode && { errorMode: { onError: errorMode } }) }, signal),
     );

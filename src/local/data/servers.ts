@@ -98,7 +98,7 @@ export class DataServers {
 
   private async handle(req: IncomingMessage, res: ServerResponse, name: string, id: string, reading: Set<IncomingMessage>): Promise<void> {
     try {
-      if (answerIdentity(req, res, this.opts.apiKey)) return;
+      if (answerIdentity(req, res, this.opts.apiKey, name)) return;
       if (!apiKeyMatches(req, this.opts.apiKey)) {
         sendJson(res, 401, dataError(16, "Invalid API Key"));
         return;

@@ -55,7 +55,7 @@ function verifyIdentity(d: Descriptor, timeoutMs = 2000): Promise<boolean> {
       res.on("end", () => {
         try {
           const parsed = JSON.parse(body) as { proof?: unknown };
-          resolve(res.statusCode === 200 && proofMatches(d.apiKey, nonce, parsed.proof));
+          resolve(res.statusCode === 200 && proofMatches(d.apiKey, nonce, { port: Number(new URL(d.url).port) }, parsed.proof));
         } catch {
           resolve(false);
         }

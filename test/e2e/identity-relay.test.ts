@@ -1,0 +1,127 @@
+// The API key never reaches a relay. Another local user takes a port the local service freed and forwards the
+// client's identity question to a live port of the real service, passing the answer back. The proof binds the port
+// the client dialled and what it expects there (the control plane, or one index), so a relayed answer is for the wrong
+// port and the key is not sent. A controller that fails the proof at first contact is refused every time, not waved
+// through for the rest of the process.
+import { spawn, type ChildProcess } from "node:child_process";
+import { createServer as createHttpServer } from "node:http";
+import { connect, createServer, type Server } from "node:net";
+import { rmSync } from "node:fs";
+import { afterAll, describe, expect, it } from "vitest";
+import { cliPath, newDataDir } from "../helpers/local-service.js";
+import { startMcp } from "../helpers/mcp-client.js";
+import { api, createIndex, serverless } from "./support.js";
+
+const apiKey = `relay-test-${"k".repeat(20)}`;
+const dataDir = newDataDir();
+const cleanup: (() => unknown)[] = [];
+afterAll(async () => {
+  for (const c of cleanup.reverse()) await c();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function freePort(): Promise<number> {
+  const s = createHttpServer();
+  await new Promise<void>((r) => s.listen(0, "127.0.0.1", () => r()));
+  const port = (s.address() as { port: number }).port;
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+function serve(port: number, dir = dataDir): Promise<{ child: ChildProcess; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, [cliPath, "serve", "--port", String(port), "--data-dir", dir], {
+    stdio: ["ignore", "ignore", "pipe"],
+    env: { ...process.env, VECDB_LOCAL_API_KEY: apiKey },
+  });
+  let err = "";
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve did not start: ${err}`)), 15_000);
+    child.stderr!.on("data", (c: Buffer) => {
+      err += c.toString();
+      if (err.includes("listening on")) {
+        clearTimeout(timer);
+        resolve({
+          child,
+          stop: () => new Promise<void>((r) => (child.exitCode !== null ? r() : (child.once("exit", () => r()), child.kill("SIGTERM")))),
+        });
+      }
+    });
+  });
+}
+
+/** A byte-for-byte TCP forwarder to `target()`'s port; keeps everything the client sent it. */
+async function relay(port: number, target: () => number): Promise<{ sent: () => string; stop(): Promise<void> }> {
+  const received: Buffer[] = [];
+  const server: Server = createServer((client) => {
+    const upstream = connect(target(), "127.0.0.1");
+    client.on("data", (c: Buffer) => {
+      received.push(c);
+      upstream.write(c);
+    });
+    upstream.on("data", (c: Buffer) => client.write(c));
+    client.on("close", () => upstream.destroy());
+    upstream.on("close", () => client.destroy());
+    client.on("error", () => upstream.destroy());
+    upstream.on("error", () => client.destroy());
+  });
+  await new Promise<void>((r) => server.listen(port, "127.0.0.1", () => r()));
+  return {
+    sent: () => Buffer.concat(received).toString("latin1"),
+    stop: () => new Promise<void>((r) => (server.closeAllConnections?.(), server.close(() => r()))),
+  };
+}
+
+describe("a relay on a freed port", () => {
+  it("on an index's old port: forwards the identity question to the index's new port, is refused, never gets the key", async () => {
+    const controlPort = await freePort();
+    const svc = { controlUrl: `http://127.0.0.1:${controlPort}`, apiKey };
+    let service = await serve(controlPort);
+    cleanup.push(() => service.stop());
+    const { host } = await createIndex({ ...svc, dataDir, child: service.child } as never, { name: "rl", dimension: 2, spec: serverless });
+    const oldPort = Number(host.split(":").pop());
+    expect((await api(svc, "POST", `http://${host}/vectors/upsert`, { vectors: [{ id: "a", values: [1, 2] }] })).status).toBe(200);
+
+    const mcp = await startMcp({ env: { PINECONE_API_KEY: apiKey, PINECONE_CONTROLLER_HOST: svc.controlUrl } });
+    cleanup.push(() => mcp.close());
+    expect((await mcp.call("fetch_vectors", { index: "rl", ids: ["a"] })).isError).toBe(false); // the old host is cached
+
+    await service.stop();
+    let newPort = 0;
+    const squatter = await relay(oldPort, () => newPort);
+    cleanup.push(() => squatter.stop());
+    service = await serve(controlPort);
+    const described = await api(svc, "GET", `${svc.controlUrl}/indexes/rl`);
+    newPort = Number(String(described.body.host).split(":").pop());
+    expect(newPort).not.toBe(oldPort);
+
+    const after = await mcp.call("fetch_vectors", { index: "rl", ids: ["a"] });
+    expect(after.isError, after.text).toBe(false); // the call found the index where it now is
+    expect(JSON.stringify(after.structured)).toContain('"a"');
+    expect(squatter.sent()).toContain("GET /_vecdb/identity?nonce="); // the relay was asked, and forwarded the question…
+    expect(squatter.sent().toLowerCase()).not.toContain("api-key"); // …but no request with the key followed
+    expect(squatter.sent()).not.toContain(apiKey.slice(0, 8));
+  }, 60_000);
+
+  it("in front of the controller: refused at first contact and on every later call; the key never reaches it", async () => {
+    const controlPort = await freePort();
+    const svc = { controlUrl: `http://127.0.0.1:${controlPort}`, apiKey };
+    const otherDir = newDataDir();
+    cleanup.push(() => rmSync(otherDir, { recursive: true, force: true }));
+    const service = await serve(controlPort, otherDir);
+    cleanup.push(() => service.stop());
+    const relayPort = await freePort();
+    const squatter = await relay(relayPort, () => controlPort);
+    cleanup.push(() => squatter.stop());
+
+    const mcp = await startMcp({ env: { PINECONE_API_KEY: apiKey, PINECONE_CONTROLLER_HOST: `http://127.0.0.1:${relayPort}` } });
+    cleanup.push(() => mcp.close());
+    for (let i = 0; i < 2; i++) {
+      const listed = await mcp.call("list_indexes", {});
+      expect(listed.isError).toBe(true);
+      expect(listed.text).toContain(`the service listening at http://127.0.0.1:${relayPort} could not prove it is the vecdb-mcp local service`);
+      expect(listed.text).toContain("the API key was not sent\nNext step: Check PINECONE_API_KEY and PINECONE_CONTROLLER_HOST");
+    }
+    expect(squatter.sent()).toContain("GET /_vecdb/identity?nonce=");
+    expect(squatter.sent().toLowerCase()).not.toContain("api-key");
+  }, 60_000);
+});
