@@ -102,7 +102,8 @@ export function loadConfig(argv: string[], env: Env = process.env): Loaded<Confi
   const apiKeyIgnored = givenKey !== undefined && placeholderKeyProblem(givenKey) ? "placeholder" : undefined;
   const apiKey = values.local || apiKeyIgnored ? undefined : givenKey;
   raw.apiKey = apiKey;
-  raw.dataDir ??= defaultDataDir(env);
+  // An HTTP server serves a team: it never shares the personal database of the desktop servers unless told to.
+  raw.dataDir ??= raw.http === true ? defaultHttpDataDir(env) : defaultDataDir(env);
   const { local, ...checked } = check("mcp", raw) as Omit<Config, "mode" | "localService" | "apiKeyIgnored"> & { local: boolean };
   const config: Config = {
     mode: local || !apiKey ? "local" : "remote",
@@ -202,6 +203,15 @@ function check(command: Command, raw: Record<string, unknown>): Record<string, u
   const got = secret || typeof given !== "string" ? "" : ` (got ${JSON.stringify(given)})`;
   const message = issue.code === "custom" || issue.message.includes(settingLabel(setting)) ? issue.message : `${settingLabel(setting)}: ${issue.message}`;
   throw new ConfigError(`${message}${got}`);
+}
+
+/**
+ * The default data directory of an HTTP server (--http) without --data-dir: its own, beside the personal one
+ * ("vecdb-mcp-http" next to "vecdb-mcp"), so a token holder never reaches the indexes or the allowed folders of the
+ * user's desktop servers.
+ */
+export function defaultHttpDataDir(env: Env, platform: NodeJS.Platform = process.platform, home: string = homedir()): string {
+  return `${defaultDataDir(env, platform, home)}-http`;
 }
 
 /** The default data directory of the local service, per platform. */

@@ -102,8 +102,8 @@ const SETTINGS = [
   },
   {
     key: "dataDir", flag: "data-dir", env: "VECDB_DATA_DIR", value: "DIR", type: "text", commands: ["mcp", "serve"], group: "Local service",
-    defaultText: { mcp: "the user data directory, e.g. ~/.local/share/vecdb-mcp", serve: "none: required" },
-    doc: "data directory of the local service; every server without a key shares one service per data dir",
+    defaultText: { mcp: "the user data directory, e.g. ~/.local/share/vecdb-mcp; with --http its own, e.g. ~/.local/share/vecdb-mcp-http", serve: "none: required" },
+    doc: "data directory of the local service; every server without a key shares one service per data dir. An --http server defaults to a directory of its own, so a team never reaches the desktop servers' personal indexes or allowed folders",
     check: (label) => z.string().min(1, { error: () => `${label} must not be empty` }),
     bundle: { id: "data_dir", type: "directory", title: "Local data directory", description: "Where the embedded local service keeps its data (used only without an API key). Empty: your user data directory." },
   },
