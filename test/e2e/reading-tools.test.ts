@@ -716,7 +716,7 @@ describe("an index host that moved: forgotten and resolved again once", () => {
   test.each(["answers 404", "refuses connections"])("the first host %s; the call lands on the new one", async (how) => {
     const stale =
       how === "answers 404"
-        ? await startProxy({ target: svc.controlUrl, fault: () => ({ status: 404, body: '{"code":5,"message":"Index docs not found.","details":[]}' }) })
+        ? await startProxy({ target: `http://${host.docs}`, fault: () => ({ status: 404, body: '{"code":5,"message":"Index docs not found.","details":[]}' }) })
         : undefined;
     const staleHost = stale?.host ?? `127.0.0.1:${await deadPort()}`;
     let describes = 0;
