@@ -1,6 +1,7 @@
 // The confirmation question of src/tool-kit/confirm.ts, asked through MCP elicitation (elicitation/create) when the
 // client declared the capability: one text field, the name typed back.
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { stripInvisible } from "../tool-kit/format/table.js";
 import type { ConfirmAnswer } from "../tool-kit/tool.js";
 
 export function confirmer(server: Server, opts: { signal: AbortSignal; relatedRequestId?: string | number }) {
@@ -10,10 +11,10 @@ export function confirmer(server: Server, opts: { signal: AbortSignal; relatedRe
     await (globalThis as Record<symbol, (() => Promise<unknown>) | undefined>)[Symbol.for("vecdb-mcp.loadAjv")]?.();
     const result = await server.elicitInput(
       {
-        message,
+        message: stripInvisible(message), // no direction or isolate controls in what the person reads
         requestedSchema: {
           type: "object",
-          properties: { name: { type: "string", title: "Name", description: `Type ${expected} to confirm` } },
+          properties: { name: { type: "string", title: "Name", description: `Type ${stripInvisible(expected)} to confirm` } },
           required: ["name"],
         },
       },

@@ -1,6 +1,7 @@
 // Confirmation before destruction: when the client supports elicitation, a destructive call first shows the person
 // what will be lost and asks them to type the name back; anything but the exact name stops the call, and the tool's
 // answer says nothing happened. A client without elicitation keeps the old contract (--allow-destructive consents).
+import { stripInvisible } from "./format/table.js";
 import type { Untouched } from "./refusal.js";
 import { ToolError } from "./tool-error.js";
 import type { ToolContext } from "./tool.js";
@@ -14,10 +15,13 @@ export async function confirmDestruction(
   opts: { action: string; loses: string; name: string; untouched?: Untouched; warning?: string },
 ): Promise<"confirmed" | "unsupported"> {
   if (!ctx.askToConfirm) return "unsupported";
+  // Direction and isolate controls in a name would make the question show something other than what it holds: the
+  // person reads, and types back, the name without them.
+  const shown = stripInvisible(opts.name);
   const message =
     `${opts.action} — ${opts.warning ?? "this cannot be undone"}.\nWhat will be lost: ${opts.loses}.\n` +
-    `To confirm, type ${JSON.stringify(opts.name)} exactly.`;
-  const answer = await ctx.askToConfirm(message, opts.name);
+    `To confirm, type ${JSON.stringify(shown)} exactly.`;
+  const answer = await ctx.askToConfirm(stripInvisible(message), shown);
   if (answer === "confirmed" || answer === "unsupported") return answer;
   const why =
     answer === "declined"

@@ -6,7 +6,7 @@ import type { IndexModel } from "../../src/api/records.js";
 import type { SyncDocumentsOutcome } from "../../src/ingest/documents/sync-documents.js";
 import { textField } from "../../src/ingest/text-upsert.js";
 import { indexArg, namespaceArg, ruleError, wholeNumberArg } from "../../src/tool-kit/args/schema.js";
-import { escapeCell, markdownTable } from "../../src/tool-kit/format/table.js";
+import { escapeCell, markdownTable, quotedLine } from "../../src/tool-kit/format/table.js";
 import { distinctFailures, failuresField, writableIndex, writtenTo } from "../../src/tool-kit/results/writes.js";
 import { ToolError } from "../../src/tool-kit/tool-error.js";
 import type { Service } from "../../src/api/service.js";
@@ -171,7 +171,7 @@ export default defineTool({
     if (out.stopped === "cancelled") {
       ctx.log.warning(`index_documents into ${JSON.stringify(index)} (namespace ${JSON.stringify(namespace)}) cancelled: ${stoppedAccount(out)} Run it again with the same arguments to finish.`);
     }
-    const why = failures.map((f) => `- ${f.records} chunks: ${f.message}`).join("\n");
+    const why = failures.map((f) => `- ${f.records} chunks: ${quotedLine(f.message)}`).join("\n");
     return { structured, isError: true, table: `${structured.notLanded.length} chunks were NOT written.\n\n${text}${why ? `\n\nWhy:\n${why}` : ""}` };
   },
 });

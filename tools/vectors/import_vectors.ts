@@ -6,7 +6,7 @@ import { z } from "zod";
 import type { IndexModel } from "../../src/api/records.js";
 import { refusalText } from "../../src/tool-kit/refusal.js";
 import { ToolError } from "../../src/tool-kit/tool-error.js";
-import { markdownTable } from "../../src/tool-kit/format/table.js";
+import { markdownTable, quotedLine } from "../../src/tool-kit/format/table.js";
 import { importSlot } from "../../src/ingest/import-slots.js";
 import { openAllowedFile, type OpenedFile } from "../../src/common/safe-open.js";
 import type { FileCheck } from "../../src/ingest/file-check.js";
@@ -237,7 +237,7 @@ function finish(
   // simply sent again — upserts overwrite, so nothing is skipped and nothing but those batches is re-sent.
   const r = outcome.resumeAt;
   s.resumeStartAt = r < positions.size ? positions.positionOf(r) : r === 0 ? o.startAt : positions.positionOf(r - 1) + 1;
-  const reasons = s.failures.map((f) => `- ${f.records} records: ${f.message}`);
+  const reasons = s.failures.map((f) => `- ${f.records} records: ${quotedLine(f.message)}`);
   const unsent = s.failed - s.failures.reduce((n, f) => n + f.records, 0);
   const why = outcome.aborted ? "the call was cancelled" : outcome.stopped ? "the server stopped the call (shutting down, or the session was closed)" : outcome.inputError ? `reading the file failed: ${outcome.inputError}` : "sending stops after a request fails for good";
   if (unsent > 0) reasons.push(`- ${unsent} records: not sent, ${why}`);

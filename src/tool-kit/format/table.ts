@@ -22,13 +22,21 @@ export function markdownRow(row: Cell[], columns: number, opts: { whole?: boolea
 }
 
 // Characters that change how text reads without showing themselves: bidirectional overrides and isolates (which can
-// make a cell display something other than what it holds), zero-width spaces and joiners, the word joiner family, and
-// the byte-order mark.
-const INVISIBLE = /[\u061c\u115f\u1160\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufeff\uffa0]/g;
+// make a cell display something other than what it holds), zero-width spaces and joiners, the word joiner family, the
+// byte-order mark, and the C1 controls (U+0080–U+009F: NEL breaks a line in some readers, CSI starts a terminal escape).
+const INVISIBLE = /[\u0080-\u009f\u061c\u115f\u1160\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufeff\uffa0]/g;
 
 /** `text` without invisible and direction-changing characters. */
 export function stripInvisible(text: string): string {
   return text.replace(INVISIBLE, "");
+}
+
+/**
+ * Text from elsewhere (a service's message) as one JSON-quoted line: invisible and control characters dropped or
+ * escaped, every line break escaped — so it cannot start a line of its own (a forged "Next step:") in what the model reads.
+ */
+export function quotedLine(text: string): string {
+  return JSON.stringify(stripInvisible(text)).replace(/[\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
 }
 
 /** A cell is cut past this many characters (a name or message from the service can be any length). */

@@ -1,7 +1,7 @@
 // What the two tools that write records share (upsert_vectors, import_vectors): the index must be ready before
 // anything is checked or sent, and the result names where the records went and why any failed.
 import { z } from "zod";
-import { markdownTable } from "../format/table.js";
+import { markdownTable, quotedLine } from "../format/table.js";
 import type { IndexModel } from "../../api/records.js";
 import type { Service } from "../../api/service.js";
 import { readyIndex } from "../index-host.js";
@@ -58,8 +58,8 @@ export function notWrittenText(
   outcome: UpsertOutcome,
   failures: { records: number; message: string }[],
 ): { table: string; note: string } {
-  const reasons = failures.map((f) => `- ${f.records} records: ${f.message}`);
-  if (outcome.inputError) reasons.push(`- reading the records: ${outcome.inputError}`);
+  const reasons = failures.map((f) => `- ${f.records} records: ${quotedLine(f.message)}`);
+  if (outcome.inputError) reasons.push(`- reading the records: ${quotedLine(outcome.inputError)}`);
   if (outcome.aborted) reasons.push("- the call was cancelled");
   if (outcome.stopped) reasons.push("- the server stopped the call (it is shutting down, or the session was closed)");
   return {
