@@ -69,7 +69,7 @@ test("a service that stays down: an error listing exactly the ids not written", 
     expect(s.failed).toBe(250);
     expect(s.failedIds).toEqual(vectors.map((v) => v.id));
     expect(r.text).toMatch(/^250 of 250 records were NOT written \(0 were\)\./);
-    expect(r.text).toContain("Why:\n- 250 records: HTTP 503: Service unavailable (POST http://");
+    expect(r.text).toContain("Why:\n- 250 records: \"HTTP 503: Service unavailable (POST http://");
     expect(s).toMatchObject({ failures: [{ records: 250, message: expect.stringMatching(/^HTTP 503: Service unavailable/) }] });
     expect(r.text).toContain(`Ids not written: ${vectors.map((v) => v.id).join(", ")}`);
     expect(r.text).toContain("Next step: call upsert_vectors again with just those records");

@@ -2,8 +2,8 @@
 // check what landed), and a small node:http proxy that counts requests and can answer with faults.
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { identityProof, proofMatches } from "../../src/common/identity-proof.js";
-import { startedServiceKeys, type RunningService } from "../helpers/local-service.js";
+import { reproveForProxy } from "../helpers/identity-reprove.js";
+import type { RunningService } from "../helpers/local-service.js";
 
 const VERSION = "2026-04";
 
@@ -107,23 +107,6 @@ export interface Proxy {
  * A forwarding proxy to `target` (an origin). `fault(req, n)` decides each request's fate (n counts from 0);
  * `rewrite` may change a forwarded response body (e.g. point index hosts at another proxy).
  */
-/**
- * The service's identity proof binds the port it was asked on, so a forwarded answer fails at the proxy's port (as it
- * should for a relay). This test proxy is trusted: it holds the key (a service started by the helper) and proves
- * itself for its own port and the index the service named.
- */
-function reproveForProxy(body: string, url: string, targetPort: number, ownPort: number): string {
-  const nonce = new URLSearchParams(url.slice(url.indexOf("?") + 1)).get("nonce") ?? "";
-  try {
-    const answer = JSON.parse(body) as { proof?: unknown; index?: string };
-    const binding = (port: number) => ({ port, ...(answer.index !== undefined && { index: answer.index }) });
-    const key = [...startedServiceKeys].find((k) => proofMatches(k, nonce, binding(targetPort), answer.proof));
-    return key === undefined ? body : JSON.stringify({ ...answer, proof: identityProof(key, nonce, binding(ownPort)) });
-  } catch {
-    return body;
-  }
-}
-
 export async function startProxy(opts: {
   target: string;
   fault?: (req: IncomingMessage, n: number) => Fault;
@@ -132,7 +115,6 @@ export async function startProxy(opts: {
   const requests: Proxy["requests"] = [];
   let n = 0;
   const target = new URL(opts.target);
-  let port = 0;
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -168,7 +150,7 @@ export async function startProxy(opts: {
             up.on("end", () => {
               entry.status = up.statusCode ?? 0;
               let body = Buffer.concat(parts).toString("utf8");
-              if (identity) body = reproveForProxy(body, req.url!, Number(target.port), port);
+              if (identity) body = reproveForProxy(body, req.url!, Number(target.port), req.socket.localPort ?? 0);
               else if (opts.rewrite) body = opts.rewrite(body);
               const h = { ...up.headers };
               delete h["content-length"];
@@ -191,7 +173,7 @@ export async function startProxy(opts: {
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  port = (server.address() as AddressInfo).port;
+  const port = (server.address() as AddressInfo).port;
   return {
     url: `http://127.0.0.1:${port}`,
     host: `127.0.0.1:${port}`,

@@ -196,6 +196,7 @@ describe("fault proxy with the client's ingest path", () => {
     const { openJsonl } = await import("../../src/ingest/sources/index.js");
     const dataDir = await mkdtemp(join(tmpdir(), "vecdb-proxy-"));
     const service = await startLocalService({ dataDir, apiKey: "k", log: () => {} });
+    (await import("./local-service.js")).startedServiceKeys.add("k"); // the fault proxy proves itself under it
     cleanups.push(async () => { await service.close(); await rm(dataDir, { recursive: true, force: true }); });
     const headers = { "Api-Key": "k", "X-Pinecone-API-Version": "2025-04", "content-type": "application/json" };
     const created = await call(`${service.controlUrl}/indexes`, {

@@ -4,6 +4,7 @@
 // (reset mid-body, trickle) happen once the service has acted — a reset upsert DID land, as in real life.
 import { Agent, createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
+import { isIdentityQuestion, reproveForProxy } from "./identity-reprove.js";
 
 export type FaultKind = "429" | "429-retry-after" | "500" | "503" | "drop" | "reset" | "stall" | "trickle";
 export const FAULT_KINDS: readonly FaultKind[] = ["429", "429-retry-after", "500", "503", "drop", "reset", "stall", "trickle"];
@@ -234,7 +235,9 @@ export async function startFaultProxy(opts: FaultProxyOptions): Promise<FaultPro
       req.socket.destroy();
       return;
     }
-    const out = await rewrite(answer.body, answer.headers);
+    const out = isIdentityQuestion(req.url)
+      ? Buffer.from(reproveForProxy(answer.body.toString("utf8"), req.url!, Number(upstream.port), req.socket.localPort ?? 0))
+      : await rewrite(answer.body, answer.headers);
     if (res.destroyed) return;
     res.writeHead(answer.status, { ...answer.headers, "content-length": String(out.length) });
     if (fault === "reset") {
