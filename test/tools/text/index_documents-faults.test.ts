@@ -4,9 +4,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { startServiceProcess, type RunningService } from "../helpers/local-service.js";
-import { startMcp } from "../helpers/mcp-client.js";
-import { api, indexStats, startProxy } from "./support.js";
+import { startServiceProcess, type RunningService } from "../../helpers/local-service.js";
+import { startMcp } from "../../helpers/mcp-client.js";
+import { api, indexStats, startProxy } from "../../e2e/support.js";
 
 const FILES = 1700; // more than one group of 1,536 chunks: the second is read while the first is sent
 let svc: RunningService;

@@ -1,10 +1,10 @@
 // 1,000 records of dimension 1536 through the tool: several requests of ≤ 2 MB, every value on the service, and the
 // index's host resolved once for many calls. Both planes go through counting proxies.
-import { float32Double } from "../../src/common/float32.js";
+import { float32Double } from "../../../src/common/float32.js";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { startServiceProcess, type RunningService } from "../helpers/local-service.js";
-import { startMcp, type McpSession } from "../helpers/mcp-client.js";
-import { createIndex, fetchVectors, indexStats, randomVector, serverless, startProxy, type Proxy } from "./support.js";
+import { startServiceProcess, type RunningService } from "../../helpers/local-service.js";
+import { startMcp, type McpSession } from "../../helpers/mcp-client.js";
+import { createIndex, fetchVectors, indexStats, randomVector, serverless, startProxy, type Proxy } from "../../e2e/support.js";
 
 const TWO_MB = 2 * 1024 * 1024;
 let svc: RunningService;

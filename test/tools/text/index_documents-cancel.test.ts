@@ -7,9 +7,9 @@ import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { startServiceProcess, type RunningService } from "../helpers/local-service.js";
-import { startMcp } from "../helpers/mcp-client.js";
-import { api, fetchVectors, indexStats, startProxy } from "./support.js";
+import { startServiceProcess, type RunningService } from "../../helpers/local-service.js";
+import { startMcp } from "../../helpers/mcp-client.js";
+import { api, fetchVectors, indexStats, startProxy } from "../../e2e/support.js";
 
 // 1,200 files of 3 chunks (three sections, chunkSize 200), sent one request at a time: one group of 1,536 chunks is
 // 512 files — 11 requests of their other chunks (upserts 1–11), then 6 of their first chunks (12–17); the second

@@ -1,15 +1,15 @@
 // import_vectors through faults: the seeded fault proxy in front of the local service (control and data plane), the
 // built server over stdio. 20,000 records through a storm land exactly once with the right values; a service that
 // goes away mid-import and a cancelled import give exact accounting, and the startAt they give completes the import.
-import { float32Double } from "../../src/common/float32.js";
+import { float32Double } from "../../../src/common/float32.js";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { mulberry32, startFaultProxy, type FaultProxy } from "../helpers/fault-proxy.js";
-import { startServiceProcess, type RunningService } from "../helpers/local-service.js";
-import { startMcp, type McpSession } from "../helpers/mcp-client.js";
-import { createIndex, fetchVectors, indexStats, serverless } from "./support.js";
+import { mulberry32, startFaultProxy, type FaultProxy } from "../../helpers/fault-proxy.js";
+import { startServiceProcess, type RunningService } from "../../helpers/local-service.js";
+import { startMcp, type McpSession } from "../../helpers/mcp-client.js";
+import { createIndex, fetchVectors, indexStats, serverless } from "../../e2e/support.js";
 
 const DIM = 16;
 let svc: RunningService;

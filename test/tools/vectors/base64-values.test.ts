@@ -5,11 +5,11 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServiceProcess, type RunningService } from "../helpers/local-service.js";
-import { startMcp, type McpSession } from "../helpers/mcp-client.js";
-import { createIndex, fetchVectors, indexStats, randomVector, serverless } from "./support.js";
-import { float32Double } from "../../src/common/float32.js";
-import { nothingWas } from "../../src/tool-kit/refusal.js";
+import { startServiceProcess, type RunningService } from "../../helpers/local-service.js";
+import { startMcp, type McpSession } from "../../helpers/mcp-client.js";
+import { createIndex, fetchVectors, indexStats, randomVector, serverless } from "../../e2e/support.js";
+import { float32Double } from "../../../src/common/float32.js";
+import { nothingWas } from "../../../src/tool-kit/refusal.js";
 
 const DIM = 6;
 let svc: RunningService;

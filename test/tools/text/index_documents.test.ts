@@ -8,10 +8,10 @@ import { mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, unlinkSync, utim
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServiceProcess, type RunningService } from "../helpers/local-service.js";
-import { startMcp, type McpSession } from "../helpers/mcp-client.js";
-import { api, createIndex, fetchVectors, indexStats, serverless } from "./support.js";
-import { refusalOf } from "../helpers/refusal.js";
+import { startServiceProcess, type RunningService } from "../../helpers/local-service.js";
+import { startMcp, type McpSession } from "../../helpers/mcp-client.js";
+import { api, createIndex, fetchVectors, indexStats, serverless } from "../../e2e/support.js";
+import { refusalOf } from "../../helpers/refusal.js";
 
 let svc: RunningService;
 let mcp: McpSession;

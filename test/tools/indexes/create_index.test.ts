@@ -1,39 +1,13 @@
-// create_index and the delete tools end to end: the built server over stdio (with --allow-destructive) against the
-// local service, every outcome checked on the service itself.
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startServiceProcess, type RunningService } from "../helpers/local-service.js";
-import { startMcp, type McpSession } from "../helpers/mcp-client.js";
-import { api, createIndex, dataUrl, fetchVectors, indexStats, pod, serverless, startProxy } from "./support.js";
-import { nothingWas } from "../../src/tool-kit/refusal.js";
-import { refusalOf } from "../helpers/refusal.js";
+// create_index end to end: the built server over stdio (with --allow-destructive) against the local service
+// (test/tools/fixtures/admin.ts), every outcome checked on the service itself.
+import { describe, expect, test } from "vitest";
+import { svc, mcp, indexNames, upsert, waitFor, useAdminFixture } from "../fixtures/admin.js";
+import { api, createIndex, indexStats, pod, serverless, startProxy } from "../../e2e/support.js";
+import { nothingWas } from "../../../src/tool-kit/refusal.js";
+import { refusalOf } from "../../helpers/refusal.js";
+import { startMcp } from "../../helpers/mcp-client.js";
 
-let svc: RunningService;
-let mcp: McpSession;
-
-const indexNames = async () => ((await api(svc, "GET", "/indexes")).body.indexes ?? []).map((i: { name: string }) => i.name).sort();
-const collectionNames = async () => ((await api(svc, "GET", "/collections")).body.collections ?? []).map((c: { name: string }) => c.name).sort();
-
-async function upsert(host: string, namespace: string, vectors: { id: string; values: number[]; metadata?: Record<string, unknown> }[]) {
-  const r = await api(svc, "POST", `${dataUrl(host)}/vectors/upsert`, { namespace, vectors });
-  if (r.status !== 200) throw new Error(`upsert: ${r.status} ${JSON.stringify(r.body)}`);
-}
-
-async function waitFor(check: () => Promise<boolean>, what: string) {
-  for (let i = 0; i < 200; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`${what} never happened`);
-}
-
-beforeAll(async () => {
-  svc = await startServiceProcess();
-  mcp = await startMcp({ env: { PINECONE_API_KEY: svc.apiKey, PINECONE_CONTROLLER_HOST: svc.controlUrl }, args: ["--allow-destructive"] });
-});
-afterAll(async () => {
-  await mcp?.close();
-  await svc?.stop();
-});
+useAdminFixture();
 
 describe("create_index", () => {
   test("a serverless index: created, waited for with progress, the same as the service holds", async () => {
@@ -194,129 +168,4 @@ describe("create_index", () => {
     expect(r.text).toBe(text);
     expect(await indexNames()).toEqual(before);
   });
-});
-
-describe("delete_vectors", () => {
-  let host = "";
-  beforeAll(async () => {
-    host = (await createIndex(svc, { name: "del-vec", dimension: 2, spec: serverless })).host;
-    await upsert(host, "n1", [
-      { id: "a", values: [1, 0], metadata: { genre: "drama" } },
-      { id: "b", values: [0, 1], metadata: { genre: "drama" } },
-      { id: "c", values: [1, 1], metadata: { genre: "comedy" } },
-      { id: "d", values: [2, 1], metadata: { genre: "comedy" } },
-      { id: "e", values: [1, 2], metadata: { genre: "news" } },
-    ]);
-    await upsert(host, "", [{ id: "a", values: [1, 0] }]);
-  });
-
-  test("by ids: which were found, counts before and after; exactly those are gone", async () => {
-    const r = await mcp.call("delete_vectors", { index: "del-vec", namespace: "n1", ids: ["a", "b", "zz", "constructor"] });
-    expect(r.isError, r.text).toBe(false);
-    expect(r.structured).toEqual({ index: "del-vec", namespace: "n1", by: "ids", requested: 4, found: 2, missing: ["zz", "constructor"], before: 5, after: 3, removed: 2 });
-    expect(r.text).toBe(
-      [
-        'Deleted 2 of the 4 ids given (2 did not exist) from index "del-vec", namespace "n1".',
-        "",
-        "| index | namespace | by | records before | records after | removed |",
-        "| --- | --- | --- | --- | --- | --- |",
-        "| del-vec | n1 | ids | 5 | 3 | 2 |",
-        "",
-        "Ids that did not exist: zz, constructor",
-      ].join("\n"),
-    );
-    expect(Object.keys(await fetchVectors(svc, host, ["a", "b", "c", "d", "e"], "n1")).sort()).toEqual(["c", "d", "e"]);
-    expect(Object.keys(await fetchVectors(svc, host, ["a"]))).toEqual(["a"]); // the default namespace untouched
-  });
-
-  test("by filter: the matching records", async () => {
-    const r = await mcp.call("delete_vectors", { index: "del-vec", namespace: "n1", filter: { genre: { $eq: "comedy" } } });
-    expect(r.isError, r.text).toBe(false);
-    expect(r.structured).toEqual({ index: "del-vec", namespace: "n1", by: "filter", before: 3, after: 1, removed: 2 });
-    expect(r.text.split("\n")[0]).toBe('Deleted the records matching the filter from index "del-vec", namespace "n1".');
-    expect(Object.keys(await fetchVectors(svc, host, ["c", "d", "e"], "n1"))).toEqual(["e"]);
-  });
-
-  test("deleteAll: the whole namespace, nothing else", async () => {
-    const r = await mcp.call("delete_vectors", { index: "del-vec", namespace: "n1", deleteAll: true });
-    expect(r.structured).toEqual({ index: "del-vec", namespace: "n1", by: "deleteAll", before: 1, after: 0, removed: 1 });
-    expect(r.text.split("\n")[0]).toBe('Deleted every record from index "del-vec", namespace "n1".');
-    expect((await indexStats(svc, host)).totalVectorCount).toBe(1);
-  });
-
-  const bad: [string, Record<string, unknown>, string][] = [
-    ["neither ids, filter nor deleteAll", {}, `Say what to delete: give exactly one of ids (1–1000 record ids), filter (a metadata filter) or deleteAll: true. ${nothingWas("deleted")}`],
-    ["ids and deleteAll", { ids: ["a"], deleteAll: true }, `Give exactly one of ids, filter or deleteAll; this call gave ids and deleteAll. ${nothingWas("deleted")}`],
-    [
-      "an unknown filter operator",
-      { filter: { genre: { $regex: "x" } } },
-      `Invalid filter: unknown operator "$regex" on field "genre". ${nothingWas("deleted")}\nNext step: write the filter with the operators $eq, $ne, $gt, $gte, $lt, $lte, $in, $nin, $exists (and $and / $or to combine), e.g. {"genre": {"$eq": "drama"}, "year": {"$gte": 2020}}, and call again.`,
-    ],
-    [
-      "1001 ids",
-      { ids: Array.from({ length: 1001 }, (_, i) => `x${i}`) },
-      `MCP error -32602: Input validation error: Invalid arguments for tool delete_vectors: ids: give 1–1000 ids per call; split longer lists into several calls. ${nothingWas("deleted")} at ids`,
-    ],
-  ];
-  test.each(bad)("%s: the exact text, and nothing deleted", async (_what, args, text) => {
-    const r = await mcp.call("delete_vectors", { index: "del-vec", ...args });
-    expect(r.isError).toBe(true);
-    expect(r.text).toBe(text);
-    expect((await indexStats(svc, host)).totalVectorCount).toBe(1);
-  });
-});
-
-describe("delete_index", () => {
-  test("an index with deletion protection: not deleted, and how to turn it off", async () => {
-    await createIndex(svc, { name: "guarded", dimension: 2, spec: serverless, deletion_protection: "enabled" } as never);
-    const r = await mcp.call("delete_index", { index: "guarded" });
-    expect(r.isError).toBe(true);
-    expect(r.text).toBe(
-      `Index "guarded" has deletion protection enabled, so it was NOT deleted. ${nothingWas("changed")}\n` +
-        'Next step: only if the user really wants it gone, turn deletion protection off first with configure_index {"index": "guarded", "deletionProtection": "disabled"} — then call delete_index again.',
-    );
-    expect(await indexNames()).toContain("guarded");
-  });
-
-  test("removes the index and says what it held", async () => {
-    const { host } = await createIndex(svc, { name: "doomed", dimension: 2, spec: serverless });
-    await upsert(host, "x", [{ id: "1", values: [1, 2] }, { id: "2", values: [2, 1] }]);
-    await upsert(host, "", [{ id: "3", values: [1, 1] }]);
-    const r = await mcp.call("delete_index", { index: "doomed" });
-    expect(r.isError, r.text).toBe(false);
-    expect(r.structured).toMatchObject({ deleted: { name: "doomed", kind: "serverless", dimension: 2 }, records: 3, namespaces: 2 });
-    expect(r.text.split("\n")[0]).toBe('Index "doomed" deleted, with every record in it. It held 3 records in 2 namespaces.');
-    expect(await indexNames()).not.toContain("doomed");
-    const again = await mcp.call("delete_index", { index: "doomed" });
-    expect(again.isError).toBe(true);
-    expect(again.text).toMatch(/^delete_index failed — the service answered HTTP 404 NOT_FOUND: "Index doomed not found\."\nNext step: Call list_indexes/);
-  });
-});
-
-describe("delete_collection", () => {
-  test("removes the collection and says what it held; its index stays", async () => {
-    const { host } = await createIndex(svc, { name: "coll-src", dimension: 2, spec: pod });
-    await upsert(host, "", [{ id: "1", values: [1, 2] }]);
-    expect((await api(svc, "POST", "/collections", { name: "old-snap", source: "coll-src" })).status).toBe(201);
-    await waitFor(async () => (await api(svc, "GET", "/collections/old-snap")).body.status === "Ready", "collection ready");
-    const r = await mcp.call("delete_collection", { collection: "old-snap" });
-    expect(r.isError, r.text).toBe(false);
-    expect(r.structured).toMatchObject({ deleted: { name: "old-snap", environment: "us-east1-gcp", dimension: 2, vectorCount: 1 } });
-    expect(r.text.split("\n")[0]).toBe('Collection "old-snap" deleted, with every record in it:');
-    expect(await collectionNames()).not.toContain("old-snap");
-    expect(await indexNames()).toContain("coll-src");
-  });
-});
-
-test("every tool is titled; the delete tools, and those that overwrite or can unprotect, are annotated destructive", () => {
-  for (const t of mcp.tools) {
-    expect(t.title, t.name).toBeTruthy();
-    expect(t.annotations?.title, t.name).toBe(t.title);
-  }
-  const byName = Object.fromEntries(mcp.tools.map((t) => [t.name, t.annotations]));
-  const destructive = ["delete_vectors", "delete_index", "delete_collection", "update_vectors", "configure_index", "start_bulk_import", "cancel_bulk_import"];
-  for (const name of destructive) {
-    expect(byName[name], name).toMatchObject({ readOnlyHint: false, destructiveHint: true });
-  }
-  expect(byName.create_index).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: true });
 });

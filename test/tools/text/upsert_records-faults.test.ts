@@ -1,9 +1,9 @@
 // Text upserts through a misbehaving data plane: 429 with Retry-After, 503 and a dropped connection are retried until
 // every record landed once; a service that fails part-way gives an error listing exactly the ids not written.
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { startServiceProcess, type RunningService } from "../helpers/local-service.js";
-import { startMcp } from "../helpers/mcp-client.js";
-import { api, fetchVectors, indexStats, startProxy, type Fault } from "./support.js";
+import { startServiceProcess, type RunningService } from "../../helpers/local-service.js";
+import { startMcp } from "../../helpers/mcp-client.js";
+import { api, fetchVectors, indexStats, startProxy, type Fault } from "../../e2e/support.js";
 
 let svc: RunningService;
 let realHost = "";

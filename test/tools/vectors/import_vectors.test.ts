@@ -1,7 +1,7 @@
 // import_vectors end to end: the built server over stdio, the local service over HTTP, files written here.
 // Happy paths (JSONL, Parquet, startAt), every refused path with its own message, MCP roots from the client,
 // bad records reported by line and id with nothing written, dry runs.
-import { float32Double } from "../../src/common/float32.js";
+import { float32Double } from "../../../src/common/float32.js";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,12 +10,12 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { CallToolResultSchema, ListRootsRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServiceProcess, type RunningService } from "../helpers/local-service.js";
-import { CLI, serverEnv, startMcp, type McpSession } from "../helpers/mcp-client.js";
-import { writeParquet } from "../ingest/sources/fixtures.js";
-import { api, createIndex, fetchVectors, indexStats, randomVector, serverless } from "./support.js";
-import { nothingWas } from "../../src/tool-kit/refusal.js";
-import { refusalOf } from "../helpers/refusal.js";
+import { startServiceProcess, type RunningService } from "../../helpers/local-service.js";
+import { CLI, serverEnv, startMcp, type McpSession } from "../../helpers/mcp-client.js";
+import { writeParquet } from "../../ingest/sources/fixtures.js";
+import { api, createIndex, fetchVectors, indexStats, randomVector, serverless } from "../../e2e/support.js";
+import { nothingWas } from "../../../src/tool-kit/refusal.js";
+import { refusalOf } from "../../helpers/refusal.js";
 
 const DIM = 8;
 let svc: RunningService;
