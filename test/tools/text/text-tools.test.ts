@@ -1,37 +1,24 @@
-// The text path end to end: the built server over stdio against the local service — create_index_for_model,
-// upsert_records, search_records (rare word, phrase, filter, rerank, BM25 scores against a hand computation),
-// search_indexes, embed_texts, rerank_documents, list_models — with local-bm25 and with a dense model of a small
-// real OpenAI-compatible server (also down and slow), and every bad input with the exact text a model receives.
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startServiceProcess, type RunningService } from "../helpers/local-service.js";
-import { startMcp, type McpSession } from "../helpers/mcp-client.js";
-import { startEmbeddingsServer, TEST_DIM, TEST_MODEL, type EmbeddingsServer } from "../helpers/embeddings-server.js";
-import { api, createIndex, serverless } from "./support.js";
-import { corpus } from "./text-corpus.js";
-import { nothingWas } from "../../src/tool-kit/refusal.js";
-import { refusalOf } from "../helpers/refusal.js";
+// The text toolset end to end: the built server over stdio against the local service (test/tools/fixtures/text.ts) —
+// create_index_for_model, upsert_records, search_records (rare word, phrase, filter, rerank, BM25 scores against a
+// hand computation), search_indexes — with local-bm25 and with a dense model of a small real OpenAI-compatible server
+// (also down and slow), and every bad input with the exact text a model receives. embed_texts, rerank_documents and
+// list_models on their own: test/tools/inference/.
+import { describe, expect, test } from "vitest";
+import { embedder, mcp, svc, useTextFixture } from "../fixtures/text.js";
+import { TEST_DIM, TEST_MODEL } from "../../helpers/embeddings-server.js";
+import { api } from "../../e2e/support.js";
+import { corpus } from "../../e2e/text-corpus.js";
+import { nothingWas } from "../../../src/tool-kit/refusal.js";
+import { refusalOf } from "../../helpers/refusal.js";
 
-let svc: RunningService;
-let mcp: McpSession;
-let embedder: EmbeddingsServer;
 const notes = corpus(30); // 300 notes
 
-beforeAll(async () => {
-  embedder = await startEmbeddingsServer();
-  svc = await startServiceProcess({ args: ["--embed-url", embedder.url], env: { VECDB_EMBED_TIMEOUT_MS: "700" } });
-  mcp = await startMcp({ env: { PINECONE_API_KEY: svc.apiKey, PINECONE_CONTROLLER_HOST: svc.controlUrl, VECDB_RETRIES: "1" } });
-  await createIndex(svc, { name: "plain", dimension: 4, spec: serverless });
-});
-afterAll(async () => {
-  await mcp?.close();
-  await svc?.stop();
-  await embedder?.close();
-});
+useTextFixture();
 
 type Hit = { id: string; score: number; fields: Record<string, unknown> };
 const hitsOf = (r: { structured?: Record<string, unknown> }) => (r.structured as { hits: Hit[] }).hits;
 
-describe("notes with local-bm25", () => {
+describe("notes with local-bm25: create_index_for_model, upsert_records, search_records, search_indexes", () => {
   test("create_index_for_model makes a sparse index and says what to do next; the same call again returns it", async () => {
     const args = { name: "notes", cloud: "aws", region: "us-east-1", embed: { model: "local-bm25", fieldMap: { text: "text" } } };
     const r = await mcp.call("create_index_for_model", args);
@@ -151,18 +138,6 @@ describe("notes with local-bm25", () => {
     );
     expect(s.searched).toEqual([{ index: "notes", namespace: "journal", hits: 1 }, { index: "notes-b", namespace: "", hits: 2 }]);
   });
-
-  test("embed_texts returns local-bm25's sparse vectors and list_models lists what exists", async () => {
-    const e = await mcp.call("embed_texts", { model: "local-bm25", inputs: ["tide tide harbor"], inputType: "passage" });
-    const emb = (e.structured as { embeddings: { sparseValues: { indices: number[]; values: number[] }; sparseTokens: string[] }[] }).embeddings[0];
-    expect(emb.sparseValues.values.sort()).toEqual([1, 2]);
-    expect(e.text).toBe(
-      "| model | vector type | count | non-zeros | tokens |\n| --- | --- | --- | --- | --- |\n| local-bm25 | sparse | 1 | 2–2 non-zeros | 3 |\n\n" +
-        "The vectors are in structuredContent.embeddings, one per input in order.",
-    );
-    const m = await mcp.call("list_models", { type: "embed" });
-    expect((m.structured as { models: { model: string }[] }).models.map((x) => x.model)).toEqual(["local-bm25", TEST_MODEL, "chat-model-not-embeddings"]);
-  });
 });
 
 describe("bad inputs, with the exact text a model receives", () => {
@@ -224,14 +199,6 @@ describe("bad inputs, with the exact text a model receives", () => {
         "Next step: Use a model list_models shows (local-bm25 for keywords), or add models as the message says.",
     );
     expect((await api(svc, "GET", "/indexes/e5")).status).toBe(404);
-  });
-
-  test("rerank_documents: a document without the rank field", async () => {
-    const r = await mcp.call("rerank_documents", { model: "local-bm25-rerank", query: "q", documents: [{ id: "x", body: "b" }] });
-    expect(r.text).toBe(
-      `documents[0] has no text field "text" (rankFields is ["text"]). ${nothingWas("read")}\n` +
-        "Next step: give each document that field, or set rankFields to the field that holds its text.",
-    );
   });
 });
 
