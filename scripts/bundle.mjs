@@ -31,9 +31,9 @@ const LAZY_ONLY = [
   // import_vectors' file reading (src/ingest/import-file.ts) and the JSON byte readers
   /^src\/ingest\/(file-check|parallel-check|jsonl-encode|upload-input)\.ts$/,
   /^src\/ingest\/sources\/(record-line|jsonl|lines)\.ts$/,
-  // the JSON byte readers; float32.ts (the result budget), loopback.ts (the settings' check) and identity-proof.ts (the
-  // client's identity check) are on the startup path
-  /^src\/common\/(?!(float32|loopback|identity-proof)\.ts$)/,
+  // the JSON byte readers; float32.ts (the result budget), loopback.ts (the settings' check), identity-proof.ts (the
+  // client's identity check) and embed-url.ts (the settings check it, a few lines) are on the startup path
+  /^src\/common\/(?!(float32|loopback|identity-proof|embed-url)\.ts$)/,
   // index_documents' file reading, chunking and HTML parsing
   /^src\/ingest\/documents\//,
   /node_modules\/(htmlparser2|yaml)\//,

@@ -198,7 +198,7 @@ function check(command: Command, raw: Record<string, unknown>): Record<string, u
   const setting = settingsOf(command).find((s) => s.key === key) as Setting;
   const given = raw[key];
   // Never echo a key back, nor credentials in a URL.
-  const secret = setting.secret || (typeof given === "string" && given.includes("@"));
+  const secret = setting.secret || (typeof given === "string" && given.includes("@")) || (key === "embedUrl" && /[?#]/.test(String(given)));
   const got = secret || typeof given !== "string" ? "" : ` (got ${JSON.stringify(given)})`;
   const message = issue.code === "custom" || issue.message.includes(settingLabel(setting)) ? issue.message : `${settingLabel(setting)}: ${issue.message}`;
   throw new ConfigError(`${message}${got}`);

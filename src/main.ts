@@ -56,7 +56,8 @@ export async function runMcpCommand(argv: string[]): Promise<void> {
       dataDir: config.dataDir,
       bin: process.argv[1],
       idleStopS: config.localIdleS,
-      serveArgs: [...config.allowDirs.flatMap((dir) => ["--allow-dir", dir]), ...(config.embedUrl ? ["--embed-url", config.embedUrl] : [])],
+      serveArgs: config.allowDirs.flatMap((dir) => ["--allow-dir", dir]),
+      serveEnv: config.embedUrl ? { VECDB_EMBED_URL: config.embedUrl } : {}, // by environment: a command line shows in ps
       http: { apiVersion: config.apiVersion, timeoutMs: config.timeoutMs, retries: config.retries },
       log,
       why,

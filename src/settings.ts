@@ -3,6 +3,7 @@
 // generated documentation (docs/configuration.md, README's settings block, manifest.json, server.json) come from here.
 import { delimiter, resolve } from "node:path";
 import { z } from "zod";
+import { embedUrlProblem } from "./common/embed-url.js";
 import { brokenNameRule } from "./tool-kit/args/names.js";
 
 /** "mcp": `vecdb-mcp`, the MCP server; "serve": `vecdb-mcp serve`, the local service alone. */
@@ -45,9 +46,7 @@ export interface Setting {
 export const DELETE_TOOLS = ["delete_index", "delete_collection", "delete_vectors", "delete_namespace", "delete_backup"] as const;
 
 const url = (label: string) =>
-  z.string().refine((s) => /^https?:\/\//.test(s) && URL.canParse(s), {
-    error: () => `${label} must be an http:// or https:// URL, e.g. http://127.0.0.1:11434/v1`,
-  });
+  z.string().refine((s) => embedUrlProblem(s) === undefined, { error: (issue) => `${label} ${embedUrlProblem(String(issue.input))}` });
 
 /** A key the local service is given: a header value, and long enough not to be guessed (or tried) quickly. */
 export function localKeyCheck(label: string) {

@@ -14,6 +14,8 @@ export interface SharedLocalOptions {
   idleStopS: number;
   /** More `serve` arguments when this server starts the service (the first server's settings hold for all). */
   serveArgs?: readonly string[];
+  /** Environment variables for a service it starts (the embeddings server's URL: never on a command line). */
+  serveEnv?: Readonly<Record<string, string>>;
   http: Omit<HttpSettings, "apiKey">;
   log: Logger;
   /** Why local at all, for the one stderr line ("PINECONE_API_KEY is not set"). */
@@ -39,7 +41,7 @@ export function sharedLocalSupply(opts: SharedLocalOptions): ServiceSupply & { c
     const sharing = await import("./local/sharing/find-or-start.js");
     let found;
     try {
-      found = await sharing.findOrStartService({ dataDir: opts.dataDir, bin: opts.bin, idleStopS: opts.idleStopS, serveArgs: opts.serveArgs });
+      found = await sharing.findOrStartService({ dataDir: opts.dataDir, bin: opts.bin, idleStopS: opts.idleStopS, serveArgs: opts.serveArgs, serveEnv: opts.serveEnv });
     } catch (err) {
       const reason = (err as Error).message.split("\n")[0];
       opts.log.error(`the local service of ${opts.dataDir} is not available: ${reason}`);

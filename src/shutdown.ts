@@ -3,7 +3,7 @@ import { stat } from "node:fs";
 import type { Logger } from "./log.js";
 
 /** How long the steps may take before the process ends anyway. */
-const SHUTDOWN_DEADLINE_MS = 5000;
+export const SHUTDOWN_DEADLINE_MS = 5000;
 const POOL_PROBE_MS = 500;
 
 /**

@@ -12,6 +12,7 @@ import { ResponseShapeError, ServiceError, UntrustedHostError } from "./errors.j
 import { redactSecrets } from "./redact.js";
 import { identityCheckingConnector, IdentityError, type IdentityPolicy } from "./loopback-identity.js";
 import { USER_AGENT } from "./version.js";
+import { linkAbort } from "../linked-abort.js";
 
 export { ResponseShapeError, ServiceError, UntrustedHostError } from "./errors.js";
 
@@ -156,25 +157,28 @@ export class HttpClient {
     body: Buffer | undefined,
     signal: AbortSignal | undefined,
   ): Promise<Attempt> {
-    const timeout = AbortSignal.timeout(this.settings.timeoutMs);
-    const combined = AbortSignal.any(signal ? [signal, timeout, this.closing.signal] : [timeout, this.closing.signal]);
+    const linked = linkAbort([signal, this.closing.signal], this.settings.timeoutMs);
     let res: Dispatcher.ResponseData;
-    try {
-      res = await request(url, {
-        method: method as Dispatcher.HttpMethod,
-        headers,
-        body,
-        signal: combined,
-        dispatcher: this.agent,
-      });
-    } catch (err) {
-      return this.failure(err, signal, timeout);
-    }
     let text: string;
     try {
-      text = await res.body.text();
-    } catch (err) {
-      return this.failure(err, signal, timeout);
+      try {
+        res = await request(url, {
+          method: method as Dispatcher.HttpMethod,
+          headers,
+          body,
+          signal: linked.signal,
+          dispatcher: this.agent,
+        });
+      } catch (err) {
+        return this.failure(err, signal, linked);
+      }
+      try {
+        text = await res.body.text();
+      } catch (err) {
+        return this.failure(err, signal, linked);
+      }
+    } finally {
+      linked.release();
     }
     const status = res.statusCode;
     if (status >= 200 && status < 300) {
@@ -198,7 +202,7 @@ export class HttpClient {
     };
   }
 
-  private failure(err: unknown, caller: AbortSignal | undefined, timeout: AbortSignal): Attempt {
+  private failure(err: unknown, caller: AbortSignal | undefined, timeout: { timedOut: boolean }): Attempt {
     // The caller's abort wins over everything: no error translation, no retry.
     if (caller?.aborted) throw caller.reason ?? err;
     if (this.closing.signal.aborted) {
@@ -207,7 +211,7 @@ export class HttpClient {
     const identity = findCause(err, IdentityError);
     if (identity) return { kind: "failed", code: identity.code, message: identity.message, retriable: identity.retriable };
     const code = errorCode(err);
-    if (timeout.aborted || code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT") {
+    if (timeout.timedOut || code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT") {
       return {
         kind: "failed",
         code: "TIMEOUT",

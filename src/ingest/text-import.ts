@@ -3,7 +3,7 @@
 // (the index's model embeds each text). Held in memory, so at most MAX_TEXT_RECORDS records a call: a longer file
 // is imported in parts, each call naming the startAt of the next.
 import type { FileCheck } from "./file-check-result.js";
-import type { OpenedFile } from "./safe-open.js";
+import type { OpenedFile } from "../common/safe-open.js";
 import { PositionMap } from "./sources/positions.js";
 import { lineText, readLines } from "./sources/lines.js";
 import { checkTextRecords, type TextRecord } from "./text-records.js";

@@ -3,7 +3,7 @@
 // each file must still be opened with openAllowedFile (safe-open.ts), which proves what is actually read.
 import { readdir, realpath } from "node:fs/promises";
 import { isAbsolute, join, relative, resolve } from "node:path";
-import { isInside, resolveRoots } from "./safe-open.js";
+import { isInside, resolveRoots } from "../common/safe-open.js";
 
 export type WalkEntry =
   | { kind: "file"; path: string; relative: string }

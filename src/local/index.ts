@@ -113,7 +113,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
       models,
       lookup: (name, id) => operations?.lookup(name, id),
       log,
-      onRequest: (res) => lifecycle.track(res),
+      onRequest: (req, res) => lifecycle.track(req, res),
       extras: { namespaces: declared, imports },
     });
     operations = new ControlOperations(inventory, store, servers, hostForUrls(host), log, declared);

@@ -6,6 +6,7 @@ import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Service } from "../api/service.js";
 import type { Config } from "../config.js";
+import { linkAbort } from "../linked-abort.js";
 import { redact, type Logger } from "../log.js";
 import type { ToolContext } from "../tool-kit/tool.js";
 import { callRefusal, scopedService } from "./access.js";
@@ -46,7 +47,8 @@ export function registerTools(server: McpServer, offered: readonly LazyTool[], a
         const started = Date.now();
         const progress = progressOf(extra);
         const allowedRoots = () => roots(extra);
-        const signal = at.stop ? AbortSignal.any([extra.signal, at.stop]) : extra.signal;
+        const linked = linkAbort([extra.signal, at.stop]); // released below: see linked-abort.ts
+        const signal = linked.signal;
         const progressRequested = extra._meta?.progressToken !== undefined;
         const context = (service: Service): ToolContext => ({
           service: scopedService(service, config.indexes), // under --indexes, the others are invisible
@@ -63,6 +65,7 @@ export function registerTools(server: McpServer, offered: readonly LazyTool[], a
         const refused = callRefusal(tool, args, config);
         if (refused !== undefined) {
           log.info(`${tool.name} → refused: ${refused.split("\n")[0]}`);
+          linked.release();
           return { content: [{ type: "text", text: refused }], isError: true };
         }
         try {
@@ -86,6 +89,8 @@ export function registerTools(server: McpServer, offered: readonly LazyTool[], a
           const text = redact(errorText(tool, err), secrets());
           log.info(`${tool.name} → isError: ${text.split("\n")[0]}`);
           return { content: [{ type: "text", text }], isError: true };
+        } finally {
+          linked.release();
         }
       }) as never, // the SDK types a handler registered without a schema as taking no arguments
     );

@@ -36,7 +36,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   api: ["common"],
   ingest: ["api", "common"],
   "tool-kit": ["api", "ingest", "common", "process"],
-  tools: ["tool-kit", "api", "ingest"],
+  tools: ["tool-kit", "api", "ingest", "common"],
   registry: ["tools", "tool-kit"],
   mcp: ["registry", "tool-kit", "api", "ingest", "process"],
   transports: ["common", "process"],

@@ -15,6 +15,7 @@ import {
   startHttp as startHttpProcess,
   type HttpServerProcess,
 } from "../helpers/http-server.js";
+import { SHUTDOWN_DEADLINE_MS } from "../../src/shutdown.js";
 import { createIndex, dataUrl, fetchVectors, indexStats, randomVector, serverless, startProxy } from "./support.js";
 
 let svc: RunningService;
@@ -413,6 +414,36 @@ describe("calls in flight when their session closes", () => {
     expect(result.structuredContent).toMatchObject({ records: N, upserted: N, failed: 0 });
     expect(await p.exited).toBe(0);
     await client.close().catch(() => {});
+  });
+
+  test("SIGTERM while an upsert waits on the service past the 5 s step deadline: within the grace it finishes whole", async () => {
+    // The batches wait at a gate until the old 5 s shutdown deadline has passed; the 8 s grace still covers them.
+    const host = await indexHost("big");
+    let open!: () => void;
+    const gate = new Promise<void>((r) => (open = r));
+    const data = await startProxy({ target: dataUrl(host), fault: (req) => (req.url?.startsWith("/vectors/upsert") ? { until: gate } : "pass") });
+    const control = await startProxy({ target: svc.controlUrl, rewrite: (body) => body.split(host).join(data.host) });
+    try {
+      const p = await startHttp(["--insecure-http-no-token", "--shutdown-grace-s", "8", "--log-level", "debug"], { PINECONE_CONTROLLER_HOST: control.url });
+      const c = await connect(p.url);
+      const call = c.client.callTool({ name: "upsert_vectors", arguments: { index: "big", namespace: "sigterm-waiting", vectors: vectors.slice(0, 2000) } }, undefined, { timeout: 60_000 });
+      await until(() => data.requests.some((r) => r.path.startsWith("/vectors/upsert")), "the upsert to reach the service");
+      p.child.kill("SIGTERM");
+      await until(() => p.stderr().includes("shutting down (SIGTERM)"), "the server to take the signal");
+      await sleep(SHUTDOWN_DEADLINE_MS + 500); // the point of the test: time passes the step deadline
+      open();
+      const result = await call;
+      expect(result.isError).toBeFalsy();
+      expect(result.structuredContent).toMatchObject({ records: 2000, upserted: 2000, failed: 0 });
+      expect((await indexStats(svc, host)).namespaces["sigterm-waiting"]?.vectorCount).toBe(2000);
+      expect(await p.exited).toBe(0);
+      expect(p.stderr()).not.toContain("ending the process now");
+      await c.client.close().catch(() => {});
+    } finally {
+      open();
+      await data.close();
+      await control.close();
+    }
   });
 
   test("DELETE of the session during a large upsert: the call answers with its account before the session goes", async () => {

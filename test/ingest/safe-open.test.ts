@@ -1,10 +1,10 @@
 import { execFileSync } from "node:child_process";
-import { mkdir, mkdtemp, readFile, realpath, rename, rm, symlink, truncate, unlink, writeFile } from "node:fs/promises";
+import { link, mkdir, mkdtemp, readFile, realpath, rename, rm, symlink, truncate, unlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openAllowedFile } from "../../src/ingest/safe-open.js";
+import { openAllowedFile } from "../../src/common/safe-open.js";
 import { readLines, lineText } from "../../src/ingest/sources/lines.js";
 import { walkAllowedDir } from "../../src/ingest/walk.js";
 
@@ -56,6 +56,26 @@ describe("openAllowedFile: which paths", () => {
     });
   });
 
+  it("refuses a hard link to a file outside the roots (and any file with another name), not saying where it leads", async () => {
+    await link(join(base, "secret", "key.jsonl"), join(data, "hard.jsonl"));
+    try {
+      expect(await resolveAllowedFile(join(data, "hard.jsonl"), [data])).toEqual({
+        ok: false,
+        message: `Refused: ${join(data, "hard.jsonl")} has 2 hard links; a file with other names may be one outside the allowed directories. Copy it instead of linking it. ${allowed}`,
+      });
+    } finally {
+      await unlink(join(data, "hard.jsonl"));
+    }
+  });
+
+  it("a malformed root allows nothing, and does not disable the good ones", async () => {
+    expect(await resolveAllowedFile(join(data, "a.jsonl"), ["file://host-name/not/local", data])).toEqual({ ok: true, realPath: join(data, "a.jsonl") });
+    expect(await resolveAllowedFile(join(data, "a.jsonl"), ["file://host-name/not/local"])).toEqual({
+      ok: false,
+      message: 'No allowed root is a usable path ("file://host-name/not/local"). Give absolute directories or file:// URIs.',
+    });
+  });
+
   it("refuses .. traversal", async () => {
     expect(await resolveAllowedFile("../secret/key.jsonl", [data])).toEqual({
       ok: false,
@@ -67,11 +87,11 @@ describe("openAllowedFile: which paths", () => {
   it("refuses links that lead outside, to a file or through a directory", async () => {
     expect(await resolveAllowedFile("leak.jsonl", [data])).toEqual({
       ok: false,
-      message: `Refused: ${join(data, "leak.jsonl")} (the relative path was resolved against the first allowed directory, ${data}) is a link that leads outside the allowed directories (to ${join(base, "secret", "key.jsonl")}). ${allowed}`,
+      message: `Refused: ${join(data, "leak.jsonl")} (the relative path was resolved against the first allowed directory, ${data}) is a link that leads outside the allowed directories. ${allowed}`,
     });
     expect(await resolveAllowedFile(join(data, "secret-dir", "key.jsonl"), [data])).toEqual({
       ok: false,
-      message: `Refused: ${join(data, "secret-dir", "key.jsonl")} is a link that leads outside the allowed directories (to ${join(base, "secret", "key.jsonl")}). ${allowed}`,
+      message: `Refused: ${join(data, "secret-dir", "key.jsonl")} is a link that leads outside the allowed directories. ${allowed}`,
     });
   });
 

@@ -8,7 +8,7 @@ import { refusalText } from "../../src/tool-kit/refusal.js";
 import { ToolError } from "../../src/tool-kit/tool-error.js";
 import { markdownTable } from "../../src/tool-kit/format/table.js";
 import { importSlot } from "../../src/ingest/import-slots.js";
-import { openAllowedFile, type OpenedFile } from "../../src/ingest/safe-open.js";
+import { openAllowedFile, type OpenedFile } from "../../src/common/safe-open.js";
 import type { FileCheck } from "../../src/ingest/file-check.js";
 import type { PositionMap, RecordSource } from "../../src/ingest/sources/index.js";
 import { runUpsert, type UpsertOutcome } from "../../src/ingest/upsert.js";

@@ -8,7 +8,7 @@
 import { realpath, stat } from "node:fs/promises";
 import { createHash } from "node:crypto";
 import { basename, isAbsolute, relative, resolve, sep } from "node:path";
-import { isInside, openAllowedFile, resolveRoots } from "../safe-open.js";
+import { isInside, openAllowedFile, resolveRoots } from "../../common/safe-open.js";
 import { walkAllowedDir } from "../walk.js";
 import { documentIdPrefix } from "./document-records.js";
 import { compileGlobs, GlobError, skippedByDefault, type Glob } from "./globs.js";

@@ -10,11 +10,10 @@
 // that keeps a first chunk from claiming a version its other chunks do not hold), one group sent while the next is
 // read; finally delete the chunks no file accounts for. A dry run stops before the first write. A cancel stops the
 // run from sending anything new; what was sent is answered (cancel-grace.ts), so the account stays exact.
-import { readFile } from "node:fs/promises";
 import { lstatSync, type Stats } from "node:fs";
 import type { IndexModel } from "../../api/records.js";
 import type { Service } from "../../api/service.js";
-import { openAllowedFile } from "../safe-open.js";
+import { openAllowedFile, readAsChecked } from "../../common/safe-open.js";
 import { afterGrace } from "./cancel-grace.js";
 import { chunkSections, type ChunkSizes } from "./chunks.js";
 import { documentFormat, documentText, SUPPORTED_EXTENSIONS } from "./document-text.js";
@@ -87,7 +86,7 @@ async function readDocument(path: string, roots: readonly string[]): Promise<{ b
   try {
     if (opened.file.stat.size > MAX_DOCUMENT_BYTES) return { reason: `larger than ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB` };
     const readAtMs = Date.now();
-    return { bytes: await readFile(opened.file.handle), stat: opened.file.stat, readAtMs };
+    return { bytes: await readAsChecked(opened.file), stat: opened.file.stat, readAtMs };
   } finally {
     await opened.file.close();
   }

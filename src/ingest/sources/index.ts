@@ -1,6 +1,6 @@
 import { extname } from "node:path";
 import { openJsonl } from "./jsonl.js";
-import type { OpenedFile } from "../safe-open.js";
+import type { OpenedFile } from "../../common/safe-open.js";
 import type { RecordSource, SourceFormat } from "./types.js";
 
 export type { RecordSource, SourceFormat, SourceItem } from "./types.js";

@@ -1,6 +1,6 @@
 import { read } from "node:fs";
 import { promisify } from "node:util";
-import { openRegularFile, type OpenedFile } from "../safe-open.js";
+import { openRegularFile, type OpenedFile } from "../../common/safe-open.js";
 import { countNonBlankLines, type Line, lineText, readLines } from "./lines.js";
 import { readRecordLine } from "./record-line.js";
 import { jsonSyntaxError } from "./json-syntax.js";

@@ -1,5 +1,5 @@
 import type { UpsertRecord } from "../check.js";
-import type { OpenedFile } from "../safe-open.js";
+import type { OpenedFile } from "../../common/safe-open.js";
 
 /** What a source yields is exactly what runUpsert takes. */
 export type SourceRecord = UpsertRecord;

@@ -32,7 +32,7 @@ export interface DataServersOptions {
   lookup: (name: string, id: string) => StoredIndex | undefined;
   log: (line: string) => void;
   /** Told of every request as it starts (the service's quiet-period clock). */
-  onRequest?: (res: ServerResponse) => void;
+  onRequest?: (req: IncomingMessage, res: ServerResponse) => void;
   extras?: DataPlaneExtras;
 }
 
@@ -59,7 +59,7 @@ export class DataServers {
     const inFlight = new Set<Promise<void>>();
     const reading = new Set<IncomingMessage>();
     const server = createServer({ ...SERVER_TIMEOUTS, maxHeaderSize: DATA_PLANE_HEADER_LIMIT }, (req, res) => {
-      this.opts.onRequest?.(res);
+      this.opts.onRequest?.(req, res);
       const work = this.handle(req, res, index.name, index.id, reading);
       inFlight.add(work);
       void work.finally(() => inFlight.delete(work));

@@ -77,6 +77,7 @@ export class EmbeddingsServer {
           headers,
           body: body === undefined ? undefined : JSON.stringify(body),
           signal: AbortSignal.timeout(this.timeoutMs),
+          redirect: "manual", // the key goes to the configured server only, never where a redirect points
         });
       } catch (e) {
         const cause = (e as { cause?: { code?: string } }).cause?.code ?? (e as Error).name;
@@ -92,7 +93,14 @@ export class EmbeddingsServer {
           throw this.badAnswer(`${method} ${path}`, "the body is not JSON");
         }
       }
+      if (res.status >= 300 && res.status < 400) {
+        throw new ModelError(400, "FAILED_PRECONDITION", `The embeddings server at ${this.base} answered ${method} ${path} with a redirect (HTTP ${res.status}), which is not followed: set --embed-url to the address it serves on.`);
+      }
       const message = this.redact(serverMessage(text) ?? res.statusText);
+      // Refused credentials are the local service's setting, not a passing fault: an answer no retry changes.
+      if (res.status === 401 || res.status === 403) {
+        throw new ModelError(400, "FAILED_PRECONDITION", `The embeddings server at ${this.base} refused the key (HTTP ${res.status}: ${message}); set VECDB_EMBED_KEY to a key it accepts and restart the local service.`);
+      }
       const error = new ModelError(
         res.status === 404 || res.status === 400 ? 400 : res.status === 429 ? 429 : 502,
         res.status === 429 ? "RESOURCE_EXHAUSTED" : res.status === 404 || res.status === 400 ? "INVALID_ARGUMENT" : "UNAVAILABLE",

@@ -3,7 +3,7 @@
 // Ten servers racing end with one service: every `serve` started races for the data dir's lock, the losers exit,
 // and every server takes whichever service the descriptor then names. This module loads no storage (no lmdb).
 import { spawn } from "node:child_process";
-import { closeSync, mkdirSync, openSync, readFileSync, statSync } from "node:fs";
+import { closeSync, constants, openSync, readFileSync, statSync } from "node:fs";
 import { request } from "node:http";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -11,6 +11,7 @@ import { readDescriptor, type Descriptor } from "./descriptor.js";
 import { ATTACH_PATH, newNonce } from "./identity.js";
 import { IDENTITY_PATH, proofMatches } from "../../common/identity-proof.js";
 import { lockOwner, pidAlive } from "../storage/lock.js";
+import { preparePrivateDir } from "../storage/private-dir.js";
 
 const SERVICE_LOG_FILE = "service.log";
 
@@ -33,6 +34,8 @@ export interface FindOptions {
   timeoutMs?: number;
   /** More `serve` arguments for a service this call starts (e.g. --allow-dir for its bulk imports). */
   serveArgs?: readonly string[];
+  /** Added to the environment of a service it starts (kept off its command line, which every user can read in ps). */
+  serveEnv?: Readonly<Record<string, string>>;
 }
 
 /** The service could not be found or started; the message says why and what to do. */
@@ -73,7 +76,8 @@ export async function findService(dataDir: string): Promise<Descriptor | undefin
 }
 
 export async function findOrStartService(opts: FindOptions): Promise<FoundService> {
-  mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
+  // Before anything is read or written in it (the descriptor, service.log): a data dir of another user is refused.
+  preparePrivateDir(opts.dataDir);
   const running = await findService(opts.dataDir);
   if (running) return { ...running, started: false };
 
@@ -97,13 +101,13 @@ export async function findOrStartService(opts: FindOptions): Promise<FoundServic
 
 function startDetached(opts: FindOptions) {
   const logPath = join(opts.dataDir, SERVICE_LOG_FILE);
-  const log = openSync(logPath, "a", 0o600);
+  const log = openSync(logPath, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0), 0o600);
   try {
     // Its own process group, no terminal, no pipe to us: it outlives this server, and writes its lines to the log.
     const child = spawn(
       process.execPath,
       [opts.bin, "serve", "--data-dir", opts.dataDir, "--port", "0", "--local-idle-s", String(opts.idleStopS), ...(opts.serveArgs ?? [])],
-      { detached: true, stdio: ["ignore", "ignore", log], windowsHide: true },
+      { detached: true, stdio: ["ignore", "ignore", log], windowsHide: true, env: { ...process.env, ...opts.serveEnv } },
     );
     child.unref();
     return child;

@@ -28,8 +28,10 @@ export class Lifecycle {
     }
   }
 
-  /** Counts a request of any plane as activity, from its start until its answer is sent. */
-  track(res: ServerResponse): void {
+  /** Counts a request of any plane as activity, from its start until its answer is sent — only one that carries the
+   * key: anyone can reach the port, and a stranger's refused requests must not keep the service alive. */
+  track(req: IncomingMessage, res: ServerResponse): void {
+    if (!apiKeyMatches(req, this.opts.apiKey)) return;
     this.inFlight++;
     this.lastActivity = Date.now();
     res.once("close", () => {
@@ -41,7 +43,7 @@ export class Lifecycle {
   /** The control plane's handler with the sharing routes in front of it. */
   wrap(handler: Handler): Handler {
     return (req, res) => {
-      this.track(res);
+      this.track(req, res);
       const url = requestUrl(req);
       if (answerIdentity(req, res, this.opts.apiKey)) return;
       if (url?.pathname === ATTACH_PATH && req.method === "GET" && apiKeyMatches(req, this.opts.apiKey)) return this.attach(res);

@@ -1,18 +1,20 @@
-// One process per data dir. The lock itself is one the kernel holds for the process and drops when it dies (kill -9
-// included): a Linux abstract unix socket or a Windows named pipe, named after the data dir. Binding one is atomic, so
-// two services racing for a directory whose previous owner died cannot both win, and no stale state is ever left to
-// take over. The lock file beside the data (service.lock) only says which pid holds it, for messages.
-//
-// Why not a lock file alone: a file left by a dead owner must be removed before it can be created again, and "check
-// that its pid is dead, then unlink" is two steps — two newcomers both judged it stale and the second unlinked the
-// first one's fresh lock. Node has no flock(); a socket name is the portable-enough kernel lock.
-// Elsewhere (macOS) the lock file is used with its takeover serialized by a second exclusive file.
+// One process per data dir. On Linux the lock is a unix socket bound at service.sock INSIDE the data dir (0700, so only
+// its owner can create, reach or remove it — an abstract socket named after the path could be squatted by any local
+// user, and was per network namespace). A path socket is one inode: it holds across bind mounts and network
+// namespaces. Binding is atomic (EADDRINUSE when the name exists); a socket left by a dead owner (kill -9) refuses
+// connections, and only then is it removed — under the `.takeover` file, so that two newcomers cannot both judge it
+// stale and the second remove the first one's fresh lock. The holder answers a connection with its pid, so a refusal
+// names it, and a socket that answers otherwise is named as not ours. The lock file beside it (service.lock) only
+// says which pid holds it, for messages. On Windows a named pipe; elsewhere (macOS) the lock file alone, its takeover
+// serialized the same way.
 import { createHash } from "node:crypto";
-import { closeSync, openSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
-import { createServer, type Server } from "node:net";
+import { closeSync, constants, existsSync, openSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { connect, createServer, type Server } from "node:net";
 import { join } from "node:path";
 
 export const LOCK_FILE = "service.lock";
+export const LOCK_SOCKET = "service.sock";
+const GREETING = "vecdb-mcp-lock";
 
 export class DataDirInUseError extends Error {}
 
@@ -46,22 +48,47 @@ function inUse(dataDir: string, path: string, owner: number | undefined): DataDi
   );
 }
 
-/** The kernel-held lock's name for a data dir, on platforms that have one. */
-function kernelLockName(dataDir: string, platform = process.platform): string | undefined {
+/** The named pipe that locks a data dir on Windows. */
+function pipeName(dataDir: string): string {
   const id = createHash("sha256").update(realpathSync(dataDir)).digest("hex").slice(0, 40);
-  if (platform === "linux") return `\0vecdb-mcp-lock-${id}`;
-  if (platform === "win32") return `\\\\?\\pipe\\vecdb-mcp-lock-${id}`;
-  return undefined;
+  return `\\\\?\\pipe\\vecdb-mcp-lock-${id}`;
 }
 
+/** Listens on `name` (a pipe or a socket path); undefined when it is taken. The holder greets with its pid. */
 function bind(name: string): Promise<Server | undefined> {
   return new Promise((resolve, reject) => {
-    const server = createServer((socket) => socket.destroy());
+    const server = createServer((socket) => socket.end(`${GREETING} ${process.pid}\n`));
     server.once("error", (e: NodeJS.ErrnoException) => (e.code === "EADDRINUSE" ? resolve(undefined) : reject(e)));
     server.listen(name, () => {
       server.unref(); // the lock must not keep the process alive
       resolve(server);
     });
+  });
+}
+
+type Probe = { kind: "ours"; pid: number } | { kind: "foreign" } | { kind: "stale" } | { kind: "gone" };
+
+/** Who answers on the lock socket: a live holder (its pid), something else, or nobody (a dead owner's socket). */
+function probe(name: string): Promise<Probe> {
+  return new Promise((resolve) => {
+    const socket = connect(name);
+    let text = "";
+    const done = (p: Probe) => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(p);
+    };
+    const timer = setTimeout(() => done({ kind: "foreign" }), 2000);
+    socket.setEncoding("utf8");
+    socket.on("data", (chunk: string) => {
+      text += chunk;
+      if (text.includes("\n") || text.length > 64) {
+        const m = new RegExp(`^${GREETING} (\\d+)\\n`).exec(text);
+        done(m ? { kind: "ours", pid: Number(m[1]) } : { kind: "foreign" });
+      }
+    });
+    socket.on("end", () => done({ kind: "foreign" }));
+    socket.on("error", (e: NodeJS.ErrnoException) => done(e.code === "ECONNREFUSED" ? { kind: "stale" } : e.code === "ENOENT" ? { kind: "gone" } : { kind: "foreign" }));
   });
 }
 
@@ -94,21 +121,13 @@ export async function acquireDataDirLock(dataDir: string): Promise<() => void> {
         `Close that one first or choose another data dir.`,
     );
   }
-  const name = kernelLockName(dataDir);
   let release: () => void;
-  if (name !== undefined) {
-    const server = await bind(name);
+  if (process.platform === "linux" && existsSync("/proc/self/fd")) {
+    release = await acquireLockSocket(dataDir, path);
+  } else if (process.platform === "win32") {
+    const server = await bind(pipeName(dataDir));
     if (!server) throw inUse(dataDir, path, lockOwner(dataDir));
-    try {
-      writeOwner(path); // whatever a dead owner left there is replaced: the kernel lock is the truth
-    } catch (e) {
-      server.close();
-      throw e;
-    }
-    release = () => {
-      removeIfOurs(path);
-      server.close();
-    };
+    release = holding(server, path);
   } else {
     release = acquireLockFile(dataDir, path);
   }
@@ -120,6 +139,56 @@ export async function acquireDataDirLock(dataDir: string): Promise<() => void> {
     heldHere.delete(path);
     release();
   };
+}
+
+/** Writes the owner file for a bound lock; the release closes the lock and removes the file if still ours. */
+function holding(server: Server, path: string, after: () => void = () => {}): () => void {
+  try {
+    writeOwner(path); // whatever a dead owner left there is replaced: the bound lock is the truth
+  } catch (e) {
+    server.close(after);
+    throw e;
+  }
+  return () => {
+    removeIfOurs(path);
+    server.close(after);
+  };
+}
+
+/**
+ * The socket lock inside the data dir, bound and probed through a descriptor of the directory (/proc/self/fd/N/…):
+ * a socket path is limited to 108 bytes, a data dir's path is not. The descriptor stays open while the lock is held,
+ * since closing the server removes the socket by that same path.
+ */
+async function acquireLockSocket(dataDir: string, path: string): Promise<() => void> {
+  const dirFd = openSync(dataDir, constants.O_RDONLY | constants.O_DIRECTORY);
+  const name = `/proc/self/fd/${dirFd}/${LOCK_SOCKET}`;
+  try {
+    for (let attempt = 0; attempt < 40; attempt++) {
+      const server = await bind(name);
+      if (server) return holding(server, path, () => closeSync(dirFd));
+      const found = await probe(name);
+      if (found.kind === "ours") throw inUse(dataDir, path, found.pid);
+      if (found.kind === "foreign") {
+        throw new DataDirInUseError(
+          `The data dir ${dataDir} is locked by a process that is not a vecdb-mcp local service (its lock socket ${join(dataDir, LOCK_SOCKET)} answers, but not as ours). ` +
+            "Find it with `ss -xlp` or `lsof`, or choose another --data-dir.",
+        );
+      }
+      if (found.kind === "stale") {
+        await withTakeover(path, async () => {
+          // Checked again under the takeover lock: only a socket nobody answers on is removed.
+          if ((await probe(name)).kind === "stale") unlinkSync(name);
+        });
+      }
+      await new Promise((r) => setTimeout(r, 10 + attempt * 5));
+    }
+  } catch (e) {
+    closeSync(dirFd);
+    throw e;
+  }
+  closeSync(dirFd);
+  throw new DataDirInUseError(`Could not take the lock ${join(dataDir, LOCK_SOCKET)} for the data dir ${dataDir}; another process keeps racing for it.`);
 }
 
 /** Where no kernel lock exists: an exclusive lock file; a stale one is replaced only while holding `.takeover`. */
@@ -144,7 +213,7 @@ function acquireLockFile(dataDir: string, path: string): () => void {
   throw new DataDirInUseError(`Could not take the lock file ${path} for the data dir ${dataDir}; another process keeps racing for it.`);
 }
 
-function withTakeover(path: string, step: () => void): void {
+function withTakeover(path: string, step: () => void | Promise<void>): void | Promise<void> {
   const takeover = `${path}.takeover`;
   try {
     closeSync(openSync(takeover, "wx", 0o600));
@@ -158,11 +227,13 @@ function withTakeover(path: string, step: () => void): void {
     }
     return;
   }
+  const done = () => unlinkSync(takeover);
+  let stepped: void | Promise<void> = undefined;
   try {
-    step();
+    stepped = step();
   } catch {
-    // the lock file vanished meanwhile: the next attempt sees
-  } finally {
-    unlinkSync(takeover);
+    // the lock vanished meanwhile: the next attempt sees
   }
+  if (stepped instanceof Promise) return stepped.catch(() => {}).finally(done);
+  done();
 }

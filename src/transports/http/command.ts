@@ -2,9 +2,9 @@
 // SIGINT/SIGTERM: stop taking requests, let running calls finish within the grace period, then stop them.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Config } from "../../config.js";
-import { startHttpServer, type SessionSignals } from "./server.js";
+import { closeDeadlineMs, startHttpServer, type SessionSignals } from "./server.js";
 import type { Logger } from "../../log.js";
-import { shutdownOnce } from "../../shutdown.js";
+import { SHUTDOWN_DEADLINE_MS, shutdownOnce } from "../../shutdown.js";
 import { generatedTokenNotice } from "./token.js";
 
 export async function runHttpTransport(args: {
@@ -53,7 +53,9 @@ export async function runHttpTransport(args: {
   const notice = args.tokenGenerated && config.httpToken ? generatedTokenNotice(url, config.httpToken) : "";
   process.stderr.write(`vecdb-mcp: MCP (Streamable HTTP) listening on ${url} (${auth})\n${where}${notice}`);
 
-  const shutdown = shutdownOnce(log, [() => http.close(), () => args.release()]);
+  // The deadline covers all of close() (grace included) and then the usual allowance for the remaining steps.
+  const deadlineMs = closeDeadlineMs(config.httpShutdownGraceS * 1000) + SHUTDOWN_DEADLINE_MS;
+  const shutdown = shutdownOnce(log, [() => http.close(), () => args.release()], deadlineMs);
   process.on("SIGINT", () => void shutdown("SIGINT"));
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
 }

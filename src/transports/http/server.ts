@@ -29,6 +29,12 @@ const STOP_ANSWER_MS = 5000;
 /** After that, how long close() lets responses finish before it drops their connections. */
 const CLOSE_GRACE_MS = 1000;
 
+/** The longest close() may take: the grace, then a stop asked and a stop forced (each up to STOP_ANSWER_MS), then the
+ * connections' own grace. The process's shutdown deadline must not be shorter, or a call in flight loses its answer. */
+export function closeDeadlineMs(shutdownGraceMs: number): number {
+  return shutdownGraceMs + 2 * STOP_ANSWER_MS + CLOSE_GRACE_MS;
+}
+
 /** What a session's McpServer is given to wind its calls down (see ToolContext.stopping / signal). */
 export interface SessionSignals {
   /** Send nothing new, finish what is in flight, answer with what landed. */

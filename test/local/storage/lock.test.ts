@@ -1,12 +1,12 @@
 // The data dir's lock: a lock left by a dead owner is taken over atomically — of several services
 // started at once on such a directory, exactly one runs. Before, two of them held one data dir in 1 run of 20.
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { cliPath, repoRoot } from "../../helpers/local-service.js";
-import { acquireDataDirLock, DataDirInUseError, LOCK_FILE } from "../../../src/local/storage/lock.js";
+import { acquireDataDirLock, DataDirInUseError, LOCK_FILE, LOCK_SOCKET } from "../../../src/local/storage/lock.js";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -83,6 +83,8 @@ describe("stale-lock takeover", () => {
     for (let round = 0; round < 2; round++) {
       const dataDir = newDir();
       writeFileSync(join(dataDir, LOCK_FILE), `${await deadPid()}\n`, { mode: 0o600 });
+      // The dead owner's lock socket, left behind as kill -9 leaves it (an exit does not remove it either).
+      if (process.platform === "linux") execFileSync(process.execPath, ["-e", `require("node:net").createServer().listen(${JSON.stringify(join(dataDir, LOCK_SOCKET))}, () => process.exit(0))`]);
       const outcomes = await contend(dataDir, 8);
       expect(outcomes.filter((o) => o === "won"), `round ${round}: ${outcomes.join(", ")}`).toHaveLength(1);
       expect(outcomes.filter((o) => o !== "won").every((o) => o === "DataDirInUseError"), outcomes.join(", ")).toBe(true);

@@ -159,7 +159,7 @@ describe("only files under an allowed root are read", () => {
   });
   it("a link inside the root pointing outside it", async () => {
     expect(await refused({ path: "link.jsonl" })).toBe(
-      `Refused: ${join(allowed, "link.jsonl")} (the relative path was resolved against the first allowed directory, ${allowed}) is a link that leads outside the allowed directories (to ${join(outside, "secret.jsonl")}). ${tail()}`,
+      `Refused: ${join(allowed, "link.jsonl")} (the relative path was resolved against the first allowed directory, ${allowed}) is a link that leads outside the allowed directories. ${tail()}`,
     );
   });
   it("an absolute path elsewhere", async () => {

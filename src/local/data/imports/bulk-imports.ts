@@ -98,10 +98,12 @@ export class BulkImports implements BulkImportsApi {
       throw invalid(`Namespaces must not exist before an import; this index already has ${taken.map((n) => `'${n === "" ? DEFAULT_NAMESPACE_ALIAS : n}'`).join(", ")}`);
     }
     for (const f of files) {
-      const rows = await openParquetRows(join(dir, f.path), f.path).catch((e: unknown) => {
+      const rows = await openParquetRows(join(dir, f.path), f.path, this.allowDirs).catch((e: unknown) => {
         throw invalid(e instanceof Error ? e.message : String(e));
       });
       f.rows = rows.rows;
+      f.size = rows.stat.size;
+      f.mtimeMs = rows.stat.mtimeMs;
       await rows.close();
     }
     const id = String(this.nextId());
@@ -166,7 +168,19 @@ export class BulkImports implements BulkImportsApi {
   }
 
   private enqueue(id: string): void {
-    this.queue = this.queue.then(() => this.run(id)).catch((e: unknown) => this.log(`bulk import ${id}: ${String(e)}`));
+    this.queue = this.queue.then(() => this.run(id)).catch((e: unknown) => this.failed(id, e));
+  }
+
+  /** A job that threw (a decompression bomb, a file that cannot be read) ends Failed, so no restart replays it. */
+  private async failed(id: string, e: unknown): Promise<void> {
+    const why = e instanceof Error ? e.message : String(e);
+    this.log(`bulk import ${id}: failed: ${why}`);
+    const job = this.db.get(id) as ImportJob | undefined;
+    if (!job || TERMINAL.includes(job.status)) return;
+    const file = job.files[job.cursor.file]?.path;
+    await this.finish(job, "Failed", `${file ? `${file}: ` : ""}${why}; ${job.recordsImported} records were imported before`).catch((err: unknown) =>
+      this.log(`bulk import ${id}: could not record the failure: ${String(err)}`),
+    );
   }
 
   /** file://… → a real directory under an allowed one, or a 400 that says which rule it breaks. */
@@ -213,17 +227,17 @@ export class BulkImports implements BulkImportsApi {
     let firstSkip: string | undefined = job.error;
     while (job.cursor.file < job.files.length) {
       const file: ImportFile = job.files[job.cursor.file];
-      const path = join(job.dir, file.path);
-      let st;
+      let rows;
       try {
-        st = statSync(path);
-      } catch {
-        return this.finish(job, "Failed", `${file.path} is gone; ${job.recordsImported} records were imported before`);
+        rows = await openParquetRows(join(job.dir, file.path), file.path, this.allowDirs);
+      } catch (e) {
+        const why = e instanceof Error ? e.message : String(e);
+        return this.finish(job, "Failed", `${why}; ${job.recordsImported} records were imported before`);
       }
-      if (st.size !== file.size || st.mtimeMs !== file.mtimeMs) {
+      if (rows.stat.size !== file.size || rows.stat.mtimeMs !== file.mtimeMs) {
+        await rows.close();
         return this.finish(job, "Failed", `${file.path} changed during the import; ${job.recordsImported} records were imported before it`);
       }
-      const rows = await openParquetRows(path, file.path);
       // The next batch is read while this one commits (lmdb writes and syncs off the main thread).
       let ahead: { from: number; rows: Promise<Record<string, unknown>[]> } | undefined;
       const readAhead = (from: number) => {
@@ -308,10 +322,11 @@ function listLayout(dir: string): ImportFile[] {
   for (const entry of entries) {
     if (!entry.isDirectory()) continue;
     const namespace = entry.name === DEFAULT_NAMESPACE_ALIAS ? "" : entry.name;
-    for (const name of readdirSync(join(dir, entry.name)).sort()) {
-      if (!name.endsWith(".parquet")) continue;
-      const st = statSync(join(dir, entry.name, name));
-      if (st.isFile()) files.push({ path: `${entry.name}/${name}`, namespace, rows: 0, size: st.size, mtimeMs: st.mtimeMs });
+    // Every *.parquet entry that is not a directory is listed; opening it (openParquetRows) refuses links that
+    // leave the allowed directories, FIFOs, devices and hard links, with the reason.
+    for (const file of readdirSync(join(dir, entry.name), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      if (!file.name.endsWith(".parquet") || file.isDirectory()) continue;
+      files.push({ path: `${entry.name}/${file.name}`, namespace, rows: 0, size: 0, mtimeMs: 0 });
     }
   }
   if (files.length === 0) {

@@ -1,20 +1,19 @@
 // Rows of one Parquet file of the bulk-import layout, read a range at a time through a file handle. The client side
 // has its own reader (src/ingest/sources/parquet.ts); the local service may not import it, and needs less: rows by
 // position, so that an import resumes where its last committed batch ended.
-import { open, type FileHandle } from "node:fs/promises";
-import { brotliDecompressSync, gunzipSync } from "node:zlib";
-import { parquetMetadataAsync, parquetRead, parquetSchema, type AsyncBuffer, type Compressors, type FileMetaData } from "hyparquet";
+import type { Stats } from "node:fs";
+import type { FileHandle } from "node:fs/promises";
+import { parquetMetadataAsync, parquetRead, parquetSchema, type AsyncBuffer, type FileMetaData } from "hyparquet";
+import { boundedCompressors } from "../../../common/parquet-limits.js";
+import { openAllowedFile } from "../../../common/safe-open.js";
 
 const LAYOUT = "id (string), values (list<float>), sparse_values (struct {indices, values}, optional), metadata (JSON string, optional)";
 const COLUMNS = ["id", "values", "sparse_values", "metadata"];
-// hyparquet reads UNCOMPRESSED and SNAPPY itself; node:zlib adds GZIP and BROTLI (Node 20 has no zstd).
-const COMPRESSORS: Compressors = {
-  GZIP: (input) => new Uint8Array(gunzipSync(input)),
-  BROTLI: (input) => new Uint8Array(brotliDecompressSync(input)),
-};
 
 export interface ParquetRows {
   rows: number;
+  /** What fstat said of the file opened (size and mtime tell a changed file). */
+  stat: Stats;
   read(from: number, to: number): Promise<Record<string, unknown>[]>;
   close(): Promise<void>;
 }
@@ -36,11 +35,17 @@ function handleBuffer(fh: FileHandle, byteLength: number): AsyncBuffer {
   };
 }
 
-/** Opens a Parquet file and checks it has the layout's columns; throws a message naming the file otherwise. */
-export async function openParquetRows(path: string, shown: string): Promise<ParquetRows> {
-  const fh = await open(path, "r");
+/**
+ * Opens a Parquet file as the server's own import does (no link followed, no FIFO or device, its real location under
+ * one of `allowDirs`, hard links and sparse files refused) and checks it has the layout's columns; throws a message
+ * naming the file otherwise. Each read inflates within the same limits as the server's (parquet-limits.ts).
+ */
+export async function openParquetRows(path: string, shown: string, allowDirs: readonly string[]): Promise<ParquetRows> {
+  const opened = await openAllowedFile(path, allowDirs);
+  if (!opened.ok) throw new Error(`${shown}: ${opened.message}`);
+  const fh = opened.file.handle;
   try {
-    const { size } = await fh.stat();
+    const { size } = opened.file.stat;
     const file = handleBuffer(fh, size);
     let metadata: FileMetaData;
     try {
@@ -55,18 +60,19 @@ export async function openParquetRows(path: string, shown: string): Promise<Parq
     const columns = COLUMNS.filter((c) => names.includes(c));
     return {
       rows: Number(metadata.num_rows),
+      stat: opened.file.stat,
       async read(from, to) {
         let rows: Record<string, unknown>[] = [];
         await parquetRead({
           file, metadata, columns, rowStart: from, rowEnd: to, rowFormat: "object", useOffsetIndex: true,
-          compressors: COMPRESSORS, onComplete: (r) => { rows = r as Record<string, unknown>[]; },
+          compressors: boundedCompressors(), onComplete: (r) => { rows = r as Record<string, unknown>[]; },
         });
         return rows;
       },
-      close: () => fh.close(),
+      close: () => opened.file.close(),
     };
   } catch (e) {
-    await fh.close();
+    await opened.file.close();
     throw e;
   }
 }

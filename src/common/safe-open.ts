@@ -58,11 +58,18 @@ interface Roots {
 /** The roots as paths and as real paths (a root that does not exist allows nothing), or why none is usable. */
 export async function resolveRoots(roots: readonly string[]): Promise<{ ok: true; roots: Roots } | { ok: false; message: string }> {
   if (roots.length === 0) return { ok: false, message: HOW_TO_ALLOW };
-  let declared: string[];
-  try {
-    declared = roots.map(rootPath);
-  } catch (e) {
-    return { ok: false, message: `An allowed root is not a usable path: ${e instanceof Error ? e.message : String(e)}` };
+  // A root that is not a usable path (a malformed file:// URI from a client) allows nothing; the others still count.
+  const declared: string[] = [];
+  const malformed: string[] = [];
+  for (const root of roots) {
+    try {
+      declared.push(rootPath(root));
+    } catch {
+      malformed.push(root);
+    }
+  }
+  if (declared.length === 0) {
+    return { ok: false, message: `No allowed root is a usable path (${malformed.map((m) => JSON.stringify(m.slice(0, 200))).join(", ")}). Give absolute directories or file:// URIs.` };
   }
   const real = await Promise.all(declared.map((r) => realpath(r).catch(() => undefined)));
   const named = declared.join(", ");
@@ -111,7 +118,8 @@ export async function openAllowedFile(requested: string, roots: readonly string[
   }
   // Then the real target: a link inside a root may point anywhere.
   if (rootHolding(target, r) === undefined) {
-    return { ok: false, message: `Refused: ${absolute}${relativeNote} is a link that leads outside the allowed directories (to ${target}). ${allowedText}` };
+    // Where it leads is not said: the refusal must not tell a client what lies outside the roots.
+    return { ok: false, message: `Refused: ${absolute}${relativeNote} is a link that leads outside the allowed directories. ${allowedText}` };
   }
   // The one open. Whatever the path is by now (it may have been swapped since realpath), the checks below judge
   // the file actually opened, never the path.
@@ -130,6 +138,8 @@ export async function openAllowedFile(requested: string, roots: readonly string[
   const info = await opened.stat();
   if (info.isDirectory()) return refuse(`${absolute} is a directory; give the path of a .jsonl or .parquet file inside it.`);
   if (!info.isFile()) return refuse(`${absolute} is not a regular file.`);
+  // A hard link has no "real" path to check: its other names may lie outside the roots (a file the client may not read).
+  if (info.nlink > 1) return refuse(`Refused: ${absolute} has ${info.nlink} hard links; a file with other names may be one outside the allowed directories. Copy it instead of linking it.`);
   const proved = await descriptorPath(opened.fd, target, info);
   const root = proved === undefined ? undefined : rootHolding(proved, r);
   if (proved === undefined || root === undefined) {
@@ -195,4 +205,16 @@ function sparseRefusal(path: string, info: Stats): string | undefined {
   const allocated = info.blocks * 512;
   if (allocated * SPARSE_RATIO >= info.size) return undefined;
   return `Refused: ${path} is a sparse file (${info.size} bytes long, but only ${allocated} bytes are stored on disk); its holes would be read as zeros. Give a regular data file.`;
+}
+
+/** The file's bytes up to the size fstat gave when it was opened (and checked): a file growing meanwhile is not read past it. */
+export async function readAsChecked(file: OpenedFile): Promise<Buffer> {
+  const out = Buffer.alloc(file.stat.size);
+  let done = 0;
+  while (done < out.length) {
+    const { bytesRead } = await file.handle.read(out, done, out.length - done, done);
+    if (bytesRead === 0) break; // it shrank: what is there
+    done += bytesRead;
+  }
+  return done === out.length ? out : out.subarray(0, done);
 }
