@@ -32,8 +32,9 @@ const LAZY_ONLY = [
   /^src\/ingest\/(file-check|parallel-check|jsonl-encode|upload-input)\.ts$/,
   /^src\/ingest\/sources\/(record-line|jsonl|lines)\.ts$/,
   // the JSON byte readers; float32.ts (the result budget), loopback.ts (the settings' check), identity-proof.ts (the
-  // client's identity check) and embed-url.ts (the settings check it, a few lines) are on the startup path
-  /^src\/common\/(?!(float32|loopback|identity-proof|embed-url)\.ts$)/,
+  // client's identity check), embed-url.ts (the settings check it, a few lines) and linked-abort.ts (every call) are on
+  // the startup path
+  /^src\/common\/(?!(float32|loopback|identity-proof|embed-url|linked-abort)\.ts$)/,
   // index_documents' file reading, chunking and HTML parsing
   /^src\/ingest\/documents\//,
   /node_modules\/(htmlparser2|yaml)\//,

@@ -220,3 +220,8 @@ export function defaultDataDir(env: Env, platform: NodeJS.Platform = process.pla
   if (platform === "darwin") return join(home, "Library", "Application Support", "vecdb-mcp");
   return join(env.XDG_DATA_HOME || join(home, ".local", "share"), "vecdb-mcp");
 }
+
+/** This process's environment with `extra` added: for a child process (this file is the only reader of process.env). */
+export function childEnvironment(extra: Readonly<Record<string, string>>): Record<string, string | undefined> {
+  return { ...process.env, ...extra };
+}

@@ -1,6 +1,6 @@
 // `vecdb-mcp [options]`: configuration → (embedded local service) → Service → MCP server on stdio.
 import { createService, type Service } from "./api/service.js";
-import { ConfigError, defaultHttpDataDir, freezeConfig, loadConfig, type Config } from "./config.js";
+import { childEnvironment, ConfigError, defaultHttpDataDir, freezeConfig, loadConfig, type Config } from "./config.js";
 import { createLogger } from "./log.js";
 import { createServer } from "./mcp/server.js";
 import { loadToolCatalog } from "./mcp/tool-catalog.js";
@@ -57,7 +57,7 @@ export async function runMcpCommand(argv: string[]): Promise<void> {
       bin: process.argv[1],
       idleStopS: config.localIdleS,
       serveArgs: config.allowDirs.flatMap((dir) => ["--allow-dir", dir]),
-      serveEnv: config.embedUrl ? { VECDB_EMBED_URL: config.embedUrl } : {}, // by environment: a command line shows in ps
+      serveEnv: childEnvironment(config.embedUrl ? { VECDB_EMBED_URL: config.embedUrl } : {}), // by environment: a command line shows in ps
       http: { apiVersion: config.apiVersion, timeoutMs: config.timeoutMs, retries: config.retries },
       log,
       why: config.http && config.dataDir === defaultHttpDataDir(process.env) ? `${why} (an HTTP server's own data dir, apart from the desktop servers' personal one)` : why,

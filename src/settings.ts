@@ -60,7 +60,7 @@ export function localKeyCheck(label: string) {
 
 const nameList = z.string().transform((s) => s.split(",").map((n) => n.trim()).filter((n) => n !== ""));
 
-const SETTINGS = [
+export const SETTINGS = [
   // ── Hosted service ──────────────────────────────────────────────────────────────────────────────────
   {
     key: "apiKey", env: "PINECONE_API_KEY", type: "text", commands: ["mcp"], group: "Hosted service", secret: true,

@@ -14,8 +14,8 @@ export interface SharedLocalOptions {
   idleStopS: number;
   /** More `serve` arguments when this server starts the service (the first server's settings hold for all). */
   serveArgs?: readonly string[];
-  /** Environment variables for a service it starts (the embeddings server's URL: never on a command line). */
-  serveEnv?: Readonly<Record<string, string>>;
+  /** The environment of a service it starts (with the embeddings server's URL: never on a command line). */
+  serveEnv?: Readonly<Record<string, string | undefined>>;
   http: Omit<HttpSettings, "apiKey">;
   log: Logger;
   /** Why local at all, for the one stderr line ("PINECONE_API_KEY is not set"). */

@@ -12,7 +12,7 @@ import { ResponseShapeError, ServiceError, UntrustedHostError } from "./errors.j
 import { redactSecrets } from "./redact.js";
 import { identityCheckingConnector, IdentityError, type IdentityPolicy } from "./loopback-identity.js";
 import { USER_AGENT } from "./version.js";
-import { linkAbort } from "../linked-abort.js";
+import { linkAbort } from "../common/linked-abort.js";
 
 export { ResponseShapeError, ServiceError, UntrustedHostError } from "./errors.js";
 

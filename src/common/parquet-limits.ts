@@ -5,9 +5,9 @@ import { snappyUncompress, type Compressors } from "hyparquet";
 // when it declares more than MAX_PAGE_BYTES, or more than MAX_PAGE_RATIO times its compressed bytes (past 1 MiB):
 // writers cut pages at about 1 MiB (pyarrow, parquet-mr) and vectors compress about 1.1–2×, while a bomb inflates
 // a thousandfold. One read (a slice of a row group, or a whole one) inflates at most MAX_READ_BYTES in all.
-export const MAX_PAGE_BYTES = 64 * 1024 * 1024;
+const MAX_PAGE_BYTES = 64 * 1024 * 1024;
 const MAX_PAGE_RATIO = 256;
-export const MAX_READ_BYTES = 512 * 1024 * 1024;
+const MAX_READ_BYTES = 512 * 1024 * 1024;
 
 /** The decompressors of one read, sharing its budget. */
 export function boundedCompressors(): Compressors {

@@ -2,6 +2,7 @@
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolContext } from "../tool-kit/tool.js";
+import { setTimeout as sleep } from "node:timers/promises";
 
 export type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -26,7 +27,7 @@ export function progressOf(extra: Extra): ToolContext["progress"] & { settle(): 
   };
   const settle = async () => {
     const wait = sentAt + PROGRESS_SETTLE_MS - Date.now();
-    if (sentAt && wait > 0) await new Promise((r) => setTimeout(r, wait));
+    if (sentAt && wait > 0) await sleep(wait);
   };
   return Object.assign(progress, { settle });
 }

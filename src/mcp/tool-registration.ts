@@ -6,7 +6,7 @@ import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Service } from "../api/service.js";
 import type { Config } from "../config.js";
-import { linkAbort } from "../linked-abort.js";
+import { linkAbort } from "../common/linked-abort.js";
 import { redact, type Logger } from "../log.js";
 import type { ToolContext } from "../tool-kit/tool.js";
 import { callRefusal, scopedService } from "./access.js";

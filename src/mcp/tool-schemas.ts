@@ -5,7 +5,11 @@
 //   (strict-args.ts), maps that hold data (z.record: metadata, filters, tags) keep their additionalProperties schema;
 // - no noise: zod writes ±9007199254740991 on every .int(), and `propertyNames: {type: "string"}` with
 //   `additionalProperties: {}` on every map — JSON says as much; nor `minLength: 1` on every name and id (an empty
-//   one is still refused, with a message naming the field; the list is read by the model on every turn).
+//   one is still refused, with a message naming the field; the list is read by the model on every turn), nor
+//   `minItems: 1` / `minItems: 0` on lists, nor the 2^32 - 1 bound of sparse indices, nor a string's maxLength (caps
+//   on names, ids, paths and texts that an ordinary value does not reach; a new index's name keeps its pattern): each
+//   is still checked, and a call that breaks one is refused with the field and the rule; nor the length cap of a
+//   list of numbers (a vector: its length is the index's dimension).
 // Not on the bundle's startup path: the build runs it once (scripts/tool-catalog.mjs calls declareTool below) and the
 // bundle carries the result (tool-catalog.ts); converting every tool would cost ~20 ms of each cold start. Without
 // it (the tsc build, tests from source) tool-catalog.ts loads this module and converts every tool once.
@@ -28,6 +32,7 @@ export interface ToolJsonSchemas {
 export type ToolDeclaration = Omit<AnyTool, "run" | "inputSchema" | "outputSchema"> & { schemas: ToolJsonSchemas };
 
 const SAFE_INTEGER_BOUND = Number.MAX_SAFE_INTEGER;
+const UINT32_MAX = 4294967295;
 
 /** A converted schema as the model should read it (see the head of this file); returns a new object. */
 function modelFacing(schema: unknown): JsonSchema {
@@ -39,6 +44,10 @@ function modelFacing(schema: unknown): JsonSchema {
       if (top && key === "$schema") continue;
       if ((key === "minimum" || key === "maximum") && Math.abs(value as number) === SAFE_INTEGER_BOUND) continue;
       if (key === "minLength" && value === 1) continue;
+      if (key === "minItems" && (value === 0 || value === 1)) continue;
+      if (key === "maximum" && value === UINT32_MAX) continue;
+      if (key === "maxLength") continue;
+      if (key === "maxItems" && isNumberList(node)) continue;
       // Keywords whose value is a map of names to schemas: the names are data, the values schemas.
       if (key === "properties" || key === "$defs") {
         out[key] = Object.fromEntries(Object.entries(value as JsonSchema).map(([k, v]) => [k, walk(v, false)]));
@@ -59,6 +68,7 @@ function modelFacing(schema: unknown): JsonSchema {
   return walk(schema, true) as JsonSchema;
 }
 
+const isNumberList = (s: object) => "items" in s && ["number", "integer"].includes((s.items as JsonSchema)?.type as string);
 const isPlainString = (s: unknown) => JSON.stringify(s) === '{"type":"string"}';
 const isEmptySchema = (s: unknown) => JSON.stringify(s) === "{}";
 

@@ -38,7 +38,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   "tool-kit": ["api", "ingest", "common", "process"],
   tools: ["tool-kit", "api", "ingest", "common"],
   registry: ["tools", "tool-kit"],
-  mcp: ["registry", "tool-kit", "api", "ingest", "process"],
+  mcp: ["registry", "tool-kit", "api", "ingest", "common", "process"],
   transports: ["common", "process"],
 };
 

@@ -4,6 +4,7 @@ import { startServiceProcess, type RunningService } from "../helpers/local-servi
 import { startMcp, type McpSession } from "../helpers/mcp-client.js";
 import { startProxy } from "./support.js";
 import { nothingWas } from "../../src/tool-kit/refusal.js";
+import { undescribed } from "../helpers/listed-schema.js";
 
 let svc: RunningService;
 let mcp: McpSession;
@@ -29,17 +30,6 @@ function keysDeep(node: unknown, out: string[] = []): string[] {
   return out;
 }
 
-/** Properties without a description, as dotted paths. */
-function undescribed(schema: any, path = ""): string[] {
-  const missing: string[] = [];
-  for (const [name, prop] of Object.entries<any>(schema.properties ?? {})) {
-    const p = path ? `${path}.${name}` : name;
-    if (!prop.description) missing.push(p);
-    if (prop.type === "object") missing.push(...undescribed(prop, p));
-    if (prop.type === "array" && prop.items?.type === "object") missing.push(...undescribed(prop.items, `${p}[]`));
-  }
-  return missing;
-}
 
 describe("tools/list", () => {
   test("lists every non-destructive tool by default, each with a title and a description", () => {
@@ -96,17 +86,26 @@ describe("tools/list", () => {
     }
   });
 
-  test("every input field is described, and limits are min/max in the schema", () => {
+  test("every input field is described unless it says itself what it takes; limits a call reaches are in the schema", () => {
     for (const t of mcp.tools) expect(undescribed(t.inputSchema), t.name).toEqual([]);
     const upsert = mcp.tools.find((t) => t.name === "upsert_vectors")!.inputSchema as any;
-    expect(upsert.properties.vectors).toMatchObject({ minItems: 1, maxItems: 10000 });
-    expect(upsert.properties.namespace).toMatchObject({ maxLength: 512 });
+    expect(upsert.properties.vectors).toEqual({ type: "array", maxItems: 10000, items: expect.any(Object) });
+    // Caps no ordinary value reaches are checked, not listed: string lengths, a vector's length (the index's
+    // dimension), minItems 1 and the 2^32 - 1 bound of sparse indices.
+    expect(upsert.properties.namespace).toEqual({ type: "string" });
     const record = upsert.properties.vectors.items;
-    expect(record.properties.id).toMatchObject({ maxLength: 512 }); // minLength 1 is left out of what the model reads
-    expect(record.properties.values).toMatchObject({ type: "array", items: { type: "number" }, minItems: 0, maxItems: 20000 });
-    expect(record.properties.sparseValues.properties.indices).toMatchObject({ maxItems: 2048, items: { type: "integer", minimum: 0, maximum: 4294967295 } });
+    expect(record.properties.id).toEqual({ type: "string", description: "Unique within the call." });
+    expect(record.properties.values).toMatchObject({ type: "array", items: { type: "number" } });
+    expect(record.properties.values).not.toHaveProperty("maxItems");
+    expect(record.properties.sparseValues.properties.indices).toEqual({ type: "array", items: { type: "integer", minimum: 0 } });
     const create = mcp.tools.find((t) => t.name === "create_collection")!.inputSchema as any;
-    expect(create.properties.name).toMatchObject({ maxLength: 45, pattern: "^[a-z0-9]([a-z0-9-]*[a-z0-9])?$" });
+    expect(create.properties.name).toMatchObject({ type: "string", pattern: "^[a-z0-9]([a-z0-9-]*[a-z0-9])?$" });
+  });
+
+  test("a cap left out of the listing is still refused with the field and the rule", async () => {
+    const r = await mcp.call("upsert_vectors", { index: "docs", namespace: "n".repeat(513), vectors: [{ id: "a", values: [1, 2] }] });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain("namespaces are at most 512 characters");
   });
 
   test("annotations are true of each tool", () => {

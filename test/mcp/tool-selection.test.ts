@@ -82,4 +82,16 @@ describe("what the model reads every turn with no setting", () => {
     const readOnly = instructionsFor({ readOnly: true, allowDestructive: false, indexes: undefined }, serverTools(none));
     expect(readOnly).not.toContain("Partly on");
   });
+
+  test("every toolset lists at most 250 tokens a tool on average, with the delete tools too (o200k_base)", async () => {
+    const catalog = await loadToolCatalog();
+    for (const set of TOOLSET_NAMES) {
+      const sizes = catalog
+        .filter((t) => t.toolset === set)
+        .map((t) => ({ destructive: t.requiresAllowDestructive === true, tokens: countTokens(JSON.stringify({ name: t.name, description: t.description, inputSchema: t.schemas.inputSchema })) }));
+      const average = (list: typeof sizes) => list.reduce((sum, s) => sum + s.tokens, 0) / list.length;
+      expect(average(sizes.filter((s) => !s.destructive)), set).toBeLessThanOrEqual(250);
+      expect(average(sizes), `${set} with --allow-destructive`).toBeLessThanOrEqual(250);
+    }
+  });
 });

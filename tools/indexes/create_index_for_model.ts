@@ -25,24 +25,22 @@ const DEFAULT_PLACEMENT = { cloud: "aws", region: "us-east-1" } as const;
 const Parameters = z.record(z.string(), z.unknown(), rule("a map of parameter names to values")).optional();
 
 const input = {
-  name: newNameSchema("Index", 'Name of the new index (1–45 of a-z, 0-9, "-").'),
-  cloud: z.enum(["aws", "gcp", "azure"], rule("cloud is aws, gcp or azure")).optional().describe("Cloud provider (default aws)."),
-  region: z.string(rule("region is a region name, e.g. us-east-1")).min(1, rule("region is not empty")).max(64, rule("region is at most 64 characters")).optional().describe("Region of that cloud (default us-east-1)."),
+  name: newNameSchema("Index", "Up to 45 characters."),
+  cloud: z.enum(["aws", "gcp", "azure"], rule("cloud is aws, gcp or azure")).optional().describe("Default aws."),
+  region: z.string(rule("region is a region name, e.g. us-east-1")).min(1, rule("region is not empty")).max(64, rule("region is at most 64 characters")).optional().describe("Default us-east-1."),
   embed: z
     .object({
-      model: z.string(rule("embed.model names a model (list_models shows them)")).min(1, rule("embed.model is not empty")).max(100, rule("embed.model is at most 100 characters")).describe("Embedding model (list_models shows the ones there are)."),
+      model: z.string(rule("embed.model names a model (list_models shows them)")).min(1, rule("embed.model is not empty")).max(100, rule("embed.model is at most 100 characters")),
       fieldMap: z
-        .object({ text: z.string(rule('embed.fieldMap.text names the record field to embed, e.g. "text"')).min(1, rule("embed.fieldMap.text is not empty")).max(100, rule("embed.fieldMap.text is at most 100 characters")).describe("The record field to embed, e.g. chunk_text.") }, rule('embed.fieldMap is {"text": "<field to embed>"}'))
-        .describe("Which field is embedded."),
-      metric: z.enum(["cosine", "euclidean", "dotproduct"], rule("embed.metric is cosine, euclidean or dotproduct")).optional().describe("Default: the model's."),
-      dimension: z.number(rule("embed.dimension is a whole number from 1 to 20000")).int(rule("embed.dimension is a whole number from 1 to 20000")).min(1, rule("embed.dimension is a whole number from 1 to 20000")).max(20_000, rule("embed.dimension is a whole number from 1 to 20000")).optional().describe("For models with several dimensions."),
-      readParameters: Parameters.describe('How queries are embedded, e.g. {"input_type": "query", "truncate": "END"}.'),
-      writeParameters: Parameters.describe("How records are embedded (same keys)."),
-    }, rule('embed is {"model": …, "fieldMap": {"text": …}}'))
-    .describe("The model and the field it embeds."),
-  deletionProtection: z.enum(["enabled", "disabled"], rule("deletionProtection is enabled or disabled")).optional().describe("Default disabled."),
-  tags: z.record(z.string().min(1).max(80), z.string().max(120), rule("tags map names of 1–80 characters to values of at most 120")).optional().describe("Labels, key → value."),
-  waitSeconds: z.number(rule("waitSeconds is a whole number from 0 to 600")).int(rule("waitSeconds is a whole number from 0 to 600")).min(0, rule("waitSeconds is a whole number from 0 to 600")).max(600, rule("waitSeconds is a whole number from 0 to 600")).optional().describe(`Seconds to wait until ready (default ${DEFAULT_WAIT_SECONDS}; ${DEFAULT_WAIT_WITH_PROGRESS_SECONDS} with progress).`),
+        .object({ text: z.string(rule('embed.fieldMap.text names the record field to embed, e.g. "text"')).min(1, rule("embed.fieldMap.text is not empty")).max(100, rule("embed.fieldMap.text is at most 100 characters")).describe("Record field to embed.") }, rule('embed.fieldMap is {"text": "<field to embed>"}')),
+      metric: z.enum(["cosine", "euclidean", "dotproduct"], rule("embed.metric is cosine, euclidean or dotproduct")).optional(),
+      dimension: z.number(rule("embed.dimension is a whole number from 1 to 20000")).int(rule("embed.dimension is a whole number from 1 to 20000")).min(1, rule("embed.dimension is a whole number from 1 to 20000")).max(20_000, rule("embed.dimension is a whole number from 1 to 20000")).optional(),
+      readParameters: Parameters.describe('For queries, e.g. {"input_type": "query"}.'),
+      writeParameters: Parameters.describe("For records (same keys)."),
+    }, rule('embed is {"model": …, "fieldMap": {"text": …}}')),
+  deletionProtection: z.enum(["enabled", "disabled"], rule("deletionProtection is enabled or disabled")).optional(),
+  tags: z.record(z.string().min(1).max(80), z.string().max(120), rule("tags map names of 1–80 characters to values of at most 120")).optional(),
+  waitSeconds: z.number(rule("waitSeconds is a whole number from 0 to 600")).int(rule("waitSeconds is a whole number from 0 to 600")).min(0, rule("waitSeconds is a whole number from 0 to 600")).max(600, rule("waitSeconds is a whole number from 0 to 600")).optional(),
 };
 type Args = z.output<z.ZodObject<typeof input>>;
 
@@ -111,9 +109,7 @@ export default defineTool({
   name: "create_index_for_model",
   title: "Create index for a model",
   description:
-    "Create an index that embeds text itself (write with upsert_records, find with search_records). Models: e.g. " +
-    "llama-text-embed-v2 (hosted), local-bm25 (local service, keywords). Placement defaults to aws us-east-1. Same settings " +
-    "again → returned as is.",
+    "Create an index that embeds text itself. Models: e.g. llama-text-embed-v2 (hosted), local-bm25 (local, keywords).",
   inputSchema: input,
   outputSchema: {
     index: IndexSummary.describe("The index after the wait."),

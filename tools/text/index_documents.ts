@@ -102,28 +102,26 @@ export default defineTool({
   name: "index_documents",
   title: "Index a folder of documents",
   description:
-    "Make Markdown, text and HTML files under allowed folders searchable in an index with integrated embedding: chunks along " +
-    'headings become records (_id "folder/path#chunk"; fields source, headingPath, chunk, modified, and front matter). Hidden ' +
-    "and package folders are skipped. Run it again after edits: only changed chunks are sent, and chunks of shortened or " +
-    "deleted files are pruned.",
+    "Index Markdown, text and HTML files from allowed folders into an index that embeds text, a record per chunk " +
+    '(_id "folder/path#chunk"; fields source, headingPath, chunk). Run again after edits: only changes are sent.',
   inputSchema: {
-    index: indexArg("Name of the index with integrated embedding to write to.", RULES),
-    namespace: namespaceArg("Namespace (default \"\"); one of their own keeps pruning to these documents.", RULES),
+    index: indexArg(undefined, RULES),
+    namespace: namespaceArg(undefined, RULES),
     paths: z
       .array(z.string().min(1, rule("a path is not empty")).max(4096, rule("paths are at most 4096 characters")))
       .min(1, rule("give 1–100 files or folders"))
       .max(100, rule("give 1–100 files or folders"))
-      .describe("Files or folders under an allowed directory (or relative to the first)."),
-    include: globList('Only files matching one of these globs, as in .gitignore: with a "/" matched against the path under the folder given, without one against any name in it, e.g. ["*.md", "guides/**"].'),
-    exclude: globList('Leave out files matching these globs (as include), e.g. ["drafts/**"].'),
+      .describe("Absolute, or relative to the first allowed folder."),
+    include: globList('As in .gitignore, e.g. "guides/**".'),
+    exclude: globList("Globs to leave out."),
     chunkSize: wholeNumberArg(100, 8000, rule("chunkSize is a whole number of characters from 100 to 8000"))
       .optional()
-      .describe("Characters a chunk may hold (default: from the model's token limit)."),
+      .describe("Characters; default from the model."),
     chunkOverlap: wholeNumberArg(0, 2000, rule("chunkOverlap is a whole number of characters from 0 to 2000"))
       .optional()
-      .describe("Characters repeated from the previous chunk (default chunkSize / 10)."),
-    dryRun: z.boolean().optional().describe("Report what would change; write nothing."),
-    prune: z.boolean().optional().describe("Delete chunks that no longer exist (default true)."),
+      .describe("Default chunkSize / 10."),
+    dryRun: z.boolean().optional(),
+    prune: z.boolean().optional().describe("Delete chunks of removed files (default true)."),
   },
   outputSchema: Outcome,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },

@@ -26,27 +26,24 @@ export default defineTool({
   name: "search_indexes",
   title: "Search several indexes",
   description:
-    "Search a text in several indexes with integrated embedding at once: the hits of each are merged (records of different indexes stay apart) and " +
-    "reranked together by a reranking model (their own scores cannot be compared across indexes).",
+    "Search several indexes that embed text; the hits are merged and reranked together.",
   inputSchema: {
     indexes: z
       .array(
         z.object({
-          index: indexArg("Index to search.", RULES),
-          namespace: namespaceArg("Its namespace; omitted means the default.", RULES),
+          index: indexArg(undefined, RULES),
+          namespace: namespaceArg(undefined, RULES),
         }),
       )
       .min(1)
-      .max(10)
-      .describe("The indexes (and namespaces) to search, 1–10."),
+      .max(10),
     query: z
       .object({
-        text: z.string().min(1).max(10_000).describe("The text to search for."),
-        topK: wholeNumberArg(1, 1000, rule("must be a whole number from 1 to 1000")).describe("Hits taken from each index, 1–1000."),
-        filter: filterSchema("only records that match it, in every index").optional(),
-      })
-      .describe("What to search for."),
-    rerank: rerankArg.describe("How the merged hits are reranked."),
+        text: z.string().min(1).max(10_000),
+        topK: wholeNumberArg(1, 1000, rule("must be a whole number from 1 to 1000")).describe("Hits from each index."),
+        filter: filterSchema("in every index").optional(),
+      }),
+    rerank: rerankArg,
   },
   outputSchema: {
     hits: z.array(MergedHit).describe("The merged hits, reranked, best first."),

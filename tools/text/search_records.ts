@@ -22,28 +22,25 @@ export default defineTool({
   name: "search_records",
   title: "Search records",
   description:
-    "Find the records that best match a text (indexes with integrated embedding), a stored record's id or a vector, best first; " +
-    "optionally filtered by metadata and reranked. Give one of query.text, query.id, query.vector.",
+    "Find records by query.text (indexes that embed text), query.id or query.vector, best first.",
   inputSchema: {
-    index: indexArg("Name of the index to search.", RULES),
-    namespace: namespaceArg("Namespace to search; omitted means the default namespace.", RULES),
+    index: indexArg(undefined, RULES),
+    namespace: namespaceArg(undefined, RULES),
     query: z
       .object({
-        text: z.string().min(1).max(10_000).optional().describe("Text to search for."),
-        id: recordIdArg(RULES).optional().describe("A stored record whose vector is the query."),
+        text: z.string().min(1).max(10_000).optional(),
+        id: recordIdArg(RULES).optional(),
         vector: z
           .object({
-            values: numberList({ min: 1, max: 20_000, ...rule("values is a list of 1–20000 numbers") }).optional().describe("Dense values."),
-            sparseValues: sparseVectorArg(RULES, { nonEmpty: true }).optional().describe("Sparse values."),
+            values: numberList({ min: 1, max: 20_000, ...rule("values is a list of 1–20000 numbers") }).optional(),
+            sparseValues: sparseVectorArg(RULES, { nonEmpty: true }).optional(),
           })
-          .optional()
-          .describe("Search by a vector."),
-        topK: wholeNumberArg(1, 10_000, rule("must be a whole number from 1 to 10000")).describe("Records to return."),
-        filter: filterSchema("only records that match it").optional(),
-      })
-      .describe("What to search for."),
-    fields: z.array(z.string().min(1).max(100)).min(1).max(100).optional().describe("Fields to return (default all)."),
-    rerank: rerankArg.optional().describe("Rerank the hits by relevance to query.text."),
+          .optional(),
+        topK: wholeNumberArg(1, 10_000, rule("must be a whole number from 1 to 10000")),
+        filter: filterSchema("only matches").optional(),
+      }),
+    fields: z.array(z.string().min(1).max(100)).min(1).max(100).optional(),
+    rerank: rerankArg.optional().describe("Rerank by query.text."),
   },
   outputSchema: {
     index: z.string().describe("The index searched."),

@@ -15,16 +15,14 @@ export default defineTool({
   name: "upsert_records",
   title: "Upsert text records",
   description:
-    "Store text in an index that embeds it (create_index_for_model): each record has _id, the index's text field " +
-    "(describe_index shows it) and any other fields, kept as metadata. A record whose _id exists is replaced; the call is checked whole first.",
+    "Store text records in an index that embeds text; a record whose _id exists is replaced.",
   inputSchema: {
-    index: indexArg("Name of the index to write to.", RULES),
-    namespace: namespaceArg('Namespace, up to 512 characters; omitted means the default namespace.', RULES),
+    index: indexArg(undefined, RULES),
+    namespace: namespaceArg(undefined, RULES),
     records: z
-      .array(z.record(z.string(), z.unknown()).describe('A record: {"_id": "note-1", "<text field>": "the text", …other fields}.'))
+      .array(z.record(z.string(), z.unknown()).describe('{"_id": "note-1", "<text field>": "…", …metadata}; text field: see describe_index.'))
       .min(1, rule(`give 1–${MAX_RECORDS} records per call`))
-      .max(MAX_RECORDS, rule(`give 1–${MAX_RECORDS} records per call; split larger sets into several calls`))
-      .describe(`The records, 1–${MAX_RECORDS}; _id (or id) unique within the call.`),
+      .max(MAX_RECORDS, rule(`give 1–${MAX_RECORDS} records per call; split larger sets into several calls`)),
   },
   outputSchema: {
     ...writtenTo,

@@ -50,8 +50,8 @@ export default defineTool({
     "Permanently delete records from one namespace of an index: by ids, by metadata filter, or all (exactly one of " +
     "them). Use it only when the user asked. Says how many records the namespace held before and after.",
   inputSchema: {
-    index: indexArg("Index name.", RULES),
-    namespace: namespaceArg('Namespace; default "".', RULES),
+    index: indexArg(undefined, RULES),
+    namespace: namespaceArg(undefined, RULES),
     ids: z
       .array(recordIdArg(RULES))
       .min(1, rule("give 1–1000 ids"))

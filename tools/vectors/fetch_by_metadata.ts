@@ -22,14 +22,14 @@ const Fetched = z.object({
 export default defineTool({
   name: "fetch_by_metadata",
   title: "Fetch by metadata",
-  description: "Read the records whose metadata matches a filter, a page at a time (metadata always; values with includeValues).",
+  description: "Read the records whose metadata matches a filter, a page at a time (values with includeValues).",
   inputSchema: {
-    index: indexArg("Name of the index.", RULES),
-    namespace: namespaceArg('Namespace, up to 512 characters; omitted means the default namespace "".', RULES),
+    index: indexArg(undefined, RULES),
+    namespace: namespaceArg(undefined, RULES),
     filter: filterSchema("the records to read"),
-    limit: wholeNumberArg(1, 1000, ruleError("limit is a whole number from 1 to 1000", RULES)).optional().describe("Records per page, 1–1000 (default 100)."),
+    limit: wholeNumberArg(1, 1000, ruleError("limit is a whole number from 1 to 1000", RULES)).optional().describe("Default 100."),
     paginationToken: paginationTokenArg,
-    includeValues: z.boolean().optional().describe("Also return dense and sparse values (default false)."),
+    includeValues: z.boolean().optional().describe("Default false."),
   },
   outputSchema: {
     index: z.string().describe("The index."),

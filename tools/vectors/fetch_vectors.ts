@@ -29,17 +29,16 @@ export default defineTool({
   name: "fetch_vectors",
   title: "Fetch vectors",
   description:
-    "Read records by id: metadata, and values with includeValues. Use it to look at what was stored or to check that " +
-    "an upsert landed; ids not found are listed as missing.",
+    "Read records by id (values with includeValues), e.g. to check that an upsert landed; ids not found are listed " +
+    "as missing.",
   inputSchema: {
-    index: indexArg("Index name.", RULES),
-    namespace: namespaceArg('Namespace; default "".', RULES),
+    index: indexArg(undefined, RULES),
+    namespace: namespaceArg(undefined, RULES),
     ids: z
-      .array(recordIdArg(RULES).describe("A record id."))
+      .array(recordIdArg(RULES))
       .min(1, rule(`give 1–${MAX_IDS} ids per call`))
-      .max(MAX_IDS, rule(`give 1–${MAX_IDS} ids per call; split a longer list into several calls`))
-      .describe("The ids to read."),
-    includeValues: z.boolean().optional().describe("Return values too (default false; long)."),
+      .max(MAX_IDS, rule(`give 1–${MAX_IDS} ids per call; split a longer list into several calls`)),
+    includeValues: z.boolean().optional().describe("Default false (long)."),
     valuesFormat: valuesFormatArg,
   },
   outputSchema: {

@@ -108,25 +108,25 @@ export default defineTool({
   name: "import_vectors",
   title: "Import vectors from a file",
   description:
-    "Write every record of a JSONL file (one upsert_vectors record a line; for an index that embeds text, one upsert_records " +
-    "record a line) or Parquet file (columns id, values, sparse_values, metadata as JSON text) under a directory the user allowed into an index. Every record is checked first (nothing is " +
-    "written if one is bad); a stopped import names the lines that landed and the startAt that resumes.",
+    "Write every record of a JSONL file (an upsert_vectors record a line, or upsert_records' for an index that embeds " +
+    "text) or Parquet file (columns id, values, sparse_values, metadata as JSON text) from an allowed folder into an " +
+    "index. All checked first; a stopped import names the startAt that resumes.",
   inputSchema: {
-    index: indexArg("Index to write to.", RULES),
-    namespace: namespaceArg('Namespace; default "".', RULES),
+    index: indexArg(undefined, RULES),
+    namespace: namespaceArg(undefined, RULES),
     path: z
       .string()
       .min(1, rule("give the path of a .jsonl or .parquet file"))
       .max(4096, rule("paths are at most 4096 characters"))
-      .describe("The file: absolute, or relative to the first allowed directory."),
+      .describe("Absolute, or relative to the first allowed folder."),
     format: z
       .enum(["jsonl", "parquet"], rule('format is "jsonl" or "parquet"'))
       .optional()
-      .describe("Default: from the extension (.jsonl, .ndjson, .parquet)."),
+      .describe("Default: by extension."),
     startAt: wholeNumberArg(1, Number.MAX_SAFE_INTEGER, rule("startAt is a whole line or row number, 1 or more"))
       .optional()
-      .describe("First line or row to read, 1-based (default 1)."),
-    dryRun: z.boolean().optional().describe("Only check the file; write nothing (default false)."),
+      .describe("First line or row, 1-based."),
+    dryRun: z.boolean().optional().describe("Only check the file."),
   },
   outputSchema: Outcome,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },

@@ -15,23 +15,22 @@ export default defineTool({
   name: "list_vector_ids",
   title: "List vector ids",
   description:
-    "List the record ids in a namespace, in id order, a page at a time, optionally only those with a prefix. Serverless " +
-    "indexes only (the service cannot list a pod-based one).",
+    "List the record ids of a namespace in id order, a page at a time, optionally by prefix. Serverless indexes only.",
   inputSchema: {
-    index: indexArg("Index name."),
-    namespace: namespaceArg('Namespace; default "".'),
+    index: indexArg(),
+    namespace: namespaceArg(),
     prefix: textArg(1, 512, ruleError("a prefix is 1–512 characters"))
       .optional()
-      .describe("Only ids that start with this, e.g. \"doc1#\"."),
+      .describe('e.g. "doc1#".'),
     limit: wholeNumberArg(1, MAX_LIMIT, ruleError(`must be a whole number from 1 to ${MAX_LIMIT}`))
       .optional()
-      .describe(`Ids per page (default ${MAX_LIMIT}).`),
+      .describe(`Default ${MAX_LIMIT}.`),
     paginationToken: z
       .string()
       .min(1)
       .max(4096)
       .optional()
-      .describe("The previous page's paginationToken, for the next page."),
+      .describe("From the previous page."),
   },
   outputSchema: {
     index: z.string().describe("The index listed."),

@@ -37,28 +37,27 @@ export default defineTool({
   name: "query_vectors",
   title: "Query vectors",
   description:
-    "Similarity search: the records nearest to a dense and/or sparse vector (from the same embedding model as the " +
-    "stored records), or to a stored record's id — optionally only those matching a metadata filter. Returns topK " +
-    "matches, best first, with their metadata.",
+    "Similarity search: the records nearest to a dense and/or sparse vector (same embedding model as the stored " +
+    "records) or to a stored record's id, optionally filtered; best first.",
   inputSchema: {
-    index: indexArg("Index to search.", RULES),
-    namespace: namespaceArg('Namespace; default "".', RULES),
+    index: indexArg(undefined, RULES),
+    namespace: namespaceArg(undefined, RULES),
     vector: numberList({ min: 1, max: 20_000, ...ruleError("vector is a list of 1–20000 numbers", { ...RULES, detail: numberListProblem }) })
       .optional()
-      .describe("Dense query vector, of the index's dimension."),
+      .describe("Dense, of the index's dimension."),
     vectorBase64: base64ValuesArg("vectorBase64", 20_000, RULES)
       .optional()
-      .describe("The dense query vector as base64 of little-endian float32, instead of vector."),
+      .describe("Instead of vector: base64 of little-endian float32."),
     sparseVector: compactSparseVectorArg(RULES, { nonEmpty: true })
       .optional()
-      .describe("Sparse query vector (sparse indexes, or with vector on a dotproduct index)."),
+      .describe("Sparse indexes, or with vector on dotproduct."),
     id: recordIdArg(RULES)
       .optional()
-      .describe("Query by a stored record's values instead of a vector."),
-    topK: wholeNumberArg(1, MAX_TOP_K, rule(`must be a whole number from 1 to ${MAX_TOP_K}`)).describe("How many matches to return."),
-    filter: filterSchema("search only records that match it", { grammar: true }).optional(),
-    includeMetadata: z.boolean().optional().describe("Return metadata (default true)."),
-    includeValues: z.boolean().optional().describe("Return values (default false; long)."),
+      .describe("A stored record, instead of a vector."),
+    topK: wholeNumberArg(1, MAX_TOP_K, rule(`must be a whole number from 1 to ${MAX_TOP_K}`)),
+    filter: filterSchema("only matching records", { grammar: true }).optional(),
+    includeMetadata: z.boolean().optional().describe("Default true."),
+    includeValues: z.boolean().optional().describe("Default false (long)."),
     valuesFormat: valuesFormatArg,
   },
   outputSchema: {

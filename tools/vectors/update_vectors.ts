@@ -23,18 +23,17 @@ export default defineTool({
   name: "update_vectors",
   title: "Update vectors",
   description:
-    "Change records in place. By id: new values, sparseValues and/or metadata fields (setMetadata merges into the metadata). " +
-    "By filter: setMetadata on every matching record; dryRun: true only counts them. On an index that embeds text, " +
-    "setting its text field by id re-embeds the record (as upsert_records); by filter it is refused.",
+    "Change records in place. By id: values, sparseValues and/or setMetadata. By filter: setMetadata on every match " +
+    "(dryRun counts them). On an index that embeds text, setting its text field re-embeds the record (by id only).",
   inputSchema: {
-    index: indexArg("Name of the index.", RULES),
-    namespace: namespaceArg('Namespace, up to 512 characters; omitted means the default namespace "".', RULES),
-    id: recordIdArg(RULES).optional().describe("The record to change. Give this or filter."),
-    values: numberList({ min: 1, max: 20_000, ...rule("values are 1–20000 numbers") }).optional().describe("New dense values (by id only)."),
-    sparseValues: sparseVectorArg(RULES, { nonEmpty: true }).optional().describe("New sparse values (by id only)."),
-    setMetadata: z.record(z.string(), z.unknown()).optional().describe("Metadata fields to set; other fields stay. Values: string, number, boolean or list of strings."),
-    filter: filterSchema("every matching record gets setMetadata").optional(),
-    dryRun: z.boolean().optional().describe("With filter: only count the matching records; nothing changes."),
+    index: indexArg(undefined, RULES),
+    namespace: namespaceArg(undefined, RULES),
+    id: recordIdArg(RULES).optional().describe("Or filter."),
+    values: numberList({ min: 1, max: 20_000, ...rule("values are 1–20000 numbers") }).optional().describe("By id only."),
+    sparseValues: sparseVectorArg(RULES, { nonEmpty: true }).optional().describe("By id only."),
+    setMetadata: z.record(z.string(), z.unknown()).optional().describe("Fields to set (merged)."),
+    filter: filterSchema("every match gets setMetadata").optional(),
+    dryRun: z.boolean().optional().describe("With filter: only count."),
   },
   outputSchema: {
     index: z.string().describe("The index."),

@@ -19,21 +19,21 @@ const rule = (text: string) => ruleError(text, RULES);
 const numbersRule = (text: string) => ruleError(text, { ...RULES, detail: numberListProblem });
 
 const VectorRecord = z.object({
-  id: recordIdArg(RULES).describe("Record id, unique within the call."),
+  id: recordIdArg(RULES).describe("Unique within the call."),
   // min 0: a sparse record as the service itself returns it (fetch) carries "values": [].
   values: numberList({ min: 0, max: 20_000, ...numbersRule("dense values are a list of at most 20000 numbers") })
     .optional()
-    .describe("Dense vector, of the index's dimension (not for a sparse index)."),
+    .describe("Dense, of the index's dimension."),
   valuesBase64: base64ValuesArg("valuesBase64", 20_000, RULES)
     .optional()
-    .describe("The dense vector as base64 of little-endian float32, instead of values: smaller, faster."),
+    .describe("Instead of values: base64 of little-endian float32 (smaller)."),
   sparseValues: compactSparseVectorArg(RULES, { nonEmpty: false })
     .optional()
-    .describe("Sparse vector (sparse indexes, or hybrid on a dotproduct index)."),
+    .describe("Sparse indexes, or hybrid on dotproduct."),
   metadata: z
     .record(z.string(), z.unknown())
     .optional()
-    .describe("Flat map; values are strings, numbers, booleans or lists of strings; at most 40 KB."),
+    .describe("Flat: strings, numbers, booleans, lists of strings; ≤ 40 KB."),
 });
 
 const Outcome = {
@@ -51,16 +51,15 @@ export default defineTool({
   name: "upsert_vectors",
   title: "Upsert vectors",
   description:
-    "Write your own vectors (id, values and/or sparseValues, metadata) into an index, overwriting records with the same id. " +
-    "Checked whole against the index first: nothing is written if a record is bad.",
+    "Write your own vectors into an index, replacing records with the same id. Checked whole first: nothing is written " +
+    "if a record is bad.",
   inputSchema: {
-    index: indexArg("Index to write to.", RULES),
-    namespace: namespaceArg('Namespace; default "".', RULES),
+    index: indexArg(undefined, RULES),
+    namespace: namespaceArg(undefined, RULES),
     vectors: z
       .array(VectorRecord)
       .min(1, rule(`give 1–${MAX_RECORDS} records per call`))
-      .max(MAX_RECORDS, rule(`give 1–${MAX_RECORDS} records per call; split larger sets into several calls`))
-      .describe("The records to write."),
+      .max(MAX_RECORDS, rule(`give 1–${MAX_RECORDS} records per call; split larger sets into several calls`)),
   },
   outputSchema: Outcome,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },

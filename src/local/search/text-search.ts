@@ -5,6 +5,7 @@
 // then by id, are the answer.
 import { idf, lengthNorm, termScore } from "../models/bm25.js";
 import type { FieldPostings } from "./text-postings.js";
+import { BestHits } from "./candidates.js";
 
 export interface TextQuery {
   /** term → how often it counts (its count in a query text, or a sparse query's weight). */
@@ -94,37 +95,11 @@ function holdingAll(postings: FieldPostings, touched: number[], seen: Uint8Array
   return touched.filter((slot) => held[slot] === required.length);
 }
 
-/** The best `k` slots by score (higher first), ties by id, through a heap of k with the worst on top. */
+/** The best `k` slots by score (higher first), ties by id: the one order of search answers (candidates.ts). */
 function best(candidates: number[], scores: Float64Array, ids: readonly (string | undefined)[], k: number): TextHit[] {
-  const better = (a: number, b: number) => scores[a] > scores[b] || (scores[a] === scores[b] && (ids[a] ?? "") < (ids[b] ?? ""));
-  const heap: number[] = [];
-  const down = (i: number) => {
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let worst = i;
-      if (l < heap.length && better(heap[worst], heap[l])) worst = l;
-      if (r < heap.length && better(heap[worst], heap[r])) worst = r;
-      if (worst === i) return;
-      [heap[i], heap[worst]] = [heap[worst], heap[i]];
-      i = worst;
-    }
-  };
+  const top = new BestHits("dotproduct", k); // higher is better, as for a dot product
   for (const slot of candidates) {
-    if (heap.length < k) {
-      heap.push(slot);
-      for (let i = heap.length - 1; i > 0; ) {
-        const parent = (i - 1) >> 1;
-        if (!better(heap[parent], heap[i])) break;
-        [heap[i], heap[parent]] = [heap[parent], heap[i]];
-        i = parent;
-      }
-    } else if (better(slot, heap[0])) {
-      heap[0] = slot;
-      down(0);
-    }
+    if (top.admits(scores[slot])) top.add({ slot, id: ids[slot] ?? "", score: scores[slot] });
   }
-  return heap
-    .sort((a, b) => (better(a, b) ? -1 : better(b, a) ? 1 : 0))
-    .map((slot) => ({ slot, id: ids[slot] ?? "", score: scores[slot] }));
+  return top.top();
 }

@@ -34,8 +34,9 @@ export interface FindOptions {
   timeoutMs?: number;
   /** More `serve` arguments for a service this call starts (e.g. --allow-dir for its bulk imports). */
   serveArgs?: readonly string[];
-  /** Added to the environment of a service it starts (kept off its command line, which every user can read in ps). */
-  serveEnv?: Readonly<Record<string, string>>;
+  /** The whole environment of a service it starts (what it adds is kept off its command line, which ps shows every
+   * user); unset: this process's own. */
+  serveEnv?: Readonly<Record<string, string | undefined>>;
 }
 
 /** The service could not be found or started; the message says why and what to do. */
@@ -107,7 +108,7 @@ function startDetached(opts: FindOptions) {
     const child = spawn(
       process.execPath,
       [opts.bin, "serve", "--data-dir", opts.dataDir, "--port", "0", "--local-idle-s", String(opts.idleStopS), ...(opts.serveArgs ?? [])],
-      { detached: true, stdio: ["ignore", "ignore", log], windowsHide: true, env: { ...process.env, ...opts.serveEnv } },
+      { detached: true, stdio: ["ignore", "ignore", log], windowsHide: true, env: opts.serveEnv },
     );
     child.unref();
     return child;

@@ -27,10 +27,10 @@ export function base64ValuesArg(field: string, maxValues: number, rules: RuleOpt
 export function compactSparseVectorArg(rules: RuleOptions, opts: { nonEmpty: boolean }) {
   const plain = sparseVectorArg(rules, opts);
   return plain.extend({
-    values: plain.shape.values.optional().describe("The non-zero values, one per index (or valuesBase64)."),
+    values: plain.shape.values.optional().describe("Or valuesBase64."),
     valuesBase64: base64ValuesArg("valuesBase64", 2048, rules)
       .optional()
-      .describe("Values as base64 of little-endian float32, instead of values."),
+      .describe("Base64 of little-endian float32."),
   });
 }
 
@@ -38,7 +38,7 @@ export function compactSparseVectorArg(rules: RuleOptions, opts: { nonEmpty: boo
 export const valuesFormatArg = z
   .enum(["numbers", "base64"], ruleError('valuesFormat is "numbers" or "base64"'))
   .optional()
-  .describe('"base64": values come back as valuesBase64 (little-endian float32). Default "numbers".');
+  .describe('"base64": values as valuesBase64 (default "numbers").');
 
 type SparseIn = { indices: number[]; values?: number[]; valuesBase64?: string };
 

@@ -16,7 +16,7 @@ export function filterSchema(what: string, opts: { grammar?: boolean } = {}) {
     'combine with {"$and": [...]} or {"$or": [...]}';
   return z
     .record(z.string(), z.unknown())
-    .describe(`Metadata filter: ${what}. ${opts.grammar ? grammar : "Written as query_vectors' filter"}.`);
+    .describe(`Metadata filter: ${what}${opts.grammar ? `. ${grammar}` : " (as in query_vectors)"}.`);
 }
 
 /** What is wrong with the filter's structure or operators, or undefined (the service checks the rest). */

@@ -101,10 +101,9 @@ export function wholeNumberArg(min: number, max: number, error: ErrorParam) {
 const notDotSegment = (name: string) => name !== "." && name !== "..";
 
 /** The `index` argument of a tool that works on an existing index. */
-export function indexArg(description: string, rules: RuleOptions = {}) {
-  return textArg(1, 45, ruleError("index names are 1–45 characters", rules))
-    .refine(notDotSegment, ruleError('"." and ".." are not index names', rules))
-    .describe(description);
+export function indexArg(description?: string, rules: RuleOptions = {}) {
+  const arg = textArg(1, 45, ruleError("index names are 1–45 characters", rules)).refine(notDotSegment, ruleError('"." and ".." are not index names', rules));
+  return description === undefined ? arg : arg.describe(description);
 }
 
 /** The `name` argument of a tool that works on an existing collection. */
@@ -115,8 +114,9 @@ export function collectionArg(description: string) {
 }
 
 /** The optional `namespace` argument; omitted means the default namespace "". */
-export function namespaceArg(description: string, rules: RuleOptions = {}) {
-  return textArg(0, 512, ruleError("namespaces are at most 512 characters", rules)).optional().describe(description);
+export function namespaceArg(description?: string, rules: RuleOptions = {}) {
+  const arg = textArg(0, 512, ruleError("namespaces are at most 512 characters", rules)).optional();
+  return description === undefined ? arg : arg.describe(description);
 }
 
 /** A record id, 1–512 characters (undescribed: each tool says what the id is for). */
@@ -133,8 +133,8 @@ export function sparseVectorArg(rules: RuleOptions, opts: { nonEmpty: boolean })
   const count = ruleError(`a sparse vector has ${opts.nonEmpty ? "1–2048" : "at most 2048"} non-zero values`, rules);
   const list = (item: z.ZodNumber) => (opts.nonEmpty ? z.array(item).min(1, count) : z.array(item)).max(2048, count);
   return z.object({
-    indices: list(z.number().int(position).min(0, position).max(4_294_967_295, position)).describe("Positions of the non-zero values."),
-    values: list(z.number()).describe("The values, one per index."),
+    indices: list(z.number().int(position).min(0, position).max(4_294_967_295, position)),
+    values: list(z.number()),
   });
 }
 

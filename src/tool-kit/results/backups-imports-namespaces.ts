@@ -102,4 +102,4 @@ export function summarizeNamespace(n: NamespaceDescription): NamespaceSummary {
 
 /** The pagination token of a next page, as every list tool returns it. */
 export const nextPageField = z.string().optional().describe("Pass as paginationToken to get the next page; absent on the last page.");
-export const paginationTokenArg = z.string().max(1000).optional().describe("Token from a previous page's paginationToken.");
+export const paginationTokenArg = z.string().max(1000).optional().describe("From the previous page.");

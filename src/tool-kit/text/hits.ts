@@ -9,9 +9,9 @@ import type { ToolResult } from "../tool.js";
 const MAX_FIELD_COLUMNS = 6;
 
 export const rerankArg = z.object({
-  model: z.string().min(1).max(100).describe("Reranking model (list_models shows them)."),
-  rankFields: z.array(z.string().min(1).max(100)).min(1).max(10).describe("Text fields the reranker reads."),
-  topN: z.number().int().min(1).max(1000).optional().describe("Hits to keep (default topK)."),
+  model: z.string().min(1).max(100).describe("See list_models."),
+  rankFields: z.array(z.string().min(1).max(100)).min(1).max(10),
+  topN: z.number().int().min(1).max(1000).optional(),
 });
 
 export const Hit = z.object({
