@@ -3,10 +3,11 @@
 // the client dialled and what it expects there (the control plane, or one index), so a relayed answer is for the wrong
 // port and the key is not sent. A controller that fails the proof at first contact is refused every time, not waved
 // through for the rest of the process.
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer as createHttpServer } from "node:http";
-import { connect, createServer, type Server } from "node:net";
-import { rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { cliPath, newDataDir } from "../helpers/local-service.js";
 import { startMcp } from "../helpers/mcp-client.js";
@@ -49,25 +50,46 @@ function serve(port: number, dir = dataDir): Promise<{ child: ChildProcess; stop
   });
 }
 
-/** A byte-for-byte TCP forwarder to `target()`'s port; keeps everything the client sent it. */
-async function relay(port: number, target: () => number): Promise<{ sent: () => string; stop(): Promise<void> }> {
-  const received: Buffer[] = [];
-  const server: Server = createServer((client) => {
-    const upstream = connect(target(), "127.0.0.1");
-    client.on("data", (c: Buffer) => {
-      received.push(c);
-      upstream.write(c);
-    });
-    upstream.on("data", (c: Buffer) => client.write(c));
-    client.on("close", () => upstream.destroy());
-    upstream.on("close", () => client.destroy());
-    client.on("error", () => upstream.destroy());
-    upstream.on("error", () => client.destroy());
+// The relay runs as another local user (nobody, via setpriv) where this process may switch to one, as CI (root) can.
+const asOtherUser = process.getuid?.() === 0 && spawnSync("setpriv", ["--version"]).status === 0;
+if (!asOtherUser) console.warn("identity-relay: the relay runs as this user (switching to nobody needs root and setpriv, as CI has)");
+
+const RELAY = `
+const { connect, createServer } = require("node:net");
+const { appendFileSync, readFileSync } = require("node:fs");
+const [port, targetFile, logFile] = process.argv.slice(1);
+createServer((client) => {
+  const upstream = connect(Number(readFileSync(targetFile, "utf8")), "127.0.0.1");
+  client.on("data", (c) => { appendFileSync(logFile, c); upstream.write(c); });
+  upstream.on("data", (c) => client.write(c));
+  for (const [a, b] of [[client, upstream], [upstream, client]]) { a.on("close", () => b.destroy()); a.on("error", () => b.destroy()); }
+}).listen(Number(port), "127.0.0.1", () => process.stdout.write("relaying\\n"));
+`;
+
+/** A byte-for-byte TCP forwarder on `port` to the port written in its target file; keeps everything the client sent it. */
+async function relay(port: number): Promise<{ target(port: number): void; sent(): string; stop(): Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), "vecdb-relay-"));
+  chmodSync(dir, 0o777);
+  const targetFile = join(dir, "target");
+  const logFile = join(dir, "received");
+  writeFileSync(targetFile, "0", { mode: 0o644 });
+  writeFileSync(logFile, "");
+  chmodSync(logFile, 0o666); // the relay, as nobody, writes there (a mode given at creation is cut by the umask)
+  const node = [process.execPath, "-e", RELAY, String(port), targetFile, logFile];
+  const child = asOtherUser
+    ? spawn("setpriv", ["--reuid=nobody", "--regid=nogroup", "--clear-groups", ...node], { stdio: ["ignore", "pipe", "inherit"] })
+    : spawn(node[0], node.slice(1), { stdio: ["ignore", "pipe", "inherit"] });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.once("data", () => resolve());
+    child.once("exit", (code) => reject(new Error(`the relay exited with ${code}`)));
   });
-  await new Promise<void>((r) => server.listen(port, "127.0.0.1", () => r()));
   return {
-    sent: () => Buffer.concat(received).toString("latin1"),
-    stop: () => new Promise<void>((r) => (server.closeAllConnections?.(), server.close(() => r()))),
+    target: (p) => writeFileSync(targetFile, String(p)),
+    sent: () => readFileSync(logFile, "latin1"),
+    stop: async () => {
+      if (child.exitCode === null) await new Promise((r) => (child.once("exit", r), child.kill("SIGTERM")));
+      rmSync(dir, { recursive: true, force: true });
+    },
   };
 }
 
@@ -86,13 +108,13 @@ describe("a relay on a freed port", () => {
     expect((await mcp.call("fetch_vectors", { index: "rl", ids: ["a"] })).isError).toBe(false); // the old host is cached
 
     await service.stop();
-    let newPort = 0;
-    const squatter = await relay(oldPort, () => newPort);
+    const squatter = await relay(oldPort);
     cleanup.push(() => squatter.stop());
     service = await serve(controlPort);
     const described = await api(svc, "GET", `${svc.controlUrl}/indexes/rl`);
-    newPort = Number(String(described.body.host).split(":").pop());
+    const newPort = Number(String(described.body.host).split(":").pop());
     expect(newPort).not.toBe(oldPort);
+    squatter.target(newPort);
 
     const after = await mcp.call("fetch_vectors", { index: "rl", ids: ["a"] });
     expect(after.isError, after.text).toBe(false); // the call found the index where it now is
@@ -110,7 +132,8 @@ describe("a relay on a freed port", () => {
     const service = await serve(controlPort, otherDir);
     cleanup.push(() => service.stop());
     const relayPort = await freePort();
-    const squatter = await relay(relayPort, () => controlPort);
+    const squatter = await relay(relayPort);
+    squatter.target(controlPort);
     cleanup.push(() => squatter.stop());
 
     const mcp = await startMcp({ env: { PINECONE_API_KEY: apiKey, PINECONE_CONTROLLER_HOST: `http://127.0.0.1:${relayPort}` } });
