@@ -3,13 +3,13 @@
 // the client dialled and what it expects there (the control plane, or one index), so a relayed answer is for the wrong
 // port and the key is not sent. A controller that fails the proof at first contact is refused every time, not waved
 // through for the rest of the process.
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer as createHttpServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { cliPath, newDataDir } from "../helpers/local-service.js";
+import { freePort, serveOnPort } from "../helpers/fixed-port-service.js";
+import { newDataDir } from "../helpers/local-service.js";
 import { startMcp } from "../helpers/mcp-client.js";
 import { api, createIndex, serverless } from "./support.js";
 
@@ -20,35 +20,6 @@ afterAll(async () => {
   for (const c of cleanup.reverse()) await c();
   rmSync(dataDir, { recursive: true, force: true });
 });
-
-async function freePort(): Promise<number> {
-  const s = createHttpServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", () => r()));
-  const port = (s.address() as { port: number }).port;
-  await new Promise((r) => s.close(r));
-  return port;
-}
-
-function serve(port: number, dir = dataDir): Promise<{ child: ChildProcess; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, [cliPath, "serve", "--port", String(port), "--data-dir", dir], {
-    stdio: ["ignore", "ignore", "pipe"],
-    env: { ...process.env, VECDB_LOCAL_API_KEY: apiKey },
-  });
-  let err = "";
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not start: ${err}`)), 15_000);
-    child.stderr!.on("data", (c: Buffer) => {
-      err += c.toString();
-      if (err.includes("listening on")) {
-        clearTimeout(timer);
-        resolve({
-          child,
-          stop: () => new Promise<void>((r) => (child.exitCode !== null ? r() : (child.once("exit", () => r()), child.kill("SIGTERM")))),
-        });
-      }
-    });
-  });
-}
 
 // The relay runs as another local user (nobody, via setpriv) where this process may switch to one, as CI (root) can.
 const asOtherUser = process.getuid?.() === 0 && spawnSync("setpriv", ["--version"]).status === 0;
@@ -97,7 +68,7 @@ describe("a relay on a freed port", () => {
   it("on an index's old port: forwards the identity question to the index's new port, is refused, never gets the key", async () => {
     const controlPort = await freePort();
     const svc = { controlUrl: `http://127.0.0.1:${controlPort}`, apiKey };
-    let service = await serve(controlPort);
+    let service = await serveOnPort(controlPort, dataDir, apiKey);
     cleanup.push(() => service.stop());
     const { host } = await createIndex({ ...svc, dataDir, child: service.child } as never, { name: "rl", dimension: 2, spec: serverless });
     const oldPort = Number(host.split(":").pop());
@@ -110,7 +81,7 @@ describe("a relay on a freed port", () => {
     await service.stop();
     const squatter = await relay(oldPort);
     cleanup.push(() => squatter.stop());
-    service = await serve(controlPort);
+    service = await serveOnPort(controlPort, dataDir, apiKey);
     const described = await api(svc, "GET", `${svc.controlUrl}/indexes/rl`);
     const newPort = Number(String(described.body.host).split(":").pop());
     expect(newPort).not.toBe(oldPort);
@@ -129,7 +100,7 @@ describe("a relay on a freed port", () => {
     const svc = { controlUrl: `http://127.0.0.1:${controlPort}`, apiKey };
     const otherDir = newDataDir();
     cleanup.push(() => rmSync(otherDir, { recursive: true, force: true }));
-    const service = await serve(controlPort, otherDir);
+    const service = await serveOnPort(controlPort, otherDir, apiKey);
     cleanup.push(() => service.stop());
     const relayPort = await freePort();
     const squatter = await relay(relayPort);

@@ -1,11 +1,11 @@
 // The API key never reaches a port squatter. The local service restarts; the port an index had is
 // taken meanwhile by another listener (another local user); the index moves. The MCP server still has the old host
 // cached: its next call must not hand the squatter the key, and must reach the index where it now is.
-import { spawn, type ChildProcess } from "node:child_process";
 import { createServer, type Server } from "node:http";
 import { rmSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
-import { cliPath, newDataDir } from "../helpers/local-service.js";
+import { freePort, serveOnPort } from "../helpers/fixed-port-service.js";
+import { newDataDir } from "../helpers/local-service.js";
 import { startMcp, type McpSession } from "../helpers/mcp-client.js";
 import { api, createIndex, serverless } from "./support.js";
 
@@ -17,40 +17,11 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", () => r()));
-  const port = (s.address() as { port: number }).port;
-  await new Promise((r) => s.close(r));
-  return port;
-}
-
-function serve(port: number): Promise<{ child: ChildProcess; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, [cliPath, "serve", "--port", String(port), "--data-dir", dataDir], {
-    stdio: ["ignore", "ignore", "pipe"],
-    env: { ...process.env, VECDB_LOCAL_API_KEY: apiKey },
-  });
-  let err = "";
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not start: ${err}`)), 15_000);
-    child.stderr!.on("data", (c: Buffer) => {
-      err += c.toString();
-      if (err.includes("listening on")) {
-        clearTimeout(timer);
-        resolve({
-          child,
-          stop: () => new Promise<void>((r) => (child.exitCode !== null ? r() : (child.once("exit", () => r()), child.kill("SIGTERM")))),
-        });
-      }
-    });
-  });
-}
-
 describe("a port squatter on an index's old port", () => {
   it("never receives the API key; the call reaches the index on its new port", async () => {
     const controlPort = await freePort();
     const svc = { controlUrl: `http://127.0.0.1:${controlPort}`, apiKey };
-    let service = await serve(controlPort);
+    let service = await serveOnPort(controlPort, dataDir, apiKey);
     cleanup.push(() => service.stop());
     const { host } = await createIndex({ ...svc, dataDir, child: service.child } as never, { name: "sq", dimension: 2, spec: serverless });
     const oldPort = Number(host.split(":").pop());
@@ -72,7 +43,7 @@ describe("a port squatter on an index's old port", () => {
     });
     await new Promise<void>((r) => squatter.listen(oldPort, "127.0.0.1", () => r()));
     cleanup.push(() => new Promise((r) => squatter.close(r)));
-    service = await serve(controlPort);
+    service = await serveOnPort(controlPort, dataDir, apiKey);
 
     const after = await mcp.call("fetch_vectors", { index: "sq", ids: ["a"] });
     expect(after.isError, after.text).toBe(false);
