@@ -210,8 +210,13 @@ function check(command: Command, raw: Record<string, unknown>): Record<string, u
  * ("vecdb-mcp-http" next to "vecdb-mcp"), so a token holder never reaches the indexes or the allowed folders of the
  * user's desktop servers.
  */
-export function defaultHttpDataDir(env: Env, platform: NodeJS.Platform = process.platform, home: string = homedir()): string {
+function defaultHttpDataDir(env: Env, platform: NodeJS.Platform = process.platform, home: string = homedir()): string {
   return `${defaultDataDir(env, platform, home)}-http`;
+}
+
+/** Whether this HTTP server runs on its own default data dir (its startup line says so). */
+export function onHttpOwnDataDir(config: Pick<Config, "http" | "dataDir">, env: Env = process.env): boolean {
+  return config.http && config.dataDir === defaultHttpDataDir(env);
 }
 
 /** The default data directory of the local service, per platform. */

@@ -1,6 +1,6 @@
 // `vecdb-mcp [options]`: configuration → (embedded local service) → Service → MCP server on stdio.
 import { createService, type Service } from "./api/service.js";
-import { childEnvironment, ConfigError, defaultHttpDataDir, freezeConfig, loadConfig, type Config } from "./config.js";
+import { childEnvironment, ConfigError, freezeConfig, loadConfig, onHttpOwnDataDir, type Config } from "./config.js";
 import { createLogger } from "./log.js";
 import { createServer } from "./mcp/server.js";
 import { loadToolCatalog } from "./mcp/tool-catalog.js";
@@ -60,7 +60,7 @@ export async function runMcpCommand(argv: string[]): Promise<void> {
       serveEnv: childEnvironment(config.embedUrl ? { VECDB_EMBED_URL: config.embedUrl } : {}), // by environment: a command line shows in ps
       http: { apiVersion: config.apiVersion, timeoutMs: config.timeoutMs, retries: config.retries },
       log,
-      why: config.http && config.dataDir === defaultHttpDataDir(process.env) ? `${why} (an HTTP server's own data dir, apart from the desktop servers' personal one)` : why,
+      why: onHttpOwnDataDir(config) ? `${why} (an HTTP server's own data dir, apart from the desktop servers' personal one)` : why,
       onKey: (key) => localKeys.push(key),
     });
   } else if (config.mode === "local") {

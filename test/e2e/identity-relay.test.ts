@@ -22,7 +22,8 @@ afterAll(async () => {
 });
 
 // The relay runs as another local user (nobody, via setpriv) where this process may switch to one, as CI (root) can.
-const asOtherUser = process.getuid?.() === 0 && spawnSync("setpriv", ["--version"]).status === 0;
+const SETPRIV = "setpriv";
+const asOtherUser = process.getuid?.() === 0 && spawnSync(SETPRIV, ["--version"]).status === 0;
 if (!asOtherUser) console.warn("identity-relay: the relay runs as this user (switching to nobody needs root and setpriv, as CI has)");
 
 const RELAY = `
@@ -48,7 +49,7 @@ async function relay(port: number): Promise<{ target(port: number): void; sent()
   chmodSync(logFile, 0o666); // the relay, as nobody, writes there (a mode given at creation is cut by the umask)
   const node = [process.execPath, "-e", RELAY, String(port), targetFile, logFile];
   const child = asOtherUser
-    ? spawn("setpriv", ["--reuid=nobody", "--regid=nogroup", "--clear-groups", ...node], { stdio: ["ignore", "pipe", "inherit"] })
+    ? spawn(SETPRIV, ["--reuid=nobody", "--regid=nogroup", "--clear-groups", ...node], { stdio: ["ignore", "pipe", "inherit"] })
     : spawn(node[0], node.slice(1), { stdio: ["ignore", "pipe", "inherit"] });
   await new Promise<void>((resolve, reject) => {
     child.stdout!.once("data", () => resolve());
