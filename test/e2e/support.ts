@@ -70,6 +70,7 @@ export async function fetchVectors(svc: RunningService, host: string, ids: strin
 }
 
 /** Rounds to float32, as the service stores values. */
+export const f32 = (x: number) => Math.fround(x);
 
 export function randomVector(dim: number, seed: number): number[] {
   let s = seed >>> 0 || 1;

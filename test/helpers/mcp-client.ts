@@ -19,7 +19,7 @@ import { BUNDLE, ensureBundle, ROOT } from "./bundle.js";
 export { ROOT, BUNDLE as CLI };
 ensureBundle(); // rebuilt here when a source is newer than it
 
-interface ToolCall {
+export interface ToolCall {
   result: CallToolResult;
   /** The text of the first content block. */
   text: string;
