@@ -1,12 +1,11 @@
 // runUpsert against the project's own local service (a real child process on a free port).
 import { float32Double } from "../../src/common/float32.js";
-import { createServer, request as httpRequest } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createService, type Service } from "../../src/api/service.js";
 import type { UpsertRecord } from "../../src/ingest/check.js";
 import { runUpsert } from "../../src/ingest/upsert.js";
 import { startServiceProcess, type RunningService } from "../helpers/local-service.js";
+import { startProxy } from "../e2e/support.js";
 
 let local: RunningService;
 let service: Service;
@@ -67,28 +66,9 @@ describe("runUpsert on the local service", () => {
   });
 
   it("ten runs against one index cost one control-plane call", async () => {
-    // A counting pass-through in front of the control plane.
-    const target = new URL(local.controlUrl);
-    const seen: string[] = [];
-    const proxy = createServer((req, res) => {
-      if (!req.url?.startsWith("/_vecdb/identity")) seen.push(`${req.method} ${req.url}`); // not the identity check
-      const fwd = httpRequest(
-        { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
-        (up) => {
-          res.writeHead(up.statusCode ?? 502, up.headers);
-          up.pipe(res);
-        },
-      );
-      req.pipe(fwd);
-    });
-    await new Promise<void>((r) => proxy.listen(0, "127.0.0.1", r));
-    const proxied = createService({
-      apiKey: local.apiKey,
-      apiVersion: "2026-04",
-      timeoutMs: 30_000,
-      retries: 3,
-      controllerUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
-    });
+    // A counting pass-through in front of the control plane (it proves itself for its own port, as the client asks).
+    const proxy = await startProxy({ target: local.controlUrl });
+    const proxied = createService({ apiKey: local.apiKey, apiVersion: "2026-04", timeoutMs: 30_000, retries: 3, controllerUrl: proxy.url });
     try {
       for (let k = 0; k < 10; k++) {
         const out = await runUpsert({
@@ -99,11 +79,10 @@ describe("runUpsert on the local service", () => {
         });
         expect(out.upserted).toBe(1);
       }
-      expect(seen).toEqual(["GET /indexes/docs"]);
+      expect(proxy.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["GET /indexes/docs"]);
     } finally {
       await proxied.close();
-      proxy.closeAllConnections();
-      await new Promise((r) => proxy.close(r));
+      await proxy.close();
     }
   });
 });
