@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { HttpClient, ResponseShapeError, ServiceError, UntrustedHostError, parseRetryAfter, type HttpSettings } from "../../src/api/http.js";
 import { PACKAGE_VERSION } from "../../src/api/version.js";
+import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { readFileSync } from "node:fs";
 import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -291,17 +292,29 @@ describe("connections", () => {
 describe("abort", () => {
   it("stops during a backoff sleep, with no further attempt", async () => {
     const ac = new AbortController();
-    const s = await server((_req, res) => {
-      json(res, 429, { message: "wait" }, { "Retry-After": "10" });
-      setTimeout(() => ac.abort(), 200); // counted from the answer, so the client is in its 10 s backoff by then
-    });
-    const c = client(s.url, { retryAfterMaxMs: 10_000 });
-    const started = Date.now();
-    const err = await c.request({ url: `${s.url}/x`, method: "GET", signal: ac.signal }).catch((e: unknown) => e);
-    expect((err as Error).name).toBe("AbortError");
-    expect(Date.now() - started).toBeLessThan(2000);
-    await new Promise((r) => setTimeout(r, 100));
-    expect(s.received).toHaveLength(1);
+    const s = await server((_req, res) => json(res, 429, { message: "wait" }, { "Retry-After": "10" }));
+    // The client has read the whole 429 (undici reports its end on this channel); from there to its 10 s backoff sleep
+    // is promise continuations only, all run before the next turn of the loop, where the abort comes.
+    let answered = false;
+    const onAnswerRead = (message: unknown) => {
+      const { request } = message as { request: { origin: string; path: string } };
+      if (request.origin !== s.url || request.path !== "/x") return;
+      answered = true;
+      setImmediate(() => ac.abort());
+    };
+    subscribe("undici:request:trailers", onAnswerRead);
+    try {
+      const c = client(s.url, { retryAfterMaxMs: 10_000 });
+      const started = Date.now();
+      const err = await c.request({ url: `${s.url}/x`, method: "GET", signal: ac.signal }).catch((e: unknown) => e);
+      expect(answered).toBe(true);
+      expect((err as Error).name).toBe("AbortError");
+      expect(Date.now() - started).toBeLessThan(2000);
+      await new Promise((r) => setTimeout(r, 100));
+      expect(s.received).toHaveLength(1);
+    } finally {
+      unsubscribe("undici:request:trailers", onAnswerRead);
+    }
   });
 
   it("stops a request in flight", async () => {
