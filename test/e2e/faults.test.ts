@@ -2,8 +2,7 @@
 // lands in the end), and a service that stays down (the result is an error listing exactly the ids not written).
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { startServiceProcess, type RunningService } from "../helpers/local-service.js";
-import { startMcp } from "../helpers/mcp-client.js";
-import { createIndex, fetchVectors, indexStats, serverless, startProxy, type Fault } from "./support.js";
+import { createIndex, type Fault, fetchVectors, indexStats, mcpThroughFaults, serverless } from "./support.js";
 
 let svc: RunningService;
 let realHost = "";
@@ -18,21 +17,8 @@ afterAll(async () => {
 });
 
 /** An MCP server whose view of index "flaky" goes through a data-plane proxy with the given faults. */
-async function throughFaults(fault: (n: number) => Fault, env: Record<string, string> = {}) {
-  let upserts = 0;
-  const data = await startProxy({ target: `http://${realHost}`, fault: (req) => (req.url === "/vectors/upsert" ? fault(upserts++) : "pass") });
-  const control = await startProxy({ target: svc.controlUrl, rewrite: (body) => body.split(realHost).join(data.host) });
-  const mcp = await startMcp({ env: { PINECONE_API_KEY: svc.apiKey, PINECONE_CONTROLLER_HOST: control.url, ...env } });
-  return {
-    mcp,
-    data,
-    async close() {
-      await mcp.close();
-      await control.close();
-      await data.close();
-    },
-  };
-}
+const throughFaults = (fault: (n: number) => Fault, env: Record<string, string> = {}) =>
+  mcpThroughFaults(svc, realHost, (path) => path === "/vectors/upsert", fault, env);
 
 test("429 + Retry-After, 503 and a dropped connection are retried until every record is written", async () => {
   const plan: Fault[] = [

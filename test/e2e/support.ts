@@ -4,6 +4,7 @@ import { createServer, request as httpRequest, type IncomingMessage, type Server
 import type { AddressInfo } from "node:net";
 import { reproveForProxy } from "../helpers/identity-reprove.js";
 import type { RunningService } from "../helpers/local-service.js";
+import { startMcp, type McpSession } from "../helpers/mcp-client.js";
 
 const VERSION = "2026-04";
 
@@ -184,5 +185,31 @@ export async function startProxy(opts: {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+/**
+ * An MCP server whose view of the index at `indexHost` goes through a data-plane proxy: the n-th upsert (a request
+ * whose path `isUpsert` accepts) meets `fault(n)`, every other request passes. `env` adds to the server's environment.
+ */
+export async function mcpThroughFaults(
+  svc: RunningService,
+  indexHost: string,
+  isUpsert: (path: string) => boolean,
+  fault: (n: number) => Fault,
+  env: Record<string, string> = {},
+): Promise<{ mcp: McpSession; data: Proxy; close(): Promise<void> }> {
+  let upserts = 0;
+  const data = await startProxy({ target: `http://${indexHost}`, fault: (req) => (isUpsert(req.url ?? "") ? fault(upserts++) : "pass") });
+  const control = await startProxy({ target: svc.controlUrl, rewrite: (body) => body.split(indexHost).join(data.host) });
+  const mcp = await startMcp({ env: { PINECONE_API_KEY: svc.apiKey, PINECONE_CONTROLLER_HOST: control.url, ...env } });
+  return {
+    mcp,
+    data,
+    async close() {
+      await mcp.close();
+      await control.close();
+      await data.close();
+    },
   };
 }

@@ -2,8 +2,7 @@
 // every record landed once; a service that fails part-way gives an error listing exactly the ids not written.
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { startServiceProcess, type RunningService } from "../../helpers/local-service.js";
-import { startMcp } from "../../helpers/mcp-client.js";
-import { api, fetchVectors, indexStats, startProxy, type Fault } from "../../e2e/support.js";
+import { api, type Fault, fetchVectors, indexStats, mcpThroughFaults } from "../../e2e/support.js";
 
 let svc: RunningService;
 let realHost = "";
@@ -18,21 +17,9 @@ afterAll(async () => {
   await svc?.stop();
 });
 
-async function throughFaults(fault: (n: number) => Fault, env: Record<string, string> = {}) {
-  let upserts = 0;
-  const data = await startProxy({ target: `http://${realHost}`, fault: (req) => (req.url?.startsWith("/records/namespaces/") && req.url.endsWith("/upsert") ? fault(upserts++) : "pass") });
-  const control = await startProxy({ target: svc.controlUrl, rewrite: (body) => body.split(realHost).join(data.host) });
-  const mcp = await startMcp({ env: { PINECONE_API_KEY: svc.apiKey, PINECONE_CONTROLLER_HOST: control.url, ...env } });
-  return {
-    mcp,
-    data,
-    async close() {
-      await mcp.close();
-      await control.close();
-      await data.close();
-    },
-  };
-}
+/** An MCP server whose view of index "flaky-text" goes through a data-plane proxy with the given faults. */
+const throughFaults = (fault: (n: number) => Fault, env: Record<string, string> = {}) =>
+  mcpThroughFaults(svc, realHost, (path) => path.startsWith("/records/namespaces/") && path.endsWith("/upsert"), fault, env);
 
 test("429 + Retry-After, 503 and a dropped connection are retried until every text record landed once", async () => {
   const plan: Fault[] = [
