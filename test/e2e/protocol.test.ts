@@ -1,22 +1,12 @@
 // Server-level behaviour: tool listing (schemas, descriptions, annotations), logging, auth errors, key redaction.
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startServiceProcess, type RunningService } from "../helpers/local-service.js";
-import { startMcp, type McpSession } from "../helpers/mcp-client.js";
+import { describe, expect, test } from "vitest";
+import { startMcp } from "../helpers/mcp-client.js";
 import { startProxy } from "./support.js";
 import { nothingWas } from "../../src/tool-kit/refusal.js";
 import { undescribed } from "../helpers/listed-schema.js";
+import { mcp, svc, useProjectFixture } from "../tools/fixtures/project.js";
 
-let svc: RunningService;
-let mcp: McpSession;
-
-beforeAll(async () => {
-  svc = await startServiceProcess();
-  mcp = await startMcp({ env: { PINECONE_API_KEY: svc.apiKey, PINECONE_CONTROLLER_HOST: svc.controlUrl } });
-});
-afterAll(async () => {
-  await mcp?.close();
-  await svc?.stop();
-});
+useProjectFixture();
 
 /** Every key path in a JSON schema, to find combinators anywhere. */
 function keysDeep(node: unknown, out: string[] = []): string[] {
