@@ -8,10 +8,10 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { freePort, serveOnPort } from "../helpers/fixed-port-service.js";
+import { freePort, serveOnPort, indexHostCachedThenFreed } from "../helpers/fixed-port-service.js";
 import { newDataDir } from "../helpers/local-service.js";
 import { startMcp } from "../helpers/mcp-client.js";
-import { api, createIndex, serverless } from "./support.js";
+import { api } from "./support.js";
 
 const apiKey = `relay-test-${"k".repeat(20)}`;
 const dataDir = newDataDir();
@@ -67,22 +67,10 @@ async function relay(port: number): Promise<{ target(port: number): void; sent()
 
 describe("a relay on a freed port", () => {
   it("on an index's old port: forwards the identity question to the index's new port, is refused, never gets the key", async () => {
-    const controlPort = await freePort();
-    const svc = { controlUrl: `http://127.0.0.1:${controlPort}`, apiKey };
-    let service = await serveOnPort(controlPort, dataDir, apiKey);
-    cleanup.push(() => service.stop());
-    const { host } = await createIndex({ ...svc, dataDir, child: service.child } as never, { name: "rl", dimension: 2, spec: serverless });
-    const oldPort = Number(host.split(":").pop());
-    expect((await api(svc, "POST", `http://${host}/vectors/upsert`, { vectors: [{ id: "a", values: [1, 2] }] })).status).toBe(200);
-
-    const mcp = await startMcp({ env: { PINECONE_API_KEY: apiKey, PINECONE_CONTROLLER_HOST: svc.controlUrl } });
-    cleanup.push(() => mcp.close());
-    expect((await mcp.call("fetch_vectors", { index: "rl", ids: ["a"] })).isError).toBe(false); // the old host is cached
-
-    await service.stop();
+    const { svc, mcp, oldPort, restart } = await indexHostCachedThenFreed("rl", dataDir, apiKey, cleanup);
     const squatter = await relay(oldPort);
     cleanup.push(() => squatter.stop());
-    service = await serveOnPort(controlPort, dataDir, apiKey);
+    await restart();
     const described = await api(svc, "GET", `${svc.controlUrl}/indexes/rl`);
     const newPort = Number(String(described.body.host).split(":").pop());
     expect(newPort).not.toBe(oldPort);

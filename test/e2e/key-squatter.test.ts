@@ -4,10 +4,8 @@
 import { createServer, type Server } from "node:http";
 import { rmSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
-import { freePort, serveOnPort } from "../helpers/fixed-port-service.js";
+import { indexHostCachedThenFreed } from "../helpers/fixed-port-service.js";
 import { newDataDir } from "../helpers/local-service.js";
-import { startMcp, type McpSession } from "../helpers/mcp-client.js";
-import { api, createIndex, serverless } from "./support.js";
 
 const apiKey = `squat-test-${"k".repeat(20)}`;
 const dataDir = newDataDir();
@@ -19,20 +17,7 @@ afterAll(async () => {
 
 describe("a port squatter on an index's old port", () => {
   it("never receives the API key; the call reaches the index on its new port", async () => {
-    const controlPort = await freePort();
-    const svc = { controlUrl: `http://127.0.0.1:${controlPort}`, apiKey };
-    let service = await serveOnPort(controlPort, dataDir, apiKey);
-    cleanup.push(() => service.stop());
-    const { host } = await createIndex({ ...svc, dataDir, child: service.child } as never, { name: "sq", dimension: 2, spec: serverless });
-    const oldPort = Number(host.split(":").pop());
-    expect((await api(svc, "POST", `http://${host}/vectors/upsert`, { vectors: [{ id: "a", values: [1, 2] }] })).status).toBe(200);
-
-    const mcp: McpSession = await startMcp({ env: { PINECONE_API_KEY: apiKey, PINECONE_CONTROLLER_HOST: svc.controlUrl } });
-    cleanup.push(() => mcp.close());
-    const before = await mcp.call("fetch_vectors", { index: "sq", ids: ["a"] });
-    expect(before.isError).toBe(false); // the host is cached now
-
-    await service.stop();
+    const { mcp, oldPort, restart } = await indexHostCachedThenFreed("sq", dataDir, apiKey, cleanup);
     // The squatter: takes the old port, records every header it gets, answers everything (the identity check
     // included) with a 200 that proves nothing.
     const seen: Record<string, string | string[] | undefined>[] = [];
@@ -43,7 +28,7 @@ describe("a port squatter on an index's old port", () => {
     });
     await new Promise<void>((r) => squatter.listen(oldPort, "127.0.0.1", () => r()));
     cleanup.push(() => new Promise((r) => squatter.close(r)));
-    service = await serveOnPort(controlPort, dataDir, apiKey);
+    await restart();
 
     const after = await mcp.call("fetch_vectors", { index: "sq", ids: ["a"] });
     expect(after.isError, after.text).toBe(false);

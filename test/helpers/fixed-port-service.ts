@@ -3,6 +3,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:http";
 import { cliPath } from "./local-service.js";
+import { startMcp, type McpSession } from "./mcp-client.js";
+import { api, createIndex, serverless } from "../e2e/support.js";
 
 export async function freePort(): Promise<number> {
   const s = createServer();
@@ -31,4 +33,35 @@ export function serveOnPort(port: number, dataDir: string, apiKey: string): Prom
       }
     });
   });
+}
+
+/**
+ * The scene a squatter or a relay waits for: the service on a fixed control port with a 2-d index `name` holding
+ * record "a", an MCP session that has read it (so it caches the index's host), then the service stopped — the index's
+ * old port is free. `restart()` starts the service again on the same control port (the index gets a new port).
+ * Everything started is stopped by the functions pushed on `cleanup`.
+ */
+export async function indexHostCachedThenFreed(name: string, dataDir: string, apiKey: string, cleanup: (() => unknown)[]) {
+  const controlPort = await freePort();
+  const svc = { controlUrl: `http://127.0.0.1:${controlPort}`, apiKey };
+  let service = await serveOnPort(controlPort, dataDir, apiKey);
+  cleanup.push(() => service.stop());
+  const { host } = await createIndex({ ...svc, dataDir, child: service.child } as never, { name, dimension: 2, spec: serverless });
+  const oldPort = Number(host.split(":").pop());
+  const upserted = await api(svc, "POST", `http://${host}/vectors/upsert`, { vectors: [{ id: "a", values: [1, 2] }] });
+  if (upserted.status !== 200) throw new Error(`upsert into ${name}: ${upserted.status}`);
+
+  const mcp: McpSession = await startMcp({ env: { PINECONE_API_KEY: apiKey, PINECONE_CONTROLLER_HOST: svc.controlUrl } });
+  cleanup.push(() => mcp.close());
+  const before = await mcp.call("fetch_vectors", { index: name, ids: ["a"] });
+  if (before.isError) throw new Error(`the first fetch from ${name}: ${before.text}`); // the host is cached now
+  await service.stop();
+  return {
+    svc,
+    mcp,
+    oldPort,
+    restart: async () => {
+      service = await serveOnPort(controlPort, dataDir, apiKey);
+    },
+  };
 }
