@@ -17,6 +17,7 @@ import {
 } from "../helpers/http-server.js";
 import { SHUTDOWN_DEADLINE_MS } from "../../src/shutdown.js";
 import { createIndex, dataUrl, fetchVectors, indexStats, randomVector, serverless, startProxy } from "./support.js";
+import { until } from "../helpers/until.js";
 
 let svc: RunningService;
 const running: HttpServerProcess[] = [];
@@ -37,15 +38,6 @@ afterAll(async () => {
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Waits for something the server does (a line on stderr, a request reaching a proxy), not for a guessed time. */
-async function until(happened: () => boolean | Promise<boolean>, what: string, ms = 20_000): Promise<void> {
-  const started = Date.now();
-  while (!(await happened())) {
-    if (Date.now() - started > ms) throw new Error(`waited ${ms} ms for ${what}`);
-    await sleep(20);
-  }
-}
 
 /** Initializes a raw session at `version`; returns its id. */
 async function rawSession(url: string, version: string, headers: Record<string, string> = {}): Promise<string> {
@@ -151,13 +143,14 @@ describe("slow and half-sent requests", () => {
     let timedOut = 0; // the tricklers' 408s, which come at the deadline
     for (const o of outcomes) void o.then((status) => status === 408 && timedOut++);
     let sent = 1;
-    tricklers.forEach((t) => t.req.write(body.slice(0, 1)));
+    // Each trickler's connection is open and its first byte sent (the write's callback) before the real client comes.
+    const started = tricklers.map((t) => new Promise<void>((r) => t.req.write(body.slice(0, 1), () => r())));
     const drip = setInterval(() => {
       if (sent < body.length - 1) tricklers.forEach((t) => t.req.writable && t.req.write(body.slice(sent, sent + 1)));
       sent++;
     }, 500);
     try {
-      await sleep(300);
+      await Promise.all(started);
       // A real client from another address gets in at once, though only 4 sessions are allowed.
       const agent = new Agent({ localAddress: "127.0.0.2" });
       const viaOther = ((url: string | URL, init?: RequestInit) => undiciFetch(url, { ...(init as object), dispatcher: agent })) as unknown as typeof fetch;
@@ -261,8 +254,7 @@ test("a large answer the client stops reading is dropped after --send-timeout-s;
   });
   sock.on("error", () => {});
   const closed = new Promise<void>((r) => sock.on("close", () => r()));
-  const started = Date.now();
-  while (!/dropped a response/.test(p.stderr()) && Date.now() - started < 50_000) await sleep(200);
+  await until(() => /dropped a response/.test(p.stderr()), "the server to drop the unread response", 50_000);
   expect(p.stderr()).toMatch(/vecdb-mcp info: dropped a response to 127\.0\.0\.1: \d+ bytes unread for 1 s/);
   // What the kernel held still arrives, then the connection ends: the answer never completes.
   let received = "";

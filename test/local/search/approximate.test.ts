@@ -15,16 +15,9 @@ import { NamespaceVectors } from "../../../src/local/search/vectors.js";
 import { VectorStore, type VectorStoreOptions } from "../../../src/local/storage/store.js";
 import { mixture } from "../../../bench/approximate.js";
 import { client, makeIndex } from "../setup.js";
+import { until } from "../../helpers/until.js";
 
 const unlimited = { take() {}, give() {} };
-
-async function until(done: () => boolean, what: string): Promise<void> {
-  const start = Date.now();
-  while (!done()) {
-    if (Date.now() - start > 60_000) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 /** A namespace in memory filled with `count` clustered vectors (ids r0…), and a source of more like them. */
 function clustered(count: number, dim: number) {
@@ -68,7 +61,7 @@ describe("approximate index: recall and answers", () => {
     const { nv, vector } = clustered(4000, 96);
     const approximate = new Approximate({ above: 2000, budget: unlimited, log: () => {} });
     approximate.consider(nv, metric, "test");
-    await until(() => approximate.state(nv)?.built === true, "the build");
+    await until(() => approximate.state(nv)?.built === true, "the build", 60_000);
     let found = 0;
     const queries = 40;
     for (let i = 0; i < queries; i++) {
@@ -93,7 +86,7 @@ describe("approximate index: recall and answers", () => {
     for (let round = 0; round < 16; round++) {
       const approximate = new Approximate({ above: 2000, budget: unlimited, log: () => {} });
       approximate.consider(nv, "cosine", "test");
-      await until(() => approximate.state(nv)?.built === true, "the build");
+      await until(() => approximate.state(nv)?.built === true, "the build", 60_000);
       const searching = approximate.search(nv, "cosine", makeQuery(vector(), undefined), 10, undefined);
       await approximate.stop(); // the search is on its way to the worker, or in the native library already
       await searching; // answered, or undefined (exact search answers then)
@@ -117,7 +110,7 @@ describe("approximate index: recall and answers", () => {
       },
     });
     approximate.consider(nv, "cosine", "test");
-    await until(() => approximate.state(nv)?.built === true, "the build");
+    await until(() => approximate.state(nv)?.built === true, "the build", 60_000);
     const q = makeQuery(vector(), undefined);
     const hits = (await approximate.search(nv, "cosine", q, 10, undefined))!;
     expect(asked).toEqual([128]);
@@ -130,7 +123,7 @@ describe("approximate index: recall and answers", () => {
     const gate = gatedLoader();
     const approximate = new Approximate({ above: 2000, budget: unlimited, log: () => {}, loader: gate.loader });
     approximate.consider(nv, "cosine", "test");
-    await until(() => approximate.state(nv)?.built === true, "the build");
+    await until(() => approximate.state(nv)?.built === true, "the build", 60_000);
     const v = vector();
     const q = makeQuery(v, undefined);
     const search = async () => (await approximate.search(nv, "cosine", q, 10, undefined))!;
@@ -152,7 +145,7 @@ describe("approximate index: recall and answers", () => {
     await check();
     expect(approximate.state(nv)?.changed).toBe(1);
     gate.release();
-    await until(() => approximate.state(nv)?.changed === 0, "the catch-up");
+    await until(() => approximate.state(nv)?.changed === 0, "the catch-up", 60_000);
     await check();
     await approximate.stop();
   });
@@ -161,7 +154,7 @@ describe("approximate index: recall and answers", () => {
     const { nv, vector } = clustered(4000, 64);
     const approximate = new Approximate({ above: 2000, budget: unlimited, log: () => {} });
     approximate.consider(nv, "cosine", "test");
-    await until(() => approximate.state(nv)?.built === true, "the build");
+    await until(() => approximate.state(nv)?.built === true, "the build", 60_000);
     const most = nv.liveSlots().filter((s) => s % 4 !== 0); // 75%
     let found = 0;
     for (let i = 0; i < 20; i++) {
@@ -209,7 +202,7 @@ describe("approximate index: in step with writes (data plane, lmdb, memory)", ()
     const approximate = store.mirror.approximate;
     const query = (values: ArrayLike<number>, topK = 5) => api.post("/query", { vector: Array.from(values), topK });
     await query(vector()); // the first query tells the mirror the metric: the build starts
-    await until(() => approximate.state(nv)?.built === true, "the build");
+    await until(() => approximate.state(nv)?.built === true, "the build", 60_000);
     expect(lines.some((l) => l.includes("approximate index for namespace \"\" built"))).toBe(true);
 
     const answeredByGraph = (values: Float32Array) => approximate.answers(nv, "cosine", makeQuery(values, undefined), 5, undefined, "");
@@ -235,7 +228,7 @@ describe("approximate index: in step with writes (data plane, lmdb, memory)", ()
     // at once (the changed slots are scored exactly until the graph has them)...
     await check();
     // ...and once the graph has caught up with them
-    await until(() => approximate.state(nv)?.changed === 0, "the catch-up");
+    await until(() => approximate.state(nv)?.changed === 0, "the catch-up", 60_000);
     await check();
     // deleting below half the threshold drops the graph and its memory
     const bytes = store.mirror.bytesInUse;
