@@ -8,7 +8,7 @@ import type { Service } from "../api/service.js";
 import type { Config } from "../config.js";
 import { linkAbort } from "../common/linked-abort.js";
 import { redact, type Logger } from "../log.js";
-import type { ToolContext } from "../tool-kit/tool.js";
+import { resultChannels, type ToolContext } from "../tool-kit/tool.js";
 import { callRefusal, scopedService } from "./access.js";
 import { confirmer } from "./elicit.js";
 import { errorText } from "./errors.js";
@@ -73,11 +73,10 @@ export function registerTools(server: McpServer, offered: readonly LazyTool[], a
           const result = await runWithRecovery(tool.name, supply, (service) => definition.run(args, context(service)), signal, log);
           await progress.settle();
           log.debug(`${tool.name} done in ${Date.now() - started} ms${result.isError ? " (isError)" : ""}`);
-          const text = result.note ? `${result.table}\n\n${result.note}` : result.table;
-          const structured = result.note ? { ...(result.structured as Record<string, unknown>), note: result.note } : result.structured;
+          const { text, structured } = resultChannels(result);
           return {
             content: [{ type: "text", text: redact(text, secrets()) }],
-            structuredContent: redactDeep(structured as Record<string, unknown>, secrets()),
+            structuredContent: redactDeep(structured, secrets()),
             ...(result.isError && { isError: true }),
           };
         } catch (err) {

@@ -75,6 +75,17 @@ export interface ToolDefinition<In extends z.ZodRawShape = z.ZodRawShape, Out ex
   run(args: z.output<z.ZodObject<In>>, ctx: ToolContext): Promise<ToolResult<z.output<z.ZodObject<Out>>>>;
 }
 
+/**
+ * The two channels a client gets of a result, as the server sends them: the text (the table, then the note) and
+ * structuredContent (the structured result with the note). The result budget measures exactly these.
+ */
+export function resultChannels(result: Pick<ToolResult<unknown>, "table" | "structured" | "note">): { text: string; structured: Record<string, unknown> } {
+  const structured = result.structured as Record<string, unknown>;
+  return result.note
+    ? { text: `${result.table}\n\n${result.note}`, structured: { ...structured, note: result.note } }
+    : { text: result.table, structured };
+}
+
 /** The field every tool's output schema gets (the server adds it; tools set ToolResult.note). */
 const NOTE_FIELD = z
   .string()

@@ -4,6 +4,7 @@
 // gets the rest.
 import { float32ToString } from "../../common/float32.js";
 import { estimateJsonTokens, estimateTokens } from "./tokens.js";
+import { resultChannels } from "../tool.js";
 
 /** A tool's result as the server sends it: the text is the table and the note; structuredContent carries the note too. */
 interface Sized {
@@ -14,8 +15,7 @@ interface Sized {
 
 /** Estimated tokens of each channel of a result, as src/mcp/server.ts sends it. */
 export function channelTokens(result: Sized): { text: number; structured: number } {
-  const text = result.note ? `${result.table}\n\n${result.note}` : result.table;
-  const structured = result.note ? { ...(result.structured as Record<string, unknown>), note: result.note } : result.structured;
+  const { text, structured } = resultChannels(result);
   return { text: estimateTokens(text), structured: estimateJsonTokens(structured) };
 }
 
