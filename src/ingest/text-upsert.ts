@@ -7,6 +7,7 @@ import type { Service } from "../api/service.js";
 import type { RecordProblem } from "./check.js";
 import { checkTextRecords, oversizedTextRecords, planTextBatches, textField, textRecordId, type TextRecord } from "./text-records.js";
 import { PlannedBodies, runUpsert, type BatchReport, type UpsertOutcome } from "./upsert.js";
+import { namespaceName } from "../common/namespace-name.js";
 
 export type { TextRecord } from "./text-records.js";
 export { textField } from "./text-records.js";
@@ -41,7 +42,7 @@ export interface TextUpsertArgs {
  * that did not land (`upserted` counts the records of the requests the service accepted).
  */
 export function runTextUpsert(args: TextUpsertArgs): Promise<UpsertOutcome> {
-  const namespace = args.namespace === undefined || args.namespace === "" ? "__default__" : args.namespace;
+  const namespace = namespaceName(args.namespace ?? "");
   return runUpsert({
     service: args.service,
     index: args.index,

@@ -6,7 +6,7 @@ import { onIndexHost } from "../../src/tool-kit/index-host.js";
 import { indexArg } from "../../src/tool-kit/args/schema.js";
 import { defineTool, READ_ONLY } from "../../src/tool-kit/tool.js";
 import { ToolError } from "../../src/tool-kit/tool-error.js";
-import { namespaceName } from "../../src/tool-kit/namespace-name.js";
+import { namespaceName } from "../../src/common/namespace-name.js";
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 

@@ -7,7 +7,7 @@ import { onIndexHost } from "../../src/tool-kit/index-host.js";
 import { indexArg, ruleError, textArg } from "../../src/tool-kit/args/schema.js";
 import { refuseMissing } from "../../src/tool-kit/missing-resource.js";
 import { defineTool } from "../../src/tool-kit/tool.js";
-import { namespaceName } from "../../src/tool-kit/namespace-name.js";
+import { namespaceName } from "../../src/common/namespace-name.js";
 
 const RULES = { untouched: "deleted" } as const;
 

@@ -6,7 +6,7 @@ import { indexArg, ruleError, textArg } from "../../src/tool-kit/args/schema.js"
 import { NamespaceSummary, summarizeNamespace } from "../../src/tool-kit/results/backups-imports-namespaces.js";
 import { refuseMissing } from "../../src/tool-kit/missing-resource.js";
 import { defineTool, READ_ONLY } from "../../src/tool-kit/tool.js";
-import { namespaceName } from "../../src/tool-kit/namespace-name.js";
+import { namespaceName } from "../../src/common/namespace-name.js";
 
 const RULES = { untouched: "read" } as const;
 

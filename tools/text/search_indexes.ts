@@ -12,7 +12,7 @@ import { defineTool, READ_ONLY } from "../../src/tool-kit/tool.js";
 import { budgetWords } from "../../src/tool-kit/results/budget.js";
 import { estimateTokens } from "../../src/tool-kit/results/tokens.js";
 import { textField } from "../../src/ingest/text-records.js";
-import { namespaceName } from "../../src/tool-kit/namespace-name.js";
+import { namespaceName } from "../../src/common/namespace-name.js";
 
 const RULES = { untouched: "read" } as const;
 const rule = (text: string) => ruleError(text, RULES);

@@ -13,7 +13,7 @@ import { ToolError } from "../../src/tool-kit/tool-error.js";
 import { defineTool, READ_ONLY } from "../../src/tool-kit/tool.js";
 import { budgetWords, idsArgument } from "../../src/tool-kit/results/budget.js";
 import { textField } from "../../src/ingest/text-records.js";
-import { namespaceName } from "../../src/tool-kit/namespace-name.js";
+import { namespaceName } from "../../src/common/namespace-name.js";
 
 const RULES = { untouched: "read" } as const;
 const rule = (text: string) => ruleError(text, RULES);

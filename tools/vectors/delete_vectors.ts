@@ -12,7 +12,7 @@ import { defineTool } from "../../src/tool-kit/tool.js";
 import { FRESHNESS_NOTE, isHostedService } from "../../src/tool-kit/hosted-service.js";
 import { confirmDestruction, recordsIn } from "../../src/tool-kit/confirm.js";
 import { namespaceOfIndex } from "../../src/tool-kit/results/index-summary.js";
-import { namespaceName } from "../../src/tool-kit/namespace-name.js";
+import { namespaceName } from "../../src/common/namespace-name.js";
 
 const RULES = { untouched: "deleted" } as const;
 const rule = (text: string) => ruleError(text, RULES);

@@ -18,7 +18,7 @@ import { indexArg, namespaceArg, ruleError, wholeNumberArg } from "../../src/too
 import { defineTool } from "../../src/tool-kit/tool.js";
 import { FRESHNESS_NOTE, isHostedService } from "../../src/tool-kit/hosted-service.js";
 import { distinctFailures, failuresField, upsertedField, writableIndex, writtenTo } from "../../src/tool-kit/results/writes.js";
-import { namespaceName } from "../../src/tool-kit/namespace-name.js";
+import { namespaceName } from "../../src/common/namespace-name.js";
 
 const MAX_SHOWN = 20;
 const RULES = { untouched: "read" } as const;

@@ -13,7 +13,7 @@ import { ServiceError } from "../../src/api/errors.js";
 import { ToolError } from "../../src/tool-kit/tool-error.js";
 import { textField, textRecordLine } from "../../src/ingest/text-records.js";
 import { defineTool } from "../../src/tool-kit/tool.js";
-import { namespaceName } from "../../src/tool-kit/namespace-name.js";
+import { namespaceName } from "../../src/common/namespace-name.js";
 
 const UNTOUCHED = "changed";
 const RULES = { untouched: UNTOUCHED } as const;

@@ -1,7 +1,7 @@
 // An index record as the tools show it: flat, with only the fields the service gave (list_indexes, create_index, …).
 import { z } from "zod";
 import type { IndexModel } from "../../api/records.js";
-import { namespaceName } from "../namespace-name.js";
+import { namespaceName } from "../../common/namespace-name.js";
 
 export const IndexSummary = z.object({
   name: z.string().describe("Index name; pass it as `index` to other tools."),

@@ -8,7 +8,7 @@ import { readyIndex } from "../index-host.js";
 import type { Refusal } from "../refusal.js";
 import type { RecordProblem } from "../../ingest/check.js";
 import type { UpsertOutcome } from "../../ingest/upsert.js";
-import { namespaceName } from "../namespace-name.js";
+import { namespaceName } from "../../common/namespace-name.js";
 
 /** The index to write to, resolved to its host; a tool error when it is not ready yet. */
 export function writableIndex(service: Service, index: string, signal: AbortSignal): Promise<IndexModel> {
