@@ -49,7 +49,7 @@ describe("over stdio", () => {
     expect(names(s)).toEqual(DEFAULT_TOOLS);
     expect(s.client.getInstructions()).toContain(
       "Off: namespaces (the namespaces of an index), inference (embed and rerank with the service's models), backups (backups of " +
-        "serverless indexes and restoring them), imports (bulk imports from object storage). A person turns toolsets on with " +
+        "serverless indexes and restoring them), imports (bulk imports from object storage), transfer (copy indexes between services). A person turns toolsets on with " +
         "--toolsets default,namespaces or all (VECDB_TOOLSETS).",
     );
   });
@@ -173,7 +173,7 @@ describe("over HTTP, a session chooses within what the server allows", () => {
       code: -32602,
       message:
         'Bad Request: X-MCP-Toolsets header (or ?toolsets=): unknown toolset "vectorz"; the toolsets are "default", "all", "text", "vectors", ' +
-        '"indexes", "collections", "namespaces", "inference", "backups", "imports"',
+        '"indexes", "collections", "namespaces", "inference", "backups", "imports", "transfer"',
     });
   });
 });
