@@ -7,6 +7,7 @@ import { namespaceName } from "../../src/common/namespace-name.js";
 import { markdownTable } from "../../src/tool-kit/format/table.js";
 import { humanBytes } from "../../src/tool-kit/format/size.js";
 import { readyIndex } from "../../src/tool-kit/index-host.js";
+import { textField } from "../../src/ingest/text-records.js";
 import { indexArg, ruleError, textArg, wholeNumberArg } from "../../src/tool-kit/args/schema.js";
 import { defineTool } from "../../src/tool-kit/tool.js";
 import { ToolError } from "../../src/tool-kit/tool-error.js";
@@ -68,7 +69,8 @@ export default defineTool({
   description:
     "Write every record of an index (ids, dense and sparse values, metadata), or of the namespaces named, to files in " +
     "a new folder under an allowed folder: one sub-folder per namespace, in the Parquet layout the hosted service's " +
-    "bulk import reads (start_bulk_import, once uploaded to object storage), or JSONL. import_vectors reads them back.",
+    "bulk import reads (start_bulk_import, once uploaded to object storage), or JSONL (text records for an index that " +
+    "embeds text). import_vectors reads them back.",
   inputSchema: {
     index: indexArg(undefined, RULES),
     folder: textArg(1, 4096, rule("give the path of a new or empty folder, 1–4096 characters")).describe(
@@ -121,9 +123,10 @@ export default defineTool({
     const prepared = await (await folders()).prepareExportFolder(folder, await ctx.allowedRoots());
     if (!prepared.ok) throw new ToolError({ problem: prepared.message, untouched: "written" });
 
+    const textRecords = format === "jsonl" && textField(model) !== undefined;
     const total = chosen.reduce((n, ns) => n + (counts.get(ns) ?? 0), 0);
     const outcome = await runExport({
-      data: service.data, host: model.host, folder: prepared.folder, namespaces: chosen, format, recordsPerFile,
+      data: service.data, host: model.host, folder: prepared.folder, namespaces: chosen, format, textRecords, recordsPerFile,
       inFlight: ctx.config.concurrency, signal, ...(ctx.stopping && { stopping: ctx.stopping }),
       onProgress: (done) => ctx.progress(done, Math.max(total, done), `${done} of about ${total} records written`),
     });
@@ -142,7 +145,12 @@ export default defineTool({
       ["namespace", "folder", "files", "records", "size"],
       s.namespaces.map((n) => [n.namespace, `${s.folder}/${n.namespace}`, n.files, n.records, humanBytes(s.files.filter((f) => f.namespace === n.namespace).reduce((b, f) => b + f.bytes, 0))]),
     );
-    const what = format === "parquet" ? "Parquet files in the hosted service's bulk-import layout" : "JSONL files of upsert_vectors records";
+    const what =
+      format === "parquet"
+        ? "Parquet files in the hosted service's bulk-import layout"
+        : textRecords
+          ? "JSONL files of upsert_records records (the index embeds text: an index for the same model embeds them again on import)"
+          : "JSONL files of upsert_vectors records";
     const vanished = s.vanished > 0 ? ` ${s.vanished} records were deleted from the index while it was exported and are not in the files.` : "";
     if (outcome.stopped !== undefined) {
       const left = chosen.slice(chosen.indexOf(outcome.stoppedIn ?? "")).map((n) => JSON.stringify(namespaceName(n)));

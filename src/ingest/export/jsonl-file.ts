@@ -1,6 +1,7 @@
-// A JSONL file of records, one upsert_vectors record a line ({"id", "values", "sparse_values", "metadata"}), as
-// import_vectors reads them. Float values are written as the shortest decimal of their 32-bit float, which reads
-// back as the same float.
+// A JSONL file of records, as import_vectors reads them: one upsert_vectors record a line ({"id", "values",
+// "sparse_values", "metadata"}), float values written as the shortest decimal of their 32-bit float (which reads back
+// as the same float); or, from an index that embeds text, one upsert_records record a line ({"_id", and the record's
+// fields, its text among them}), which an index for the same model embeds again on import.
 import type { FileHandle } from "node:fs/promises";
 import type { FetchedRecord } from "../../api/records.js";
 import { float32ToString } from "../../common/float32.js";
@@ -15,11 +16,21 @@ function recordLine(r: FetchedRecord): string {
   return `${line}}\n`;
 }
 
+const textRecordLine = (r: FetchedRecord) => `${JSON.stringify({ _id: r.id, ...r.metadata })}\n`;
+
 export class JsonlRecordsFile {
-  constructor(private readonly handle: FileHandle) {}
+  private readonly line: (r: FetchedRecord) => string;
+
+  /** `textRecords`: lines of upsert_records records (the index embeds text). */
+  constructor(
+    private readonly handle: FileHandle,
+    textRecords: boolean,
+  ) {
+    this.line = textRecords ? textRecordLine : recordLine;
+  }
 
   async write(records: readonly FetchedRecord[]): Promise<void> {
-    if (records.length > 0) await this.handle.writeFile(records.map(recordLine).join(""));
+    if (records.length > 0) await this.handle.writeFile(records.map(this.line).join(""));
   }
 
   async finish(): Promise<void> {}

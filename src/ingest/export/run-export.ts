@@ -46,6 +46,8 @@ export async function runExport(o: {
   folder: ExportFolder;
   namespaces: readonly string[];
   format: ExportFormat;
+  /** JSONL: upsert_records lines (_id and the fields), for an index that embeds text. */
+  textRecords: boolean;
   recordsPerFile: number;
   inFlight: number;
   signal: AbortSignal;
@@ -78,7 +80,7 @@ export async function runExport(o: {
             const name = `part-${String(out.files.filter((f) => f.namespace === namespace).length).padStart(5, "0")}.${o.format}`;
             const { handle, path } = await createNewFile(folder, name);
             current = { path, close: () => handle.close() };
-            file = { writer: o.format === "parquet" ? new ParquetRecordsFile(handle) : new JsonlRecordsFile(handle), path, records: 0, handle };
+            file = { writer: o.format === "parquet" ? new ParquetRecordsFile(handle) : new JsonlRecordsFile(handle, o.textRecords), path, records: 0, handle };
           }
           const room = o.recordsPerFile - file.records;
           const part = records.slice(0, room);

@@ -161,6 +161,29 @@ describe("export_index writes an index to files that read back as the same recor
   });
 });
 
+describe("an index that embeds text", () => {
+  it("JSONL holds upsert_records records, which an index for the same model imports into identical records", async () => {
+    const notes = Array.from({ length: 60 }, (_, i) => ({ _id: `n-${i}`, text: `note ${i} about ${i % 2 ? "otters" : "kestrels"} and "quotes"`, topic: i % 3 ? "nature" : "birds" }));
+    const create = (name: string) => mcp.call("create_index_for_model", { name, cloud: "aws", region: "us-east-1", embed: { model: "local-bm25", fieldMap: { text: "text" } } });
+    expect((await create("notes")).isError).toBe(false);
+    expect((await mcp.call("upsert_records", { index: "notes", namespace: "journal", records: notes })).isError).toBe(false);
+    const r = await mcp.call("export_index", { index: "notes", folder: "notes-jl", format: "jsonl" });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.text).toContain(`as JSONL files of upsert_records records (the index embeds text: an index for the same model embeds them again on import)`);
+    const file = join(allowed, "notes-jl", "journal", "part-00000.jsonl");
+    expect(readFileSync(file, "utf8").split("\n")[0]).toBe(JSON.stringify(notes[0]));
+
+    expect((await create("notes2")).isError).toBe(false);
+    const back = await mcp.call("import_vectors", { index: "notes2", namespace: "journal", path: file });
+    expect(back.isError, back.text).toBe(false);
+    const hostOf = async (name: string) => (await api(svc, "GET", `/indexes/${name}`)).body.host as string;
+    const ids = notes.map((n) => n._id);
+    const before = await stored(await hostOf("notes"), "journal", ids);
+    expect(Object.keys(before)).toHaveLength(60);
+    expect(await stored(await hostOf("notes2"), "journal", ids)).toEqual(before);
+  });
+});
+
 describe("export_index refuses, writing nothing", () => {
   it("a folder that holds anything, outside the allowed folders, or through a link out of them", async () => {
     mkdirSync(join(allowed, "used"));
