@@ -47,6 +47,7 @@ export interface Config {
   tools: string[];
   excludeTools: string[];
   maxResultTokens: number;
+  answerMbInFlight: number;
   http: boolean;
   httpPort: number;
   httpHost: string;

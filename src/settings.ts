@@ -209,6 +209,11 @@ export const SETTINGS = [
     key: "retries", flag: "retries", env: "VECDB_RETRIES", value: "N", type: "integer", min: 0, max: 10, defaults: { mcp: 4 },
     commands: ["mcp"], group: "Requests", doc: "retries of 429, 5xx and dropped connections (backoff with jitter, Retry-After honoured)",
   },
+  {
+    key: "answerMbInFlight", flag: "max-answer-mb-in-flight", env: "VECDB_MAX_ANSWER_MB_IN_FLIGHT", value: "N", type: "integer", min: 16, max: 65_536,
+    defaults: { mcp: 256 }, commands: ["mcp"], group: "Requests",
+    doc: "MiB that large answers being received at once may take (query_vectors, fetch_vectors, fetch_by_metadata with values or many records; estimated from their size); past it a call waits its turn, up to 30 s, then is refused",
+  },
 
   // ── Logging ────────────────────────────────────────────────────────────────────────────────────────
   {

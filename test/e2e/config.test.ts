@@ -151,6 +151,7 @@ describe("defaults", () => {
         tools: [],
         excludeTools: [],
         maxResultTokens: 10000,
+        answerMbInFlight: 256,
       },
     });
     const flags = loadConfig(["--local", "--data-dir", "/d", "--timeout-ms", "500", "--concurrency", "2", "--retries", "0"], { PINECONE_API_KEY: "k", PINECONE_CONTROLLER_HOST: "http://127.0.0.1:5/" });
