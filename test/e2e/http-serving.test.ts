@@ -471,6 +471,22 @@ describe("calls in flight when their session closes", () => {
     await client.close().catch(() => {});
   });
 
+  test("SIGTERM while a call's body is still arriving: the call is answered with its account, not cut off", async () => {
+    const p = await startHttp(["--insecure-http-no-token", "--shutdown-grace-s", "0", "--log-level", "debug"]);
+    const sid = await rawSession(p.url, "2025-06-18");
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "upsert_vectors", arguments: { index: "big", namespace: "sigterm-uploading", vectors } } });
+    const upload = openPost(p.url, { "Mcp-Session-Id": sid, "Mcp-Protocol-Version": "2025-06-18", "Content-Length": String(Buffer.byteLength(body)) });
+    await new Promise<void>((r) => upload.req.write(body.slice(0, 1000), () => r()));
+    p.child.kill("SIGTERM");
+    await until(() => /shutting down: stopping 1 session/.test(p.stderr()), "the server to wait for the call being received");
+    upload.req.end(body.slice(1000));
+    const result = sseMessages((await upload.response).body).find((m) => m.id === 4).result;
+    expect(result.structuredContent).toMatchObject({ records: N, upserted: 0, failed: N });
+    expect(result.content[0].text).toContain("the server stopped the call (it is shutting down, or the session was closed)");
+    await expectExactAccount(result, "sigterm-uploading");
+    expect(await p.exited).toBe(0);
+  });
+
   test("SIGTERM within the grace period: the running call finishes whole, new requests are refused meanwhile", async () => {
     const p = await startHttp(["--insecure-http-no-token", "--shutdown-grace-s", "60", "--log-level", "debug"]);
     const { call, client } = await slowUpsert(p.url, "sigterm-in-grace");

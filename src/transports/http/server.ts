@@ -302,6 +302,9 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpMcpS
       await windDown(s);
       return s.transport.handleRequest(req, res);
     }
+    // A call whose body is still arriving is in flight already: shutdown and DELETE wait for its answer too.
+    s.posts++;
+    res.once("close", () => s.posts--);
     const read = await readJson(req, res);
     if (!read) return;
     const checked = checkMessages(read.json, s);
@@ -338,7 +341,8 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpMcpS
     if (method !== "POST" && method !== "GET" && method !== "DELETE") {
       return sendError(res, 405, -32000, "Method Not Allowed: use POST, GET or DELETE", { Allow: "POST, GET, DELETE" });
     }
-    if (closed) return sendError(res, 503, -32000, "Service Unavailable: the server is shutting down", { Connection: "close" });
+    // Through refuse(): a body still arriving is read and dropped, so the client gets this 503 rather than a reset.
+    if (closed) return refuse(req, res, { status: 503, code: -32000, message: "Service Unavailable: the server is shutting down", reason: "shutting down" });
 
     const id = req.headers["mcp-session-id"];
     if (typeof id === "string" && id !== "") {
