@@ -3,6 +3,7 @@
 import { benchColdStart, benchColdStartShared } from "./cold-start.js";
 import { benchHttpLoad } from "./http-load.js";
 import { benchHttpRss } from "./http-rss.js";
+import { benchHttpKill } from "./http-kill.js";
 import { benchImport } from "./import.js";
 import { benchImportRss } from "./import-rss.js";
 import { benchUpsertTool } from "./upsert-tool.js";
@@ -29,6 +30,7 @@ const BENCHMARKS: Record<string, () => Promise<unknown>> = {
   "bulk-import": benchBulkImport,
   "http-rss": benchHttpRss,
   export: benchExport,
+  "http-kill": benchHttpKill,
 };
 
 const chosen = process.argv.slice(2);
