@@ -12,6 +12,8 @@ import type { VectorStore } from "../storage/store.js";
 import type { DeclaredNamespaces } from "../storage/declared-namespaces.js";
 
 type Model = Record<string, unknown>;
+/** How an index is described: in the 2026-04 shape (records.ts) or the 2026-07 one (index-model-2026-07.ts). */
+export type IndexShape = (index: StoredIndex, hostName: string) => Model;
 
 export class ControlOperations {
   readonly serial = new Serial();
@@ -56,15 +58,15 @@ export class ControlOperations {
     await this.jobs.all();
   }
 
-  listIndexes(): Model {
-    return { indexes: sortedByName(this.inventory.indexes).map((i) => indexModel(i, this.hostName)) };
+  listIndexes(shape: IndexShape = indexModel): Model {
+    return { indexes: sortedByName(this.inventory.indexes).map((i) => shape(i, this.hostName)) };
   }
 
-  describeIndex(name: string): Model {
-    return indexModel(this.getIndex(name), this.hostName);
+  describeIndex(name: string, shape: IndexShape = indexModel): Model {
+    return shape(this.getIndex(name), this.hostName);
   }
 
-  createIndex(input: CreateIndexInput): Promise<Model> {
+  createIndex(input: CreateIndexInput, shape: IndexShape = indexModel): Promise<Model> {
     return this.serial.run(async () => {
       let copyFrom: string | undefined;
       if (input.sourceCollection !== undefined) {
@@ -81,7 +83,7 @@ export class ControlOperations {
         }
         copyFrom = collection.space;
       }
-      return indexModel(await this.addIndex(input, copyFrom), this.hostName);
+      return shape(await this.addIndex(input, copyFrom), this.hostName);
     });
   }
 
@@ -113,6 +115,7 @@ export class ControlOperations {
         ...(copyFrom ? { copyFrom } : {}),
         ...(restoreJobId ? { restoreJobId } : {}),
         ...(input.embed ? { embed: input.embed } : {}),
+        ...(input.schema ? { schema: input.schema } : {}),
         createdAt: new Date().toISOString(),
       };
       index.port = await this.servers.open(index, 0);
@@ -129,7 +132,7 @@ export class ControlOperations {
     }
   }
 
-  configureIndex(name: string, input: ConfigureInput): Promise<Model> {
+  configureIndex(name: string, input: ConfigureInput, shape: IndexShape = indexModel): Promise<Model> {
     return this.serial.run(async () => {
       const index = this.getIndex(name);
       const next: StoredIndex = { ...index, tags: { ...index.tags } };
@@ -158,7 +161,7 @@ export class ControlOperations {
         next.spec = { pod };
       }
       await this.inventory.putIndex(next);
-      return indexModel(next, this.hostName);
+      return shape(next, this.hostName);
     });
   }
 

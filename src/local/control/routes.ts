@@ -2,7 +2,11 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ControlError, invalid, unauthenticated } from "./errors.js";
 import { answerIdentity, apiKeyMatches, readBody, requestUrl, sendJson, sendTooLargeAndClose } from "../http-util.js";
-import type { ControlOperations } from "./operations.js";
+import type { ControlOperations, IndexShape } from "./operations.js";
+import { indexModel } from "./records.js";
+import { indexModel2026_07 } from "./index-model-2026-07.js";
+import { parseCreateWithSchema } from "./create-with-schema.js";
+import { requestApiVersion, type ApiVersion } from "../api-version.js";
 import type { Backups } from "./backups.js";
 import { parseConfigure, parseCreateCollection, parseCreateIndex, parseJsonObject } from "./validate.js";
 import { parseCreateForModel } from "./create-for-model.js";
@@ -11,7 +15,15 @@ import type { Models } from "../models/available-models.js";
 
 const CONTROL_BODY_LIMIT = 1024 * 1024;
 
-type Handler = (ctx: { name: string; query: URLSearchParams; body: () => Promise<Record<string, unknown>> }) => Promise<[number, unknown]>;
+type Handler = (ctx: {
+  name: string;
+  query: URLSearchParams;
+  body: () => Promise<Record<string, unknown>>;
+  version: ApiVersion;
+}) => Promise<[number, unknown]>;
+
+/** How this request's API version describes an index. */
+const shapeOf = (version: ApiVersion): IndexShape => (version === "2026-07" ? indexModel2026_07 : indexModel);
 
 interface Route {
   pattern: RegExp;
@@ -49,19 +61,24 @@ function routes(operations: ControlOperations, models: Models): Route[] {
   return [
     {
       pattern: /^\/indexes\/create-for-model\/?$/,
-      methods: { POST: async ({ body }) => [201, await operations.createIndex(await parseCreateForModel(await body(), models))] },
+      methods: {
+        POST: async ({ body, version }) => [201, await operations.createIndex(await parseCreateForModel(await body(), models), shapeOf(version))],
+      },
     },
     {
       pattern: /^\/indexes\/?$/,
       methods: {
-        GET: async () => [200, operations.listIndexes()],
-        POST: async ({ body }) => [201, await operations.createIndex(parseCreateIndex(await body()))],
+        GET: async ({ version }) => [200, operations.listIndexes(shapeOf(version))],
+        POST: async ({ body, version }) => {
+          const input = version === "2026-07" ? parseCreateWithSchema(await body()) : parseCreateIndex(await body());
+          return [201, await operations.createIndex(input, shapeOf(version))];
+        },
       },
     },
     {
       pattern: /^\/indexes\/([^/]+)\/?$/,
       methods: {
-        GET: async ({ name }) => [200, operations.describeIndex(name)],
+        GET: async ({ name, version }) => [200, operations.describeIndex(name, shapeOf(version))],
         DELETE: async ({ name }) => [202, await operations.deleteIndex(name)],
         PATCH: async ({ name, body }) => [202, await operations.configureIndex(name, parseConfigure(await body()))],
       },
@@ -123,7 +140,7 @@ export function controlPlaneHandler(operations: ControlOperations, apiKey: strin
         if (!read.ok) throw read.reason === "too-large" ? new TooLarge() : new Aborted();
         return parseJsonObject(read.body);
       };
-      const [status, payload] = await handler({ name, query: url.searchParams, body });
+      const [status, payload] = await handler({ name, query: url.searchParams, body, version: requestApiVersion(req.headers) });
       sendJson(res, status, payload);
     } catch (e) {
       if (e instanceof Aborted) {

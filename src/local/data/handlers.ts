@@ -27,6 +27,7 @@ import { recordsRoute } from "./routes/records.js";
 import { MemoryLimitError } from "../search/vectors.js";
 import type { DataPlaneExtras, DataPlaneIndex, DataPlaneRequest, DataPlaneResponse, Route, RouteContext } from "./types.js";
 import { bulkImportRoute } from "./routes/bulk-imports.js";
+import { wrongApiRefusal } from "./wrong-api.js";
 
 export type { DataPlaneIndex, DataPlaneRequest, DataPlaneResponse } from "./types.js";
 
@@ -66,6 +67,8 @@ export async function handleDataPlane(
 ): Promise<DataPlaneResponse> {
   try {
     const path = req.pathname.length > 1 ? req.pathname.replace(/\/+$/, "") : req.pathname;
+    const wrongApi = wrongApiRefusal(index, path);
+    if (wrongApi) return wrongApi;
     const records = await recordsRoute({ req, index, store, extras, models }, path);
     if (records) return records;
     const ns = /^\/namespaces\/([^/]+)$/.exec(path);

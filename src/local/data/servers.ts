@@ -39,13 +39,15 @@ export interface DataServersOptions {
 export function dataPlaneIndex(index: StoredIndex): DataPlaneIndex {
   // A sparse index has no dimension; the data plane gets 0 for it.
   const spec = index.spec;
-  const filterable = "serverless" in spec ? (spec.serverless.schema ? Object.keys(spec.serverless.schema.fields) : undefined) : spec.pod.metadata_config?.indexed;
+  const filterable = "serverless" in spec ? (spec.serverless.schema ? Object.keys(spec.serverless.schema.fields) : undefined) : "pod" in spec ? spec.pod.metadata_config?.indexed : undefined;
   const kind = "pod" in spec ? "pod" : "serverless";
+  const readCapacity = "serverless" in spec ? spec.serverless.read_capacity : "byoc" in spec ? spec.byoc.read_capacity : undefined;
   return {
     name: index.name, space: index.space, dimension: index.dimension ?? 0, metric: index.metric, vectorType: index.vectorType, kind, id: index.id,
     ...(index.embed ? { embed: index.embed } : {}),
     ...(filterable ? { filterable } : {}),
-    ...("serverless" in spec && spec.serverless.read_capacity?.mode === "Dedicated" ? { dedicatedReads: true } : {}),
+    ...(readCapacity?.mode === "Dedicated" ? { dedicatedReads: true } : {}),
+    ...(index.schema ? { schema: index.schema } : {}),
   };
 }
 

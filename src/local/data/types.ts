@@ -1,6 +1,7 @@
 import type { VectorStore } from "../storage/store.js";
 import type { DeclaredNamespaces } from "../storage/declared-namespaces.js";
 import type { StoredEmbed } from "../storage/inventory.js";
+import type { IndexSchemaRecord } from "../storage/index-schema.js";
 import type { Models } from "../models/available-models.js";
 
 export interface DataPlaneIndex { name: string; space: string; dimension: number;
@@ -10,7 +11,9 @@ export interface DataPlaneIndex { name: string; space: string; dimension: number
   /** How the index is deployed; the hosted service refuses some requests on one kind (routes/stats.ts, list.ts). */
   kind?: "serverless" | "pod"; id?: string;
   /** read_capacity mode Dedicated (dedicated read nodes): the query tuning fields scanFactor, maxCandidates apply. */
-  dedicatedReads?: boolean }
+  dedicatedReads?: boolean;
+  /** A document index's typed fields (API version 2026-07); read it with documentSchema() (document-schema.ts). */
+  schema?: IndexSchemaRecord }
 export interface DataPlaneRequest { method: string; pathname: string; query: URLSearchParams; body: Buffer }
 export interface DataPlaneResponse { status: number; body: unknown }   // body: JSON-serialised by servers.ts
 
