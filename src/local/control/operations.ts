@@ -1,7 +1,7 @@
 // The control plane's operations on indexes and collections: inventory, data-plane ports and the
 // background copies between spaces. Mutations run one at a time and answer only after lmdb committed.
 import { randomUUID } from "node:crypto";
-import type { Inventory, StoredCollection, StoredIndex } from "../storage/inventory.js";
+import type { Inventory, ReadCapacityRecord, StoredCollection, StoredIndex } from "../storage/inventory.js";
 import { ControlError, invalid, notFound, alreadyExists } from "./errors.js";
 import type { DataServers } from "../data/servers.js";
 import { Jobs, Serial } from "./jobs.js";
@@ -143,6 +143,10 @@ export class ControlOperations {
           else next.tags[k] = v;
         }
       }
+      if (input.semanticField !== undefined && index.embed && input.semanticField !== index.embed.fieldMap.text) {
+        throw invalid(`schema.fields.${input.semanticField} is not a semantic_text field of index ${name}; its semantic_text field is ${index.embed.fieldMap.text}.`);
+      }
+      if (input.readCapacity) next.spec = withReadCapacity(index, input.readCapacity);
       if (input.embed) {
         if (!index.embed) {
           throw invalid(
@@ -317,6 +321,30 @@ export class ControlOperations {
       },
     );
   }
+}
+
+/** The index's spec with a read capacity change applied (what is left out keeps its value). */
+function withReadCapacity(index: StoredIndex, change: NonNullable<ConfigureInput["readCapacity"]>): StoredIndex["spec"] {
+  const spec = index.spec;
+  if ("pod" in spec) throw invalid(`read_capacity cannot be configured: index ${index.name} is pod-based (scale it with deployment.replicas and deployment.pod_type).`);
+  const current = "serverless" in spec ? spec.serverless.read_capacity : spec.byoc.read_capacity;
+  let next: ReadCapacityRecord;
+  if (change.mode === "OnDemand") {
+    if ("byoc" in spec) throw invalid(`read_capacity.mode OnDemand is not supported for BYOC index ${index.name}: BYOC indexes use Dedicated read capacity.`);
+    next = { mode: "OnDemand" };
+  } else {
+    const was = current?.mode === "Dedicated" ? current.dedicated : undefined;
+    const nodeType = change.nodeType ?? was?.node_type;
+    const replicas = change.manual?.replicas ?? was?.manual.replicas;
+    const shards = change.manual?.shards ?? was?.manual.shards;
+    if (nodeType === undefined || replicas === undefined || shards === undefined) {
+      throw invalid(
+        `read_capacity: index ${index.name} has OnDemand read capacity; moving it to Dedicated needs dedicated.node_type, dedicated.scaling (Manual) and dedicated.manual.replicas and shards.`,
+      );
+    }
+    next = { mode: "Dedicated", dedicated: { node_type: nodeType, scaling: "Manual", manual: { replicas, shards } } };
+  }
+  return "serverless" in spec ? { serverless: { ...spec.serverless, read_capacity: next } } : { byoc: { ...spec.byoc, read_capacity: next } };
 }
 
 function sortedByName<T extends { name: string }>(map: Map<string, T>): T[] {

@@ -86,6 +86,8 @@ export interface StoredBackup {
   vectorType: VectorType;
   dimension?: number;
   metric: Metric;
+  /** The source's document schema, when it was a document index: a restore makes a document index again. */
+  schema?: IndexSchemaRecord;
   tags: Record<string, string>;
   recordCount?: number;
   namespaceCount?: number;
