@@ -10,6 +10,7 @@ import { collectionModel, indexModel } from "./records.js";
 import type { ConfigureInput, CreateIndexInput } from "./validate.js";
 import type { VectorStore } from "../storage/store.js";
 import type { DeclaredNamespaces } from "../storage/declared-namespaces.js";
+import type { NamespaceAliases } from "../storage/namespace-aliases.js";
 
 type Model = Record<string, unknown>;
 /** How an index is described: in the 2026-04 shape (records.ts) or the 2026-07 one (index-model-2026-07.ts). */
@@ -27,6 +28,8 @@ export class ControlOperations {
     private readonly log: (line: string) => void,
     /** Namespaces created by name: dropped and copied with their space. */
     private readonly declared?: DeclaredNamespaces,
+    /** Namespace aliases: dropped with their index's space. */
+    private readonly aliases?: NamespaceAliases,
   ) {}
 
   /** The index record with this name, if it is still the one with this id. */
@@ -40,6 +43,7 @@ export class ControlOperations {
     for (const space of this.inventory.pendingDrops()) {
       await this.store.dropSpace(space);
       await this.declared?.dropSpace(space);
+      await this.aliases?.dropSpace(space);
       await this.inventory.clearDrop(space);
     }
     for (const index of [...this.inventory.indexes.values()]) {
@@ -266,6 +270,7 @@ export class ControlOperations {
         await this.jobs.settled(space);
         await this.store.dropSpace(space);
         await this.declared?.dropSpace(space);
+        await this.aliases?.dropSpace(space);
         await this.inventory.clearDrop(space);
       },
       (e) => this.log(`dropping ${space} failed (retried at the next start): ${String(e)}`),

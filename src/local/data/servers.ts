@@ -130,7 +130,7 @@ export class DataServers {
         return;
       }
       const answer = await handleDataPlane(
-        { method: req.method ?? "GET", pathname: url.pathname, query: url.searchParams, body: read.body },
+        { method: req.method ?? "GET", pathname: url.pathname, query: url.searchParams, body: read.body, apiVersion: requestApiVersion(req.headers) },
         dataPlaneIndex(index),
         this.opts.store,
         this.opts.extras,
