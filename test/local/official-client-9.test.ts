@@ -2,23 +2,15 @@
 // 2026-07; installed beside 8.2 under the npm alias "pinecone9") drives the local service. The client declares
 // Node ≥ 22 but loads and runs on Node 20: these tests run on the Node that runs the suite.
 // The client adds https:// to a host without a scheme, so data-plane handles get an explicit "http://" host.
-import { rmSync } from "node:fs";
 import { Pinecone } from "pinecone9";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServiceProcess, type RunningService } from "../helpers/local-service.js";
+import { describe, expect, it } from "vitest";
+import { useServiceProcess } from "../helpers/local-service.js";
 import { call } from "./http.js";
 
-let svc: RunningService;
 let pc: Pinecone;
 
-beforeAll(async () => {
-  svc = await startServiceProcess();
-  pc = new Pinecone({ apiKey: svc.apiKey, controllerHostUrl: svc.controlUrl });
-});
-
-afterAll(async () => {
-  await svc?.stop();
-  if (svc) rmSync(svc.dataDir, { recursive: true, force: true });
+const service = useServiceProcess((started) => {
+  pc = new Pinecone({ apiKey: started.apiKey, controllerHostUrl: started.controlUrl });
 });
 
 describe("official client 9 against the local service: indexes", () => {
@@ -93,7 +85,7 @@ describe("official client 9 against the local service: data, backups, schedules,
     const made = await call(`http://${host}/namespace-aliases`, {
       method: "POST",
       body: { name: "current", target_namespace: "v1" },
-      apiKey: svc.apiKey,
+      apiKey: service().apiKey,
       headers: { "X-Pinecone-Api-Version": "2026-07" },
     });
     expect(made.status).toBe(200);
