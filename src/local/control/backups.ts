@@ -130,6 +130,7 @@ export class Backups {
           ...(backup.dimension !== undefined ? { dimension: backup.dimension } : {}),
           metric: backup.metric,
           ...(backup.schema ? { schema: backup.schema } : {}),
+          sourceBackupId: backup.backupId,
           spec: { serverless: { cloud: backup.cloud, region: backup.region, ...(readCapacity ? { read_capacity: readCapacity } : {}) } },
           deletionProtection,
           tags: tags ?? { ...backup.tags },

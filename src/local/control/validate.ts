@@ -105,7 +105,7 @@ export function parseTags(v: unknown): Record<string, string> | undefined {
 }
 
 /** The stored index's own settings, as a create request gives them. */
-export type CreateIndexInput = Pick<StoredIndex, "name" | "vectorType" | "dimension" | "metric" | "spec" | "deletionProtection" | "tags" | "embed" | "schema"> & {
+export type CreateIndexInput = Pick<StoredIndex, "name" | "vectorType" | "dimension" | "metric" | "spec" | "deletionProtection" | "tags" | "embed" | "schema" | "sourceBackupId"> & {
   sourceCollection?: string;
 };
 

@@ -80,6 +80,7 @@ describe("backups under 2026-07", () => {
     expect((await api("POST", `/backups/${id}/create-index`, { name: "restored", read_capacity: dedicated })).status).toBe(202);
     const restored = await waitReady(api, "/indexes/restored");
     expect(restored).toMatchObject({ name: "restored", spec: { serverless: { read_capacity: { ...dedicated, status: { state: "Ready", current_replicas: 1, current_shards: 2 } } } } });
+    expect((await v7("GET", "/indexes/restored")).body).toMatchObject({ source_backup_id: id });
     expect(((await v7("GET", "/indexes/restored")).body as { schema: unknown }).schema).toEqual(((await v7("GET", "/indexes/docs")).body as { schema: unknown }).schema);
     expect((await api("POST", "/indexes/docs/backups", {})).status).toBe(201);
   });
