@@ -50,6 +50,14 @@ describe("stricter input under 2026-07 (400, nothing written)", () => {
     expect(env.store.spaceStats("i:v").totalVectorCount).toBe(2);
   });
 
+  it("fetch_by_metadata needs a filter", async () => {
+    expect(await call("2026-07", "POST", "/vectors/fetch_by_metadata", { namespace: "ns" })).toEqual({
+      status: 400,
+      body: err(3, "filter is required with API version 2026-07: the metadata filter the records must match"),
+    });
+    expect((await call("2026-04", "POST", "/vectors/fetch_by_metadata", { namespace: "ns" })).status).toBe(200);
+  });
+
   it("2026-04 still takes them", async () => {
     expect((await call("2026-04", "POST", "/vectors/upsert", { namespace: "ns", vectors: [{ id: "é", values: [0, 0] }] })).status).toBe(200);
     expect(env.store.spaceStats("i:v").totalVectorCount).toBe(3);
