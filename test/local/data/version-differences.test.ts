@@ -31,6 +31,15 @@ describe("namespaces under 2026-07", () => {
     expect((await call("2026-04", "GET", "/namespaces/ns")).body).toEqual({ name: "ns", record_count: 2 });
   });
 
+  it("a malformed pagination token is 400", async () => {
+    expect(await call("2026-07", "GET", "/namespaces", undefined, new URLSearchParams({ paginationToken: "%%not-a-token" }))).toEqual({
+      status: 400,
+      body: err(3, "paginationToken is malformed: pass the pagination.next of the previous page as it came"),
+    });
+    const first = await call("2026-07", "GET", "/namespaces", undefined, new URLSearchParams({ limit: "1" }));
+    expect(first.status).toBe(200);
+  });
+
   it("a namespace that does not exist is 404", async () => {
     expect(await call("2026-07", "GET", "/namespaces/none")).toEqual({ status: 404, body: err(5, "Namespace 'none' not found") });
   });
