@@ -1,6 +1,7 @@
 // What API version 2026-07 refuses that earlier versions took, checked before the route runs (400, nothing
-// written): record ids and namespaces must be ASCII without NUL, and a dense vector whose values are all smaller
-// than 1e-8 in magnitude is refused as containing only zeros. Earlier versions keep today's rules.
+// written): record ids and namespaces must be ASCII without NUL, a dense vector whose values are all smaller than
+// 1e-8 in magnitude is refused as containing only zeros, fetch_by_metadata needs a filter. Earlier versions keep
+// today's rules.
 import { invalid, quote } from "./errors.js";
 import type { DataPlaneRequest } from "./types.js";
 import { field, parseBody, type Json, type JsonObject } from "./validate.js";
@@ -66,5 +67,8 @@ export function checkStricter2026_07(req: DataPlaneRequest, path: string): void 
     if (Array.isArray(ids)) ids.forEach((id, i) => checkId(id, `Id at position ${i}`));
   } else if (path === "/query") {
     checkId(field(body, "id"), "Query");
+  } else if (path === "/vectors/fetch_by_metadata") {
+    const filter = field(body, "filter");
+    if (filter === undefined || filter === null) throw invalid("filter is required with API version 2026-07: the metadata filter the records must match");
   }
 }

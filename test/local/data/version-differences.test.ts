@@ -31,6 +31,15 @@ describe("namespaces under 2026-07", () => {
     expect((await call("2026-04", "GET", "/namespaces/ns")).body).toEqual({ name: "ns", record_count: 2 });
   });
 
+  it("a malformed pagination token is 400", async () => {
+    expect(await call("2026-07", "GET", "/namespaces", undefined, new URLSearchParams({ paginationToken: "%%not-a-token" }))).toEqual({
+      status: 400,
+      body: err(3, "paginationToken is malformed: pass the pagination.next of the previous page as it came"),
+    });
+    const first = await call("2026-07", "GET", "/namespaces", undefined, new URLSearchParams({ limit: "1" }));
+    expect(first.status).toBe(200);
+  });
+
   it("a namespace that does not exist is 404", async () => {
     expect(await call("2026-07", "GET", "/namespaces/none")).toEqual({ status: 404, body: err(5, "Namespace 'none' not found") });
   });
@@ -48,6 +57,14 @@ describe("stricter input under 2026-07 (400, nothing written)", () => {
   ])("refuses %s", async (_what, body, message) => {
     expect(await call("2026-07", "POST", "/vectors/upsert", body)).toEqual({ status: 400, body: err(3, message) });
     expect(env.store.spaceStats("i:v").totalVectorCount).toBe(2);
+  });
+
+  it("fetch_by_metadata needs a filter", async () => {
+    expect(await call("2026-07", "POST", "/vectors/fetch_by_metadata", { namespace: "ns" })).toEqual({
+      status: 400,
+      body: err(3, "filter is required with API version 2026-07: the metadata filter the records must match"),
+    });
+    expect((await call("2026-04", "POST", "/vectors/fetch_by_metadata", { namespace: "ns" })).status).toBe(200);
   });
 
   it("2026-04 still takes them", async () => {

@@ -38,6 +38,9 @@ export function listNamespaces(ctx: RouteContext) {
   const limit = parseLimit(req.query.get("limit"));
   const token = req.query.get("paginationToken");
   const after = token ? Buffer.from(token, "base64url").toString("utf8") : undefined;
+  if (token && ctx.req.apiVersion === "2026-07" && (!/^[A-Za-z0-9_-]+$/.test(token) || Buffer.from(after!).toString("base64url") !== token)) {
+    throw invalid("paginationToken is malformed: pass the pagination.next of the previous page as it came");
+  }
   const all = [...allNamespaces(ctx).values()]
     .filter((n) => n.name.startsWith(prefix))
     .sort((a, b) => Buffer.compare(Buffer.from(a.name), Buffer.from(b.name)));
