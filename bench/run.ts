@@ -12,6 +12,7 @@ import { benchRecordsSearch } from "./records-search.js";
 import { benchDocuments } from "./documents.js";
 import { benchLocalSearch } from "./local-search.js";
 import { benchApproximate } from "./approximate.js";
+import { benchCopyIndex } from "./copy-index.js";
 
 const BENCHMARKS: Record<string, () => Promise<unknown>> = {
   "upsert-tool": benchUpsertTool,
@@ -27,6 +28,7 @@ const BENCHMARKS: Record<string, () => Promise<unknown>> = {
   "cold-start-shared": benchColdStartShared,
   "bulk-import": benchBulkImport,
   "http-rss": benchHttpRss,
+  "copy-index": benchCopyIndex,
 };
 
 const chosen = process.argv.slice(2);
