@@ -4,6 +4,7 @@
 // page. Both copies are checked: the target holds every record, and a sample reads back equal to the source.
 import { performance } from "node:perf_hooks";
 import { rm } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import { Pinecone, type PineconeRecord } from "@pinecone-database/pinecone";
 import { startServiceProcess, type RunningService } from "../test/helpers/local-service.js";
 import { connectServer, createIndex, makeRecords, officialClientLoop, ratioLine, tempDir } from "./lib.js";
@@ -12,6 +13,16 @@ const COUNT = Number(process.env.BENCH_COPY_COUNT ?? 100_000);
 const DIMENSION = 768;
 /** Records made and written to the source at a time (all 100,000 × 768 as numbers would take ~600 MB at once). */
 const SLICE = 10_000;
+
+/** CPU seconds a process has used so far (user + system, from /proc; 0 where there is no /proc). */
+function cpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
 
 const client = (s: RunningService) => new Pinecone({ apiKey: s.apiKey, controllerHostUrl: s.controlUrl });
 
@@ -60,20 +71,29 @@ export async function benchCopyIndex(): Promise<{ ours: number; reference: numbe
 
     // The reference first: the second copy writes into a target that already holds the first, which can only slow it.
     const refHost = await createIndex(target, "ref-copy", DIMENSION);
+    const services = () => cpuSeconds(source.child.pid!) + cpuSeconds(target.child.pid!);
+    let servicesBefore = services();
+    const own = process.cpuUsage();
     let started = performance.now();
     const copied = await officialCopy(source, sourceHost, target, refHost, "ref-copy");
     const reference = copied / ((performance.now() - started) / 1000);
+    const ownCpu = process.cpuUsage(own);
+    const referenceCpu = { client: (ownCpu.user + ownCpu.system) / 1e6, services: services() - servicesBefore };
     if (copied !== COUNT) throw new Error(`the reference loop copied ${copied} of ${COUNT} records`);
     await checkCopy(source, sourceHost, target, refHost, "ref-copy");
     await client(target).deleteIndex("ref-copy");
 
     const ourHost = await createIndex(target, "source", DIMENSION);
-    const { client: mcp, close } = await connectServer(source, { VECDB_OTHER_API_KEY: target.apiKey, VECDB_OTHER_HOST: target.controlUrl, VECDB_DATA_DIR: dataDir }, ["--toolsets", "transfer"]);
+    const { client: mcp, pid, close } = await connectServer(source, { VECDB_OTHER_API_KEY: target.apiKey, VECDB_OTHER_HOST: target.controlUrl, VECDB_DATA_DIR: dataDir }, ["--toolsets", "transfer"]);
     let seconds: number;
+    let ourCpu: { client: number; services: number };
     try {
+      servicesBefore = services();
+      const serverBefore = cpuSeconds(pid);
       started = performance.now();
       const result = await mcp.callTool({ name: "copy_index", arguments: { from: "main", to: "other", index: "source" } }, undefined, { timeout: 3_600_000 });
       seconds = (performance.now() - started) / 1000;
+      ourCpu = { client: cpuSeconds(pid) - serverBefore, services: services() - servicesBefore };
       const text = result.content?.[0]?.type === "text" ? result.content[0].text : "";
       if (result.isError) throw new Error(`copy_index failed: ${text.slice(0, 500)}`);
     } finally {
@@ -83,7 +103,8 @@ export async function benchCopyIndex(): Promise<{ ours: number; reference: numbe
     await checkCopy(source, sourceHost, target, ourHost, "source");
     process.stdout.write(
       `${ratioLine(`copy_index ${COUNT}×${DIMENSION} with metadata, local service → a second one by URL and key`, ours, reference, "records/s", "≥ 2×")}; ` +
-        `ours ${seconds.toFixed(1)} s, reference ${(COUNT / reference).toFixed(1)} s; both copies checked\n`,
+        `ours ${seconds.toFixed(1)} s, reference ${(COUNT / reference).toFixed(1)} s; CPU (copier + both services) ours ` +
+        `${ourCpu!.client.toFixed(1)} + ${ourCpu!.services.toFixed(1)} s, reference ${referenceCpu.client.toFixed(1)} + ${referenceCpu.services.toFixed(1)} s; both copies checked\n`,
     );
     return { ours, reference };
   } finally {
