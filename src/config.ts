@@ -50,12 +50,14 @@ export interface Config {
   tools: string[];
   excludeTools: string[];
   maxResultTokens: number;
+  answerMbInFlight: number;
   http: boolean;
   httpPort: number;
   httpHost: string;
   /** Never logged. */
   httpToken?: string;
   httpAllowedHosts: string[];
+  httpTrustedProxies: string[];
   httpIdleTimeoutS: number;
   httpNoToken: boolean;
   httpMaxSessions: number;
@@ -125,6 +127,15 @@ export function loadConfig(argv: string[], env: Env = process.env): Loaded<Confi
   }
   if (config.httpNoToken && config.httpToken) {
     throw new ConfigError("--insecure-http-no-token and VECDB_HTTP_TOKEN contradict each other: give one of them");
+  }
+  // Names for the server other than its own, or a proxy in front: whoever reaches that name or proxy reaches the
+  // server, so with no token it would be open to all of them.
+  for (const [given, flag] of [[config.httpAllowedHosts, "--allowed-hosts"], [config.httpTrustedProxies, "--trusted-proxies"]] as const) {
+    if (config.httpNoToken && given.length > 0) {
+      throw new ConfigError(
+        `--insecure-http-no-token is refused together with ${flag}: a server reached through another name or a proxy is open to everyone who reaches that; leave --insecure-http-no-token out and a token is generated (or set VECDB_HTTP_TOKEN)`,
+      );
+    }
   }
   if (config.httpNoToken && !isLoopbackHost(config.httpHost)) {
     throw new ConfigError(

@@ -73,12 +73,12 @@ export const toolsets: readonly Toolset[] = [
   {
     name: "imports",
     purpose: "bulk imports from object storage",
-    sentence: (has) => `Imports: ${named(has, ["start_bulk_import", "list_bulk_imports", "describe_bulk_import", "cancel_bulk_import"])}.`,
+    sentence: (has) => `Bulk imports: ${named(has, ["start_bulk_import", "list_bulk_imports", "describe_bulk_import", "cancel_bulk_import"])}.`,
   },
   {
     name: "transfer",
-    purpose: "copy indexes between services",
-    sentence: (has) => `Transfer: ${named(has, ["copy_index"])}.`,
+    purpose: "copy an index between services, or export it to files",
+    sentence: (has) => `Transfer: ${named(has, ["copy_index", "export_index"])}.`,
   },
 ];
 
@@ -141,6 +141,7 @@ export const toolModules: readonly ToolEntry[] = [
   tool("describe_bulk_import", "imports", () => import("./imports/describe_bulk_import.js"), "Show one bulk import: status, percent, records imported, error."),
   tool("cancel_bulk_import", "imports", () => import("./imports/cancel_bulk_import.js"), "Cancel a pending or running bulk import; imported records stay."),
   tool("copy_index", "transfer", () => import("./transfer/copy_index.js"), "Copy an index to another service or index, resumable, re-embedding text for another model."),
+  tool("export_index", "transfer", () => import("./transfer/export_index.js"), "Write an index's records to Parquet (bulk-import layout) or JSONL in an allowed folder."),
   // Only with --allow-destructive (src/mcp/access.ts):
   tool("delete_vectors", "vectors", () => import("./vectors/delete_vectors.js"), "Permanently delete records of one namespace: by ids, by metadata filter, or all."),
   tool("delete_index", "indexes", () => import("./indexes/delete_index.js"), "Permanently delete an index and all its records."),
