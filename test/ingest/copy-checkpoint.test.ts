@@ -1,6 +1,8 @@
 // A copy's checkpoint on disk: written whole (0600, in a 0700 folder) and read back; never read through a link; a
-// file that is not one this server wrote is reported, not trusted; removed when the copy is complete.
-import { mkdtempSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+// file that is not one this server wrote is reported, not trusted; removed when the copy is complete; one process
+// copies at a time.
+import { spawn } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "vitest";
@@ -39,4 +41,24 @@ test.skipIf(process.platform === "win32")("a link in the checkpoint's place is n
   expect(await store.read()).toEqual({ problem: `the checkpoint ${store.path} is not one this server wrote` });
   writeFileSync(store.path, "{not json");
   expect((await store.read()).problem).toMatch(/could not be read/);
+});
+
+test("a copy is claimed by one process at a time; a claim left by a process that died is taken over", async () => {
+  const folder = join(mkdtempSync(join(tmpdir(), "vecdb-checkpoint-")), "copy-checkpoints");
+  const store = new CheckpointStore(folder, copy);
+  const other = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
+  try {
+    await store.save(checkpoint);
+    writeFileSync(`${store.path}.lock`, String(other.pid));
+    expect(await store.claim()).toEqual({ ok: false, pid: other.pid });
+  } finally {
+    const gone = new Promise((resolve) => other.once("exit", resolve));
+    other.kill("SIGKILL");
+    await gone;
+  }
+  const claim = await store.claim();
+  expect(claim.ok).toBe(true);
+  expect(readFileSync(`${store.path}.lock`, "utf8")).toBe(String(process.pid));
+  if (claim.ok) await claim.release();
+  expect(readdirSync(folder)).toEqual([store.path.slice(folder.length + 1)]);
 });
