@@ -50,6 +50,7 @@ test("a copy is claimed by one process at a time; a claim left by a process that
   try {
     await store.save(checkpoint);
     writeFileSync(`${store.path}.lock`, String(other.pid));
+    writeFileSync(`${store.path}.4242-deadbeef.tmp`, "{half a checkp"); // a write a killed process never renamed
     expect(await store.claim()).toEqual({ ok: false, pid: other.pid });
   } finally {
     const gone = new Promise((resolve) => other.once("exit", resolve));

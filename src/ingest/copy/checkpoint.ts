@@ -4,8 +4,8 @@
 // safe-open.ts opens files: never through a link, only a regular file of this user, 0600 in a 0700 folder.
 import { createHash, randomBytes } from "node:crypto";
 import { constants } from "node:fs";
-import { lstat, mkdir, open, readFile, rename, unlink } from "node:fs/promises";
-import { join } from "node:path";
+import { lstat, mkdir, open, readdir, readFile, rename, unlink } from "node:fs/promises";
+import { basename, join } from "node:path";
 import { z } from "zod";
 
 const MarkSchema = z.object({
@@ -96,6 +96,7 @@ export class CheckpointStore {
         const handle = await open(lock, WRITE_FLAGS, 0o600);
         await handle.writeFile(String(process.pid));
         await handle.close();
+        await this.removeLeftovers();
         return { ok: true, release: () => unlink(lock).catch(() => {}) };
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
@@ -105,6 +106,13 @@ export class CheckpointStore {
       await unlink(lock).catch(() => {}); // its process is gone: the copy is ours to go on with
     }
     throw new Error(`the lock ${lock} could not be taken`);
+  }
+
+  /** Temporary files of writes a killed process never renamed (only the claim's holder writes, so none is in use). */
+  private async removeLeftovers(): Promise<void> {
+    const name = basename(this.path);
+    const left = (await readdir(this.folder)).filter((f) => f.startsWith(`${name}.`) && f.endsWith(".tmp"));
+    await Promise.all(left.map((f) => unlink(join(this.folder, f)).catch(() => {})));
   }
 
   async remove(): Promise<void> {
