@@ -13,6 +13,7 @@ import { benchRecordsSearch } from "./records-search.js";
 import { benchDocuments } from "./documents.js";
 import { benchLocalSearch } from "./local-search.js";
 import { benchApproximate } from "./approximate.js";
+import { benchCopyIndex } from "./copy-index.js";
 import { benchExport } from "./export.js";
 
 const BENCHMARKS: Record<string, () => Promise<unknown>> = {
@@ -29,6 +30,7 @@ const BENCHMARKS: Record<string, () => Promise<unknown>> = {
   "cold-start-shared": benchColdStartShared,
   "bulk-import": benchBulkImport,
   "http-rss": benchHttpRss,
+  "copy-index": benchCopyIndex,
   export: benchExport,
   "http-kill": benchHttpKill,
 };

@@ -3,6 +3,7 @@
 import type { z } from "zod";
 import { ResponseShapeError } from "./errors.js";
 import { dataUrlFor } from "./index-url.js";
+import { recordsOfFetchAnswer, type RawRecord } from "./fetch-answer.js";
 import type { HttpClient } from "./http.js";
 import {
   FetchByMetadataSchema,
@@ -146,40 +147,30 @@ export class DataPlane {
   }
 
   /**
-   * The whole records with these ids that exist (any number of ids, split as fetchMany splits them, the groups
-   * fetched `parallel` at a time), for copying: the answer is checked for its shape (records by id; values, sparse
-   * values and metadata of the right kinds), not number by number — the batch encoder refuses a value that is not a
-   * finite 32-bit number when the records are written, and a per-number check of a page of 1,000 × 768 values cost
-   * more than fetching it.
+   * The whole records with these ids that exist, each as the JSON text the service sent (fetch-answer.ts), for
+   * copying: any number of ids, split as fetchMany splits them, the groups fetched `parallel` at a time.
    */
-  async fetchRecords(host: string, ids: string[], namespace: string, signal?: AbortSignal, parallel = 4): Promise<Map<string, FetchedRecord>> {
-    const found = new Map<string, FetchedRecord>();
-    const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+  async fetchRecords(host: string, ids: string[], namespace: string, signal?: AbortSignal, parallel = 4): Promise<Map<string, RawRecord>> {
     const groups = idGroups(ids, 6000);
-    const answers: unknown[] = new Array(groups.length);
+    const found = new Map<string, RawRecord>();
+    const answers: string[] = new Array(groups.length);
     let next = 0;
     const worker = async () => {
       for (let i = next++; i < groups.length; i = next++) {
         const query = new URLSearchParams(groups[i].map((id): [string, string] => ["ids", id]));
         query.set("namespace", namespace);
-        answers[i] = await this.http.request<unknown>({ url: `${this.dataUrl(host)}/vectors/fetch?${query.toString()}`, method: "GET", signal });
+        answers[i] = await this.http.request<string>({ url: `${this.dataUrl(host)}/vectors/fetch?${query.toString()}`, method: "GET", signal, raw: true });
       }
     };
     await Promise.all(Array.from({ length: Math.min(parallel, groups.length) }, worker));
-    const where = `${this.dataUrl(host)}/vectors/fetch`;
-    for (const body of answers) {
-      const vectors = isObject(body) ? (body.vectors ?? {}) : undefined;
-      if (!isObject(vectors)) throw new ResponseShapeError(where, "not a fetch answer");
-      for (const [id, record] of Object.entries(vectors)) {
-        const sparse = isObject(record) ? record.sparseValues : undefined;
-        const shaped =
-          isObject(record) &&
-          (record.values === undefined || Array.isArray(record.values)) &&
-          (sparse === undefined || (isObject(sparse) && Array.isArray(sparse.indices) && Array.isArray(sparse.values))) &&
-          (record.metadata === undefined || record.metadata === null || isObject(record.metadata));
-        if (!shaped) throw new ResponseShapeError(where, `record ${JSON.stringify(id)} is not a record`);
-        found.set(id, { ...(record as FetchedRecord), id });
+    for (const text of answers) {
+      let records: Map<string, RawRecord>;
+      try {
+        records = recordsOfFetchAnswer(text);
+      } catch (err) {
+        throw new ResponseShapeError(`${this.dataUrl(host)}/vectors/fetch`, (err as Error).message);
       }
+      for (const [id, record] of records) found.set(id, record);
     }
     return found;
   }

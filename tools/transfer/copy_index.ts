@@ -226,6 +226,7 @@ export default defineTool({
       { from, to, index, targetIndex, sourceHost: source.host, targetHost: ready.host, mode: plan.mode, namespaces, targetCounts, store, checkpoint: loaded.checkpoint },
       ctx,
     );
+    signal.throwIfAborted(); // cancelled: the checkpoint is saved; the client reads no answer
     const allFailures = run.reports.flatMap((r) => r.outcome?.failures ?? []);
     const skippedExamples = run.reports.flatMap((r) => r.outcome?.skipped ?? []).slice(0, 20);
     const structured: Structured = {
@@ -257,7 +258,7 @@ export default defineTool({
       const hosted = /(^|\.)pinecone\.io$/.test(new URL(to.service.origin).hostname);
       return { structured, table, ...(hosted && { note: FRESHNESS_NOTE }) };
     }
-    const why = signal.aborted ? "The copy was cancelled." : ctx.stopping?.aborted ? "The server stopped the copy (shutting down, or the session was closed)." : "The copy stopped before every record landed.";
+    const why = ctx.stopping?.aborted ? "The server stopped the copy (shutting down, or the session was closed)." : "The copy stopped before every record landed.";
     return {
       structured,
       table,

@@ -4,8 +4,8 @@
 // safe-open.ts opens files: never through a link, only a regular file of this user, 0600 in a 0700 folder.
 import { createHash, randomBytes } from "node:crypto";
 import { constants } from "node:fs";
-import { lstat, mkdir, open, rename, unlink } from "node:fs/promises";
-import { join } from "node:path";
+import { lstat, mkdir, open, readdir, readFile, rename, unlink } from "node:fs/promises";
+import { basename, join } from "node:path";
 import { z } from "zod";
 
 const MarkSchema = z.object({
@@ -84,6 +84,37 @@ export class CheckpointStore {
     return this.writing;
   }
 
+  /**
+   * Claims this copy for this process: a lock file beside the checkpoint, holding the process id. Another live
+   * process's claim is refused (its id returned); one left by a process that died (killed mid-copy) is taken over.
+   */
+  async claim(): Promise<{ ok: true; release(): Promise<void> } | { ok: false; pid: number }> {
+    await privateFolder(this.folder);
+    const lock = `${this.path}.lock`;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        const handle = await open(lock, WRITE_FLAGS, 0o600);
+        await handle.writeFile(String(process.pid));
+        await handle.close();
+        await this.removeLeftovers();
+        return { ok: true, release: () => unlink(lock).catch(() => {}) };
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+      }
+      const holder = Number((await readFile(lock, "utf8").catch(() => "")).trim());
+      if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && alive(holder)) return { ok: false, pid: holder };
+      await unlink(lock).catch(() => {}); // its process is gone: the copy is ours to go on with
+    }
+    throw new Error(`the lock ${lock} could not be taken`);
+  }
+
+  /** Temporary files of writes a killed process never renamed (only the claim's holder writes, so none is in use). */
+  private async removeLeftovers(): Promise<void> {
+    const name = basename(this.path);
+    const left = (await readdir(this.folder)).filter((f) => f.startsWith(`${name}.`) && f.endsWith(".tmp"));
+    await Promise.all(left.map((f) => unlink(join(this.folder, f)).catch(() => {})));
+  }
+
   async remove(): Promise<void> {
     await this.writing.catch(() => {});
     await unlink(this.path).catch((err: NodeJS.ErrnoException) => {
@@ -106,6 +137,16 @@ export class CheckpointStore {
       await unlink(temporary).catch(() => {});
       throw err;
     }
+  }
+}
+
+/** Whether a process with this id runs (EPERM: it does, as another user). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 

@@ -10,6 +10,8 @@ import type { Service } from "../../api/service.js";
 import type { UpsertRecord } from "../check.js";
 import { planTextBatches, type TextRecord } from "../text-records.js";
 import { PlannedBodies, runUpsert, type BatchReport } from "../upsert.js";
+import { encodeRecord } from "../batches.js";
+import { planJsonBatches, type JsonRecord } from "./json-batches.js";
 import type { NamespaceMark } from "./checkpoint.js";
 import { sameFields, sameVectorRecord } from "./same-record.js";
 import { sourceChunks } from "./source-chunks.js";
@@ -120,24 +122,26 @@ export async function copyNamespace(args: NamespaceCopyArgs): Promise<NamespaceC
     args.onProgress?.(landedTotal + handledOutside);
   };
 
-  async function* records(): AsyncGenerator<UpsertRecord | TextRecord> {
+  async function* records(): AsyncGenerator<JsonRecord | TextRecord> {
     for await (const chunk of sourceChunks(source.service, source.host, namespace, { startToken: mark.token, idsPerChunk: args.idsPerChunk, signal })) {
       const onTarget = args.compare && chunk.ids.length > 0 ? await target.service.data.fetchRecords(target.host, chunk.ids, namespace, signal) : undefined;
       const end: ChunkEnd = { end: 0, next: chunk.next, sent: 0, alreadyThere: 0, skipped: [] };
-      const out: (UpsertRecord | TextRecord)[] = [];
+      const out: (JsonRecord | TextRecord)[] = [];
       for (const id of chunk.ids) {
-        const record = chunk.records.get(id);
-        if (record === undefined) {
+        const raw = chunk.records.get(id);
+        if (raw === undefined) {
           vanished++;
           continue;
         }
-        const written = asWritten(record, mode);
+        // Parsed only when it must be: to compare, to take its text, or to drop a field an upsert does not take.
+        const parsed = onTarget !== undefined || mode.kind === "text" || !raw.plain ? ({ ...(JSON.parse(raw.json) as FetchedRecord), id }) : undefined;
+        const written = parsed === undefined ? { id, json: raw.json } : asWritten(parsed, mode);
         if (typeof written === "string") {
           end.skipped.push({ id, why: written });
           continue;
         }
         const there = onTarget?.get(id);
-        if (there !== undefined && (mode.kind === "vectors" ? sameVectorRecord(record, there) : sameFields(fieldsOf(written as TextRecord), there))) {
+        if (there !== undefined && parsed !== undefined && isThere(parsed, written, mode, JSON.parse(there.json) as FetchedRecord)) {
           end.alreadyThere++;
           continue;
         }
@@ -165,7 +169,7 @@ export async function copyNamespace(args: NamespaceCopyArgs): Promise<NamespaceC
     service: target.service,
     index: target.index,
     namespace,
-    records: mode.kind === "vectors" ? (stream as AsyncIterable<UpsertRecord>) : new PlannedBodies(planTextBatches(stream as AsyncIterable<TextRecord>)),
+    records: new PlannedBodies(mode.kind === "vectors" ? planJsonBatches(stream as AsyncIterable<JsonRecord>, namespace) : planTextBatches(stream as AsyncIterable<TextRecord>)),
     concurrency: args.concurrency,
     signal,
     stopSending: args.stopSending,
@@ -198,21 +202,27 @@ export async function copyNamespace(args: NamespaceCopyArgs): Promise<NamespaceC
   };
 }
 
-/** The record as the target takes it, or why it cannot be written. */
-function asWritten(record: FetchedRecord, mode: CopyMode): UpsertRecord | TextRecord | string {
+/** The record as the target takes it (JSON of the fields an upsert takes, or a text record), or why it cannot be written. */
+function asWritten(record: FetchedRecord, mode: CopyMode): JsonRecord | TextRecord | string {
   const metadata = (record.metadata ?? undefined) as Record<string, unknown> | undefined;
   if (mode.kind === "vectors") {
-    return {
+    const upsert: UpsertRecord = {
       id: record.id,
       ...(record.values !== undefined && { values: record.values }),
       ...(record.sparseValues !== undefined && { sparseValues: record.sparseValues }),
       ...(metadata !== undefined && Object.keys(metadata).length > 0 && { metadata }),
-    } as UpsertRecord;
+    };
+    return { id: record.id, json: encodeRecord(upsert) };
   }
   const text = metadata?.[mode.sourceField];
   if (typeof text !== "string" || text.trim() === "") return `has no text in its field "${mode.sourceField}" for the target's model to embed`;
   const { [mode.sourceField]: _moved, ...others } = metadata ?? {};
   return { _id: record.id, ...others, [mode.targetField]: text };
+}
+
+/** Whether the target holds the record as it would be written. */
+function isThere(source: FetchedRecord, written: JsonRecord | TextRecord, mode: CopyMode, found: FetchedRecord): boolean {
+  return mode.kind === "vectors" ? sameVectorRecord(source, found) : sameFields(fieldsOf(written as TextRecord), found);
 }
 
 /** A text record's fields: what the target stores as its metadata. */

@@ -1,14 +1,14 @@
 // The records of one namespace of the source, in listing order, a chunk at a time: ids listed a page (100) at a
 // time until a chunk has `idsPerChunk` of them, then fetched whole (≤ 1,000 ids a chunk, in requests whose query
 // strings stay short). The next chunks are listed and fetched while the caller works on this one, at most `ahead`.
-import type { FetchedRecord } from "../../api/records.js";
+import type { RawRecord } from "../../api/fetch-answer.js";
 import type { Service } from "../../api/service.js";
 
 export interface SourceChunk {
   /** The ids listed, in order. */
   ids: string[];
-  /** The records fetched, by id (an id listed but deleted before the fetch is missing). */
-  records: Map<string, FetchedRecord>;
+  /** The records fetched, by id, as the source wrote them (an id listed but deleted before the fetch is missing). */
+  records: Map<string, RawRecord>;
   /** The pagination token that lists the ids after this chunk; undefined after the last one. */
   next: string | undefined;
 }
@@ -39,7 +39,7 @@ export async function* sourceChunks(
   const fill = async () => {
     while (!listedAll && queue.length < ahead) {
       const listed = await list();
-      const fetching = (listed.ids.length === 0 ? Promise.resolve(new Map<string, FetchedRecord>()) : service.data.fetchRecords(host, listed.ids, namespace, opts.signal)).then(
+      const fetching = (listed.ids.length === 0 ? Promise.resolve(new Map<string, RawRecord>()) : service.data.fetchRecords(host, listed.ids, namespace, opts.signal)).then(
         (records) => ({ ...listed, records }),
       );
       fetching.catch(() => {}); // awaited in turn below; not an unhandled rejection meanwhile

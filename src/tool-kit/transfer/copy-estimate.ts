@@ -19,7 +19,9 @@ export async function estimateCopy(
   const sample = page.ids.length === 0 ? new Map() : await service.data.fetchRecords(host, page.ids, largest.name, signal);
   const readSeconds = (performance.now() - started) / 1000;
   if (sample.size === 0) return { bytes: 0, seconds: 0 };
-  const perRecordBytes = Buffer.byteLength(JSON.stringify([...sample.values()])) / sample.size;
+  let sampleBytes = 0;
+  for (const record of sample.values()) sampleBytes += Buffer.byteLength(record.json);
+  const perRecordBytes = sampleBytes / sample.size;
   // Reading and writing each take about a read's time; reads and writes overlap, `concurrency` writes at a time.
   const perRecordSeconds = (2 * readSeconds) / sample.size / Math.max(1, Math.min(concurrency, 4));
   return { bytes: Math.round(perRecordBytes * records), seconds: Math.round(perRecordSeconds * records * 10) / 10 };

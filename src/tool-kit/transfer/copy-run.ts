@@ -66,7 +66,19 @@ export async function runCopy(args: CopyRunArgs, ctx: ToolContext): Promise<Copy
   }
   running.add(store.path);
   try {
-    return await copyAll(args, ctx);
+    const claim = await store.claim();
+    if (!claim.ok) {
+      throw new ToolError({
+        problem: `A copy of ${JSON.stringify(args.index)} (${args.from.name}) to ${JSON.stringify(args.targetIndex)} (${args.to.name}) is already running in another server on this data dir (process ${claim.pid})`,
+        untouched: "written",
+        next: "wait for it to finish; a copy that stopped goes on from where it was when called again.",
+      });
+    }
+    try {
+      return await copyAll(args, ctx);
+    } finally {
+      await claim.release();
+    }
   } finally {
     running.delete(store.path);
   }

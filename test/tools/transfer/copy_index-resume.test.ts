@@ -79,7 +79,7 @@ test("copy_index after kill -9 of the server mid-copy: the next call resumes; ev
   const folder = join(dataDir, "copy-checkpoints");
   const file = readdirSync(folder).find((f) => f.endsWith(".json"))!;
   if (process.platform !== "win32") {
-    expect(readdirSync(folder)).toEqual([file]);
+    expect(readdirSync(folder).sort()).toEqual([file, `${file}.lock`]); // the lock names the copying server, which dies below
     expect((await import("node:fs")).statSync(join(folder, file)).mode & 0o777).toBe(0o600);
   }
   const pid = (first.client.transport as StdioClientTransport).pid!;
@@ -98,7 +98,8 @@ test("copy_index after kill -9 of the server mid-copy: the next call resumes; ev
   ]);
   expect(resumed.progress[0].progress).toBeGreaterThanOrEqual(1000); // counted from where the first call stopped
   expect(resumed.progress.at(-1)).toMatchObject({ progress: 3700, total: 3700 });
-  expect(checkpoint()).toBeUndefined(); // a complete copy leaves no checkpoint
+  expect(checkpoint()).toBeUndefined(); // a complete copy leaves no checkpoint, and no lock
+  expect(readdirSync(join(dataDir, "copy-checkpoints"))).toEqual([]);
 
   const host = (await api(target, "GET", "/indexes/big")).body.host;
   expect((await indexStats(target, host)).namespaces).toEqual({ "": { vectorCount: 2500 }, late: { vectorCount: 1200 } });

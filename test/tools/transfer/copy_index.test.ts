@@ -1,7 +1,7 @@
 // copy_index end to end: the built server over stdio, two local services on free ports standing in for the two
 // services — "main" (PINECONE_API_KEY + PINECONE_CONTROLLER_HOST) and "other" (VECDB_OTHER_API_KEY + VECDB_OTHER_HOST),
 // reached by URL and key as a hosted one would be. What lands on the target is read back over plain HTTP.
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -14,6 +14,7 @@ let main: RunningService;
 let other: RunningService;
 let mcp: McpSession;
 let alone: McpSession;
+let dataDir: string;
 
 const NAMESPACES = ["", "north", "south"];
 const PER_NAMESPACE = 250;
@@ -43,11 +44,11 @@ async function listAllIds(svc: RunningService, host: string, namespace: string):
 
 beforeAll(async () => {
   [main, other] = await Promise.all([startServiceProcess(), startServiceProcess()]);
-  const dataDir = mkdtempSync(join(tmpdir(), "vecdb-copy-"));
+  dataDir = mkdtempSync(join(tmpdir(), "vecdb-copy-"));
   mcp = await startMcp({
     env: { PINECONE_API_KEY: main.apiKey, PINECONE_CONTROLLER_HOST: main.controlUrl, VECDB_OTHER_API_KEY: other.apiKey, VECDB_OTHER_HOST: other.controlUrl, VECDB_DATA_DIR: dataDir },
   });
-  alone = await startMcp({ env: { PINECONE_API_KEY: main.apiKey, PINECONE_CONTROLLER_HOST: main.controlUrl, VECDB_DATA_DIR: dataDir } });
+  alone = await startMcp({ env: { PINECONE_API_KEY: main.apiKey, PINECONE_CONTROLLER_HOST: main.controlUrl, VECDB_DATA_DIR: dataDir, VECDB_LOCAL_IDLE_S: "1" } });
   const source = await createIndex(main, { name: "catalog", dimension: 8, metric: "dotproduct", spec: serverless });
   for (const ns of NAMESPACES) {
     const res = await api(main, "POST", `${dataUrl(source.host)}/vectors/upsert`, { vectors: recordsOf(ns), namespace: ns });
@@ -113,6 +114,18 @@ describe("copy_index", () => {
     expect(copy.structured!.namespaces).toEqual([{ namespace: "south", sourceRecords: PER_NAMESPACE, copied: PER_NAMESPACE, copiedBefore: 0, alreadyThere: 0, skipped: 0, failed: 0, complete: true }]);
     const host = (await api(main, "GET", "/indexes/catalog-south")).body.host;
     expect((await indexStats(main, host)).namespaces).toEqual({ south: { vectorCount: PER_NAMESPACE } });
+  });
+
+  test('"local" is the embedded local service, started on the data dir when main is hosted', async () => {
+    const copy = await alone.call("copy_index", { to: "local", index: "catalog", namespaces: ["north"], createTarget: true });
+    expect(copy.isError, copy.text).toBe(false);
+    const url = /^the local service at (http:\/\/127\.0\.0\.1:\d+)$/.exec(copy.structured!.toService as string)?.[1];
+    expect(url, String(copy.structured!.toService)).toBeDefined();
+    expect(copy.structured!.namespaces).toEqual([{ namespace: "north", sourceRecords: PER_NAMESPACE, copied: PER_NAMESPACE, copiedBefore: 0, alreadyThere: 0, skipped: 0, failed: 0, complete: true }]);
+    const local = { controlUrl: url!, apiKey: readFileSync(join(dataDir, "api-key"), "utf8").trim() };
+    const host = (await api(local, "GET", "/indexes/catalog")).body.host;
+    expect((await api(local, "POST", `${dataUrl(host)}/describe_index_stats`, {})).body.namespaces).toEqual({ north: { vectorCount: PER_NAMESPACE } });
+    expect(alone.transcript()).not.toContain(local.apiKey);
   });
 
   test("refuses an index onto itself, a dimension mismatch, a missing target, an unknown namespace and a second service that is not set up", async () => {
