@@ -16,6 +16,7 @@ import { benchRecordsSearch } from "./records-search.js";
 import { benchDocuments } from "./documents.js";
 import { benchLocalSearch } from "./local-search.js";
 import { benchApproximate } from "./approximate.js";
+import { benchExport } from "./export.js";
 
 const BENCHMARKS: Record<string, () => Promise<unknown>> = {
   "upsert-tool": benchUpsertTool,
@@ -31,6 +32,7 @@ const BENCHMARKS: Record<string, () => Promise<unknown>> = {
   "cold-start-shared": benchColdStartShared,
   "bulk-import": benchBulkImport,
   "http-rss": benchHttpRss,
+  export: benchExport,
   "http-kill": benchHttpKill,
   "http-soak": benchHttpSoak,
   "http-heavy": benchHttpHeavy,

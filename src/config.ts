@@ -24,6 +24,9 @@ export interface Config {
   /** PINECONE_API_KEY was given but is not in use: a placeholder such as YOUR_PINECONE_API_KEY. */
   apiKeyIgnored?: "placeholder";
   controllerUrl: string;
+  /** The second service copy_index names "other" (VECDB_OTHER_API_KEY); never logged. Unset: there is none. */
+  otherApiKey?: string;
+  otherControllerUrl: string;
   apiVersion: string;
   timeoutMs: number;
   concurrency: number;
@@ -104,6 +107,7 @@ export function loadConfig(argv: string[], env: Env = process.env): Loaded<Confi
   const apiKeyIgnored = givenKey !== undefined && placeholderKeyProblem(givenKey) ? "placeholder" : undefined;
   const apiKey = values.local || apiKeyIgnored ? undefined : givenKey;
   raw.apiKey = apiKey;
+  if (typeof raw.otherApiKey === "string") raw.otherApiKey = raw.otherApiKey.trim() || undefined;
   // An HTTP server serves a team: it never shares the personal database of the desktop servers unless told to.
   raw.dataDir ??= raw.http === true ? defaultHttpDataDir(env) : defaultDataDir(env);
   const { local, ...checked } = check("mcp", raw) as Omit<Config, "mode" | "localService" | "apiKeyIgnored"> & { local: boolean };
@@ -117,6 +121,9 @@ export function loadConfig(argv: string[], env: Env = process.env): Loaded<Confi
     if (s.group === "HTTP transport" && s.flag && s.flag !== "http" && values[s.flag] !== undefined && !config.http) {
       throw new ConfigError(`--${s.flag} needs --http (the HTTP transport)`);
     }
+  }
+  if ((values["other-host"] !== undefined || (env.VECDB_OTHER_HOST ?? "") !== "") && config.otherApiKey === undefined) {
+    throw new ConfigError("--other-host / VECDB_OTHER_HOST names a second service, which needs its key in VECDB_OTHER_API_KEY; set it, or leave --other-host out");
   }
   if (config.httpNoToken && config.httpToken) {
     throw new ConfigError("--insecure-http-no-token and VECDB_HTTP_TOKEN contradict each other: give one of them");

@@ -59,6 +59,20 @@ export function localKeyCheck(label: string) {
     });
 }
 
+/** A control-plane URL: http(s), no path, no credentials; the final slash dropped. */
+function controllerUrlCheck(label: string) {
+  return z
+    .string()
+    .refine((s) => /^https?:\/\/[^/?#\s]+\/?$/.test(s) && URL.canParse(s), {
+      error: () => `${label} must be an http:// or https:// URL with no path, e.g. https://api.pinecone.io`,
+    })
+    // A user name or password in the URL would never be sent (the API key authenticates), yet would be printed.
+    .refine((s) => !s.includes("@"), {
+      error: () => `${label} must not hold a user name or password (user:pass@); the API key authenticates — remove them`,
+    })
+    .transform((s) => s.replace(/\/$/, ""));
+}
+
 const nameList = z.string().transform((s) => s.split(",").map((n) => n.trim()).filter((n) => n !== ""));
 /** "10.0.0.5", "::1", "192.168.1.0/24", "fd00::/8". */
 function isAddressOrRange(s: string): boolean {
@@ -84,23 +98,26 @@ export const SETTINGS = [
     key: "controllerUrl", env: "PINECONE_CONTROLLER_HOST", type: "text", commands: ["mcp"], group: "Hosted service",
     defaults: { mcp: "https://api.pinecone.io" },
     doc: "control-plane URL of the service, for a Pinecone-compatible service other than Pinecone's own",
-    check: (label) =>
-      z
-        .string()
-        .refine((s) => /^https?:\/\/[^/?#\s]+\/?$/.test(s) && URL.canParse(s), {
-          error: () => `${label} must be an http:// or https:// URL with no path, e.g. https://api.pinecone.io`,
-        })
-        // A user name or password in the URL would never be sent (the API key authenticates), yet would be printed.
-        .refine((s) => !s.includes("@"), {
-          error: () => `${label} must not hold a user name or password (user:pass@); the API key authenticates — remove them`,
-        })
-        .transform((s) => s.replace(/\/$/, "")),
+    check: (label) => controllerUrlCheck(label),
     bundle: { id: "controller_url", type: "string", title: "Control-plane URL", description: "The service's control-plane URL, for a Pinecone-compatible service other than Pinecone's own." },
   },
   {
     key: "apiVersion", env: "PINECONE_API_VERSION", type: "text", commands: ["mcp"], group: "Hosted service", defaults: { mcp: "2026-04" },
     doc: "API version sent as X-Pinecone-API-Version: YYYY-MM or unstable",
     check: (label) => z.string().regex(/^(\d{4}-\d{2}|unstable)$/, { error: () => `${label} must look like 2026-04 (YYYY-MM) or be "unstable"` }),
+  },
+
+  {
+    key: "otherApiKey", env: "VECDB_OTHER_API_KEY", type: "text", commands: ["mcp"], group: "Hosted service", secret: true,
+    doc: "API key of a second service, which copy_index names \"other\": another project, or the Pinecone-compatible service at --other-host (never a flag: a command line shows in ps)",
+    check: (label) =>
+      z.string().regex(/^[^\u0000-\u001f\u007f]*$/, { error: () => `${label} must not contain line breaks or other control characters` }),
+  },
+  {
+    key: "otherControllerUrl", flag: "other-host", env: "VECDB_OTHER_HOST", value: "URL", type: "text", commands: ["mcp"], group: "Hosted service",
+    defaults: { mcp: "https://api.pinecone.io" },
+    doc: "control-plane URL of the second service (\"other\"); used only with VECDB_OTHER_API_KEY",
+    check: (label) => controllerUrlCheck(label),
   },
 
   // ── Local service ───────────────────────────────────────────────────────────────────────────────────
@@ -178,7 +195,7 @@ export const SETTINGS = [
   {
     key: "toolsets", flag: "toolsets", env: "VECDB_TOOLSETS", value: "A,B", type: "list", commands: ["mcp"], group: "Tools", defaultText: "the lean default set",
     doc: "the toolsets to offer, or \"all\"", check: () => nameList,
-    bundle: { id: "toolsets", type: "string", title: "Toolsets", description: "The toolsets to offer, comma-separated (text, vectors, indexes, collections, namespaces, inference, backups, imports), or all. Empty: the lean default set." },
+    bundle: { id: "toolsets", type: "string", title: "Toolsets", description: "The toolsets to offer, comma-separated (text, vectors, indexes, collections, namespaces, inference, backups, imports, transfer), or all. Empty: the lean default set." },
   },
   {
     key: "tools", flag: "tools", env: "VECDB_TOOLS", value: "A,B", type: "list", defaults: { mcp: "" }, defaultText: "none", commands: ["mcp"], group: "Tools",
@@ -354,7 +371,7 @@ export function allowedText(s: Setting): string {
   if (s.type === "choice") return (s.choices ?? []).join(", ");
   if (s.type === "list") return "comma-separated";
   if (s.type === "dirs") return "folders";
-  if (s.key === "embedUrl" || s.key === "controllerUrl") return "http(s) URL";
+  if (s.key === "embedUrl" || s.key === "controllerUrl" || s.key === "otherControllerUrl") return "http(s) URL";
   return "text";
 }
 

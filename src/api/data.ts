@@ -146,6 +146,45 @@ export class DataPlane {
   }
 
   /**
+   * The whole records with these ids that exist (any number of ids, split as fetchMany splits them, the groups
+   * fetched `parallel` at a time), for copying: the answer is checked for its shape (records by id; values, sparse
+   * values and metadata of the right kinds), not number by number — the batch encoder refuses a value that is not a
+   * finite 32-bit number when the records are written, and a per-number check of a page of 1,000 × 768 values cost
+   * more than fetching it.
+   */
+  async fetchRecords(host: string, ids: string[], namespace: string, signal?: AbortSignal, parallel = 4): Promise<Map<string, FetchedRecord>> {
+    const found = new Map<string, FetchedRecord>();
+    const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+    const groups = idGroups(ids, 6000);
+    const answers: unknown[] = new Array(groups.length);
+    let next = 0;
+    const worker = async () => {
+      for (let i = next++; i < groups.length; i = next++) {
+        const query = new URLSearchParams(groups[i].map((id): [string, string] => ["ids", id]));
+        query.set("namespace", namespace);
+        answers[i] = await this.http.request<unknown>({ url: `${this.dataUrl(host)}/vectors/fetch?${query.toString()}`, method: "GET", signal });
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(parallel, groups.length) }, worker));
+    const where = `${this.dataUrl(host)}/vectors/fetch`;
+    for (const body of answers) {
+      const vectors = isObject(body) ? (body.vectors ?? {}) : undefined;
+      if (!isObject(vectors)) throw new ResponseShapeError(where, "not a fetch answer");
+      for (const [id, record] of Object.entries(vectors)) {
+        const sparse = isObject(record) ? record.sparseValues : undefined;
+        const shaped =
+          isObject(record) &&
+          (record.values === undefined || Array.isArray(record.values)) &&
+          (sparse === undefined || (isObject(sparse) && Array.isArray(sparse.indices) && Array.isArray(sparse.values))) &&
+          (record.metadata === undefined || record.metadata === null || isObject(record.metadata));
+        if (!shaped) throw new ResponseShapeError(where, `record ${JSON.stringify(id)} is not a record`);
+        found.set(id, { ...(record as FetchedRecord), id });
+      }
+    }
+    return found;
+  }
+
+  /**
    * The metadata of the records with these ids that exist (any number of ids, split as fetchMany splits them). The
    * answer is checked for what is used — records by id, each with its metadata — not value by value: index_documents
    * fetches thousands of records for a few metadata fields, and checking every value of each cost more than the rest.

@@ -4,6 +4,7 @@ import { z } from "zod";
 import type { Service } from "../api/service.js";
 import type { Config } from "../config.js";
 import type { Logger } from "../log.js";
+import type { ServiceDirectory } from "./named-services.js";
 import { answerBudgeted, type AnswerSize } from "./results/answer-budget.js";
 
 export interface ToolAnnotations {
@@ -18,6 +19,8 @@ export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint:
 
 export interface ToolContext {
   service: Service;
+  /** The services a tool may name ("main", "local", "other"), for the tools that move records between them. */
+  services?: ServiceDirectory;
   config: Config;
   /** The tools on in this session (toolsets, safe modes): an empty state or a next step names only these. */
   tools: ReadonlySet<string>;

@@ -122,6 +122,7 @@ describe("defaults", () => {
         mode: "remote",
         apiKey: "k",
         controllerUrl: "https://api.pinecone.io",
+        otherControllerUrl: "https://api.pinecone.io",
         apiVersion: "2026-04",
         timeoutMs: 30000,
         concurrency: 8,
