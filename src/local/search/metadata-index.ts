@@ -161,7 +161,7 @@ function intersectAll(lists: number[][]): number[] {
   return lists.slice(1).reduce((acc, l) => intersect(acc, l), lists[0]);
 }
 
-function unionAll(lists: ArrayLike<number>[]): number[] {
+export function unionAll(lists: ArrayLike<number>[]): number[] {
   const nonEmpty = lists.filter((l) => l.length > 0);
   if (nonEmpty.length === 0) return [];
   if (nonEmpty.length === 1) return Array.from(nonEmpty[0]);
