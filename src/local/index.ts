@@ -20,6 +20,7 @@ import { Models } from "./models/available-models.js";
 import { writeDescriptor } from "./sharing/descriptor.js";
 import { Lifecycle } from "./sharing/lifecycle.js";
 import { DeclaredNamespaces } from "./storage/declared-namespaces.js";
+import { NamespaceAliases } from "./storage/namespace-aliases.js";
 
 export interface LocalServiceOptions {
   dataDir: string;
@@ -96,6 +97,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
     const inventory = new Inventory(root);
     const store = new VectorStore(root, { memoryLimitBytes: options.memoryLimitBytes, approximateAbove: options.approximateAbove, log });
     const declared = new DeclaredNamespaces(root);
+    const aliases = new NamespaceAliases(root);
     const models = new Models({ embedUrl: options.embedUrl, embedKey: options.embedKey, embedTimeoutMs: options.embedTimeoutMs });
     // Before anything writes: records a crash left behind mid-copy or mid-drop belong to no space any more.
     // Must precede operations.start(), which resumes copies whose target space is not live until they finish.
@@ -114,9 +116,9 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
       lookup: (name, id) => operations?.lookup(name, id),
       log,
       onRequest: (req, res) => lifecycle.track(req, res),
-      extras: { namespaces: declared, imports },
+      extras: { namespaces: declared, imports, aliases },
     });
-    operations = new ControlOperations(inventory, store, servers, hostForUrls(host), log, declared);
+    operations = new ControlOperations(inventory, store, servers, hostForUrls(host), log, declared, aliases);
     await operations.start();
     const backups = new Backups(inventory, store, operations, log, declared);
     backups.start();

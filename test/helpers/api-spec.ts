@@ -18,7 +18,9 @@ export type SpecFile =
   | "data_2024-07.oas.yaml"
   | "db_control_2026-04.oas.yaml"
   | "db_data_2026-04.oas.yaml"
-  | "inference_2026-04.oas.yaml";
+  | "inference_2026-04.oas.yaml"
+  | "db_control_2026-07.oas.yaml"
+  | "db_data_2026-07.oas.yaml";
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);

@@ -2,6 +2,7 @@
 // memory. Only one process uses a data dir (see lock.ts), so the in-memory maps are the truth between
 // commits; every mutation resolves only once lmdb has committed it and flushed it to disk.
 import type { Database, RootDatabase } from "lmdb";
+import type { IndexSchemaRecord } from "./index-schema.js";
 
 export type Metric = "cosine" | "euclidean" | "dotproduct";
 export type VectorType = "dense" | "sparse";
@@ -27,7 +28,12 @@ export interface ServerlessSpecRecord {
   read_capacity?: ReadCapacityRecord;
   schema?: MetadataSchemaRecord;
 }
-export type SpecRecord = { serverless: ServerlessSpecRecord } | { pod: PodSpecRecord };
+/** Bring-your-own-cloud (created with API version 2026-07 only): an environment, and dedicated read capacity. */
+interface ByocSpecRecord {
+  environment: string;
+  read_capacity?: ReadCapacityRecord;
+}
+export type SpecRecord = { serverless: ServerlessSpecRecord } | { pod: PodSpecRecord } | { byoc: ByocSpecRecord };
 
 /** An index with integrated embedding: the model that turns its records' text into vectors, and how. */
 export interface StoredEmbed {
@@ -57,6 +63,11 @@ export interface StoredIndex {
   restoreJobId?: string;
   /** Set for an index made by create-for-model. */
   embed?: StoredEmbed;
+  /**
+   * Set for a document index (made with API version 2026-07 from a schema other than the reserved `_values` /
+   * `_sparse_values`): its typed fields. vectorType / dimension / metric then mirror its dense_vector field, if any.
+   */
+  schema?: IndexSchemaRecord;
   createdAt: string;
 }
 
@@ -75,6 +86,8 @@ export interface StoredBackup {
   vectorType: VectorType;
   dimension?: number;
   metric: Metric;
+  /** The source's document schema, when it was a document index: a restore makes a document index again. */
+  schema?: IndexSchemaRecord;
   tags: Record<string, string>;
   recordCount?: number;
   namespaceCount?: number;
