@@ -6,7 +6,7 @@ import { BestHits } from "../candidates.js";
 import type { NamespaceVectors } from "../vectors.js";
 import type { FullTextOptions } from "./analyzer.js";
 import { DocumentText } from "./document-text.js";
-import { evaluate } from "./evaluate.js";
+import { visit } from "./evaluate.js";
 import { selectDocuments } from "./filter.js";
 import type { FullTextQuery } from "./query.js";
 
@@ -33,8 +33,8 @@ export function filterMask(nv: NamespaceVectors, text: DocumentText, filter: Jso
 export function searchFullText(nv: NamespaceVectors, text: DocumentText, query: FullTextQuery, topK: number, filter?: Json): { hits: FullTextHit[]; considered: number } {
   const allowed = filterMask(nv, text, filter);
   const best = new BestHits("dotproduct", topK);
-  for (const { slot, score } of evaluate(text, query, allowed)) {
+  visit(text, query, allowed, (slot, score) => {
     if (best.admits(score)) best.add({ slot, id: nv.ids[slot] ?? "", score });
-  }
+  });
   return { hits: best.top(), considered: allowed ? allowed.reduce((n, b) => n + b, 0) : nv.count };
 }
