@@ -67,13 +67,15 @@ function bruteForce(docs: Int32Array[], df: Int32Array, avgdl: number, q: Query)
     let score = 0;
     let matched = false;
     if (q.kind === "text") {
-      for (const r of q.ranks) {
-        let tf = 0;
-        for (let k = 0; k < d.length; k++) if (d[k] === r) tf++;
-        if (tf > 0) {
-          matched = true;
-          score += idf(r) * ((tf * 2.2) / (tf + norm));
-        }
+      const tf = [0, 0, 0];
+      for (let k = 0; k < d.length; k++) {
+        const r = d[k];
+        for (let j = 0; j < q.ranks.length; j++) if (r === q.ranks[j]) tf[j]++;
+      }
+      for (let j = 0; j < q.ranks.length; j++) {
+        if (tf[j] === 0) continue;
+        matched = true;
+        score += idf(q.ranks[j]) * ((tf[j] * 2.2) / (tf[j] + norm));
       }
     } else {
       let freq = 0;

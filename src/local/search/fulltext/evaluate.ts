@@ -226,7 +226,7 @@ function addPhrase(field: FieldText, terms: PhraseTerm[], slop: number, boost: n
 }
 
 /** How many positions of the first term start the phrase: every other term within `slop` of its place. */
-export function phraseFrequency(positions: ArrayLike<number>[], terms: PhraseTerm[], slop: number): number {
+function phraseFrequency(positions: ArrayLike<number>[], terms: PhraseTerm[], slop: number): number {
   let freq = 0;
   for (let k = 0; k < positions[0].length; k++) {
     const start = positions[0][k] - terms[0].offset;
