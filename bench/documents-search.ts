@@ -10,7 +10,7 @@ import { writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { mb, seededRandom, tempDir, withService } from "./lib.js";
+import { mb, seededRandom, syllableWord, tempDir, withService, zipf } from "./lib.js";
 import { BestHits } from "../src/local/search/candidates.js";
 import { DocumentText } from "../src/local/search/fulltext/document-text.js";
 import { visit } from "../src/local/search/fulltext/evaluate.js";
@@ -25,37 +25,8 @@ const IN_FLIGHT = 4;
 const ANALYSIS: FullTextOptions = { language: "en", stemming: false, stopWords: false };
 const VERSION = { "X-Pinecone-Api-Version": "2026-07" };
 
-function zipf(n: number, random: () => number): () => number {
-  const cumulative = new Float64Array(n);
-  let sum = 0;
-  for (let r = 0; r < n; r++) cumulative[r] = sum += 1 / (r + 1);
-  return () => {
-    const x = random() * sum;
-    let lo = 0;
-    let hi = n - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (cumulative[mid] < x) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
-}
-
-/** Pronounceable distinct words: the rank written in syllables. */
-function word(rank: number): string {
-  const syllables = ["ka", "lo", "mi", "ne", "ru", "sa", "ti", "vo", "be", "du", "fa", "go", "hi", "ja", "pe", "zu"];
-  let out = "";
-  let n = rank + 16;
-  while (n > 0) {
-    out += syllables[n % 16];
-    n = Math.floor(n / 16);
-  }
-  return out;
-}
-
 type Query = { kind: "text"; ranks: number[] } | { kind: "phrase"; ranks: number[] };
-const queryText = (q: Query) => q.ranks.map(word).join(" ");
+const queryText = (q: Query) => q.ranks.map(syllableWord).join(" ");
 
 /** BM25 written out over the rank arrays (k1 1.2, b 0.75, Lucene's idf; a phrase: its frequency, its terms' idf summed). */
 function bruteForce(docs: Int32Array[], df: Int32Array, avgdl: number, q: Query): string[] {
@@ -120,7 +91,7 @@ function fts5(dir: string, texts: string[], queries: Query[]): { loadSeconds: nu
   const loadSeconds = (performance.now() - start) / 1000;
   const statements = queries.map((q) =>
     q.kind === "text"
-      ? `SELECT id FROM docs WHERE docs MATCH '${q.ranks.map(word).join(" OR ")}' ORDER BY rank LIMIT 10;`
+      ? `SELECT id FROM docs WHERE docs MATCH '${q.ranks.map(syllableWord).join(" OR ")}' ORDER BY rank LIMIT 10;`
       : `SELECT id FROM docs WHERE docs MATCH '"${queryText(q)}"' ORDER BY rank LIMIT 10;`,
   );
   start = performance.now();
@@ -142,7 +113,7 @@ export async function benchDocumentsSearch(): Promise<{ textP50: number; phraseP
     docs.push(ranks);
   }
   const avgdl = words / COUNT;
-  const texts = docs.map((d) => Array.from(d, word).join(" "));
+  const texts = docs.map((d) => Array.from(d, syllableWord).join(" "));
   const rawBytes = texts.reduce((s, t) => s + Buffer.byteLength(t), 0);
   // 2–3-word text queries of ranks 20–5,000, and 2–3-word phrases taken from the documents
   const queries: Query[] = [];
