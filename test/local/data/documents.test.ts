@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { client, makeIndex, openEnv, type Client, type Env } from "../setup.js";
 import type { IndexSchemaRecord } from "../../../src/local/storage/index-schema.js";
 import { ReferenceSearch } from "../../helpers/fulltext-reference.js";
+import { specsAvailable, validateResponse } from "../../helpers/api-spec.js";
 import { parseQueryString, textQuery } from "../../../src/local/search/fulltext/query-string.js";
 import { Analyzer, type FullTextOptions } from "../../../src/local/search/fulltext/analyzer.js";
 
@@ -163,5 +164,31 @@ describe("writes", () => {
     expect(await ids("body:paper OR body:moved")).toEqual(["d2"]);
     expect(await w.post("/namespaces/w/documents/delete", { delete_all: true })).toEqual({ status: 202, body: {} });
     expect(await ids("body:moved")).toEqual([]);
+  });
+});
+
+describe("every answer as db_data_2026-07.oas.yaml describes it", () => {
+  it.skipIf(!specsAvailable)("successes and refusals of each operation validate against the spec's response schemas", async () => {
+    const s = client(env.store, makeIndex({ name: "docs", space: "i:docs3", dimension: 3, metric: "cosine", schema }));
+    const cases: [string, object][] = [
+      ["upsert", { documents: DOCS }],
+      ["upsert", { documents: [{ _id: "x" }] }],
+      ["search", { score_by: [{ type: "query_string", query: "body:brown" }], top_k: 2, include_fields: ["*"] }],
+      ["search", { score_by: [], top_k: 2 }],
+      ["fetch", { ids: ["d1", "d2"] }],
+      ["fetch", { filter: { genre: "nature" }, limit: 1 }],
+      ["fetch", {}],
+      ["list", { limit: 1 }],
+      ["update", { documents: [{ _id: "d1", body: "x" }] }],
+      ["update", { filter: { genre: "home" }, set_fields: { year: 1 } }],
+      ["delete", { filter: { genre: "home" } }],
+      ["delete", { ids: ["d1"] }],
+      ["delete", {}],
+    ];
+    for (const [operation, body] of cases) {
+      const answer = await s.post(`/namespaces/ns/documents/${operation}`, body);
+      const problems = validateResponse("db_data_2026-07.oas.yaml", `/namespaces/{namespace}/documents/${operation}`, "post", answer.status, answer.body);
+      expect(problems, `${operation} ${JSON.stringify(body)} → ${answer.status} ${JSON.stringify(answer.body)}`).toEqual([]);
+    }
   });
 });
