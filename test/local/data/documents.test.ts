@@ -118,6 +118,12 @@ describe("documents", () => {
     expect(await api.post("/namespaces/ns/documents/fetch", { filter: { body: { $match_phrase: "brown dog" } } })).toEqual(
       refusal("Invalid filter: $match_phrase on field 'body': the text-match operators ($match_phrase, $match_all, $match_any) are supported only in search, not here (documents are selected on metadata alone)"),
     );
+    expect(await search({ score_by: [{ type: "text", fields: ["body"], query: "x" }], top_k: 1, filter: { body: "brown" } })).toEqual(
+      refusal("Invalid filter: field 'body' is a full-text field: it is matched by its words with $match_phrase, $match_all or $match_any, not filtered by value ($eq)"),
+    );
+    expect(await api.post("/namespaces/ns/documents/delete", { filter: { title: { $exists: true } } })).toEqual(
+      refusal("Invalid filter: field 'title' is a full-text field: it is matched by its words with $match_phrase, $match_all or $match_any (in search), not filtered by value ($exists)"),
+    );
     expect(await api.post("/namespaces/ns/documents/fetch", {})).toEqual(
       refusal("No 'ids' or 'filter' provided in the document fetch request. Provide at least one document ID in 'ids', or a metadata filter in 'filter'."),
     );

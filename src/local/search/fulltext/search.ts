@@ -14,7 +14,10 @@ export interface FullTextHit { slot: number; id: string; score: number }
 
 /** The namespace's full-text fields in memory: built from its records on first use, then kept in step with them. */
 export function documentText(nv: NamespaceVectors, schema: ReadonlyMap<string, FullTextOptions>): DocumentText {
-  return nv.indexer(`documents ${schemaKey(schema)}`, () => new DocumentText(schema));
+  return nv.indexer(`documents ${schemaKey(schema)}`, () => {
+    nv.leaveOutOfMetadataIndex(schema.keys()); // filtered by $match_* on the postings, never by value
+    return new DocumentText(schema);
+  });
 }
 
 function schemaKey(schema: ReadonlyMap<string, FullTextOptions>): string {
