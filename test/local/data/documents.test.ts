@@ -130,6 +130,7 @@ describe("documents", () => {
     expect(await api.post("/namespaces/ns/documents/delete", { filter: {} })).toEqual(
       refusal("filter must not be empty: an empty filter is refused rather than matching every document (to delete them all, set delete_all)"),
     );
+    expect(await api.post(`/namespaces/${encodeURIComponent("nämes")}/documents/list`, {})).toEqual(refusal("Namespace 'nämes' must be ASCII without NUL"));
     expect(await api.post("/namespaces/ns/documents/frobnicate", {})).toEqual(
       refusal("Not found: /namespaces/ns/documents/frobnicate is not a documents operation; the operations are upsert, search, fetch, delete, update, list", 404, "NOT_FOUND"),
     );
