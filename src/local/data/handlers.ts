@@ -28,6 +28,7 @@ import { MemoryLimitError } from "../search/vectors.js";
 import type { DataPlaneExtras, DataPlaneIndex, DataPlaneRequest, DataPlaneResponse, Route, RouteContext } from "./types.js";
 import { bulkImportRoute } from "./routes/bulk-imports.js";
 import { wrongApiRefusal } from "./wrong-api.js";
+import { documentsRoute } from "./routes/documents/route.js";
 import { namespaceAliasesRoute, throughAliases } from "./namespace-aliases.js";
 import { checkStricter2026_07 } from "./stricter-2026-07.js";
 
@@ -71,6 +72,8 @@ export async function handleDataPlane(
     const requested = request.pathname.length > 1 ? request.pathname.replace(/\/+$/, "") : request.pathname;
     const wrongApi = wrongApiRefusal(index, requested);
     if (wrongApi) return wrongApi;
+    const documents = await documentsRoute({ req: request, index, store, extras, models }, requested);
+    if (documents) return documents;
     checkStricter2026_07(request, requested);
     const aliasRoute = /^\/namespace-aliases(?:\/([^/]+))?$/.exec(requested);
     if (aliasRoute) return { status: 200, body: await namespaceAliasesRoute({ req: request, index, store, extras }, aliasRoute[1]) };

@@ -19,9 +19,17 @@ interface FieldIndex {
 
 export class MetadataIndex {
   private readonly fields = new Map<string, FieldIndex>();
+  private readonly skipped = new Set<string>();
+
+  /** Leaves a field out from now on (a full-text field of documents: its postings answer for it, not this index). */
+  skip(name: string): void {
+    this.skipped.add(name);
+    this.fields.delete(name);
+  }
 
   add(slot: number, metadata: Record<string, unknown>): void {
     for (const [name, value] of Object.entries(metadata)) {
+      if (this.skipped.has(name)) continue;
       let field = this.fields.get(name);
       if (!field) this.fields.set(name, (field = { values: new Map(), present: new Set() }));
       field.present.add(slot);
@@ -161,7 +169,7 @@ function intersectAll(lists: number[][]): number[] {
   return lists.slice(1).reduce((acc, l) => intersect(acc, l), lists[0]);
 }
 
-function unionAll(lists: ArrayLike<number>[]): number[] {
+export function unionAll(lists: ArrayLike<number>[]): number[] {
   const nonEmpty = lists.filter((l) => l.length > 0);
   if (nonEmpty.length === 0) return [];
   if (nonEmpty.length === 1) return Array.from(nonEmpty[0]);

@@ -17,6 +17,10 @@ export interface AnalysedDocument {
   length: number;
   /** The text's terms in order, one per position; without it the postings hold no positions. */
   stream?: ArrayLike<number>;
+  /** Each stream entry's position, where they are not simply 0, 1, 2… (a removed stop word leaves a gap). */
+  streamPositions?: ArrayLike<number>;
+  /** The positions of `terms[i]`, ascending, when the caller has them grouped already (instead of a stream). */
+  positionsOf?: (i: number) => ArrayLike<number>;
 }
 
 const FIRST_CAPACITY = 4;
@@ -45,7 +49,7 @@ export class PostingList {
     return this.slots.byteLength + this.generations.byteLength + this.counts.byteLength + this.positionEnds.byteLength + this.positions.byteLength;
   }
 
-  append(slot: number, generation: number, count: number, positions: readonly number[] | undefined): void {
+  append(slot: number, generation: number, count: number, positions: ArrayLike<number> | undefined): void {
     if (this.size === this.slots.length) this.resize(this.size * 2);
     const i = this.size++;
     this.slots[i] = slot;
@@ -131,13 +135,13 @@ export class FieldPostings {
 
   add(slot: number, doc: AnalysedDocument): void {
     if (slot >= this.holds.length) this.grow(slot + 1);
-    const positions = doc.stream ? positionsByTerm(doc.stream) : undefined;
+    const positions = doc.stream ? positionsByTerm(doc.stream, doc.streamPositions) : undefined;
     const generation = this.generations[slot];
     for (let i = 0; i < doc.terms.length; i++) {
       const term = doc.terms[i];
       let list = this.lists.get(term);
       if (!list) this.lists.set(term, (list = new PostingList()));
-      list.append(slot, generation, doc.counts[i], positions?.get(term));
+      list.append(slot, generation, doc.counts[i], doc.positionsOf ? doc.positionsOf(i) : positions?.get(term));
     }
     this.holds[slot] = 1;
     this.lengths[slot] = doc.length;
@@ -184,12 +188,14 @@ export class FieldPostings {
   }
 }
 
-function positionsByTerm(stream: ArrayLike<number>): Map<number, number[]> {
+function positionsByTerm(stream: ArrayLike<number>, given: ArrayLike<number> | undefined): Map<number, number[]> {
   const out = new Map<number, number[]>();
-  for (let p = 0; p < Math.min(stream.length, MAX_POSITIONS); p++) {
-    const at = out.get(stream[p]);
+  for (let i = 0; i < stream.length; i++) {
+    const p = given ? given[i] : i;
+    if (p >= MAX_POSITIONS) break;
+    const at = out.get(stream[i]);
     if (at) at.push(p);
-    else out.set(stream[p], [p]);
+    else out.set(stream[i], [p]);
   }
   return out;
 }

@@ -20,6 +20,12 @@ export interface MemoryBudget {
   give(bytes: number): void;
 }
 
+/** An index over the records' metadata kept beside the namespace's own (the full-text fields of documents). */
+export interface SlotIndexer {
+  add(slot: number, metadata: Record<string, unknown>): void;
+  remove(slot: number, metadata: Record<string, unknown>): void;
+}
+
 export class NamespaceVectors {
   readonly dimPad: number;
   /** Slots per full block (every block but a still-growing first one). */
@@ -48,6 +54,7 @@ export class NamespaceVectors {
    * and its length (what local-bm25 made of the field's text), the field's text in its metadata gives the positions.
    */
   private readonly texts = new Map<string, FieldPostings>();
+  private readonly indexers = new Map<string, SlotIndexer>();
   /** Slots below this have been used. */
   used = 0;
   /** No dense norm in the namespace is larger (it only grows: deletes leave it, which keeps it an upper bound). */
@@ -124,6 +131,20 @@ export class NamespaceVectors {
     this.blocks = [];
     this.quantized = [];
     this.texts.clear();
+    this.indexers.clear();
+  }
+
+  /** The indexer kept under `key`: made and fed every record on first use, then kept in step by put and remove. */
+  indexer<T extends SlotIndexer>(key: string, make: () => T): T {
+    let indexer = this.indexers.get(key) as T | undefined;
+    if (!indexer) {
+      this.indexers.set(key, (indexer = make()));
+      for (let slot = 0; slot < this.used; slot++) {
+        const json = this.ids[slot] === undefined ? undefined : this.metadataJson[slot];
+        if (json !== undefined) indexer.add(slot, JSON.parse(json) as Record<string, unknown>);
+      }
+    }
+    return indexer;
   }
 
   /**
@@ -181,6 +202,11 @@ export class NamespaceVectors {
       this.quantizedBelow = end >= this.used ? Infinity : end;
     }
     return this.quantizedBelow === Infinity && this.metadataIndexedBelow === Infinity;
+  }
+
+  /** Leaves these metadata fields out of the metadata index (the full-text fields of documents). */
+  leaveOutOfMetadataIndex(fields: Iterable<string>): void {
+    for (const f of fields) this.metadata.skip(f);
   }
 
   /** The metadata index, whole. */
@@ -261,8 +287,12 @@ export class NamespaceVectors {
   private index(slot: number): void {
     const json = this.metadataJson[slot];
     // parsed once for both the metadata index and the text postings' positions
-    const parsed = json !== undefined && (slot < this.metadataIndexedBelow || this.texts.size > (this.texts.has("") ? 1 : 0)) ? (JSON.parse(json) as Record<string, unknown>) : undefined;
+    const parsed =
+      json !== undefined && (slot < this.metadataIndexedBelow || this.indexers.size > 0 || this.texts.size > (this.texts.has("") ? 1 : 0))
+        ? (JSON.parse(json) as Record<string, unknown>)
+        : undefined;
     if (slot < this.metadataIndexedBelow) this.indexMetadata(slot, parsed);
+    if (parsed) for (const indexer of this.indexers.values()) indexer.add(slot, parsed);
     for (const [field, postings] of this.texts) this.indexText(field, postings, slot, parsed);
     const sv = this.sparse[slot];
     if (sv) {
@@ -275,8 +305,10 @@ export class NamespaceVectors {
   }
 
   private unindex(slot: number): void {
-    const json = slot < this.metadataIndexedBelow ? this.metadataJson[slot] : undefined;
-    if (json !== undefined) this.metadata.remove(slot, JSON.parse(json) as Record<string, unknown>);
+    const json = slot < this.metadataIndexedBelow || this.indexers.size > 0 ? this.metadataJson[slot] : undefined;
+    const parsed = json === undefined ? undefined : (JSON.parse(json) as Record<string, unknown>);
+    if (parsed && slot < this.metadataIndexedBelow) this.metadata.remove(slot, parsed);
+    if (parsed) for (const indexer of this.indexers.values()) indexer.remove(slot, parsed);
     const sv = this.sparse[slot];
     if (sv) {
       for (const postings of this.texts.values()) postings.remove(slot, sv.indices);

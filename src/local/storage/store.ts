@@ -410,6 +410,11 @@ export class VectorStore {
     return searchPostings(postings, nv.ids, { ...query, allowed });
   }
 
+  /** The namespace's records in memory (loaded whole on first use), for the engines that search them (full text). */
+  namespaceInMemory(space: string, namespace: string): NamespaceVectors | undefined {
+    return this.spaceTable.scopeOf(space, namespace) ? this.vectors(space, namespace) : undefined;
+  }
+
   /** How many records of the namespace a filter keeps (from the metadata index). */
   countMatching(space: string, namespace: string, filter: Json): number {
     if (!this.spaceTable.scopeOf(space, namespace)) return 0;

@@ -1,12 +1,11 @@
 // POST /records/namespaces/{namespace}/search {query: {top_k, inputs: {text} | vector | id, filter?, match_terms?},
 //   fields?, rerank?: {model, rank_fields, top_n?, query?}} → {result: {hits: [{_id, _score, fields}]}, usage}
 // A local-bm25 index is searched by BM25 over the namespace's text postings in memory (search/text-search.ts), the
-// filter answered by the metadata index; a dense one by its metric, the query text embedded by the index's model
-// with its read parameters. Only the hits' records are read from lmdb (their fields).
+// filter answered by the metadata index; a dense one in memory by the search /query runs (the filter compiled once),
+// the query text embedded by the index's model with its read parameters. Only the hits' records are read from lmdb.
 import { invalid, quote } from "../errors.js";
 import { compileFilter } from "../../search/filter.js";
-import { BestHits } from "../../search/candidates.js";
-import { makeQuery, score } from "../../search/score.js";
+import { makeQuery } from "../../search/score.js";
 import { queryTerms } from "../../models/bm25.js";
 import { murmur3 } from "../../models/murmur3.js";
 import { tokenize } from "../../models/tokenize.js";
@@ -32,7 +31,7 @@ export async function searchRecords(ctx: RouteContext, namespace: string) {
   }
   const given = (["inputs", "vector", "id"] as const).filter((k) => q[k] !== undefined && q[k] !== null);
   if (given.length !== 1) throw invalid(`query needs exactly one of inputs, vector or id (got ${given.length === 0 ? "none" : given.join(", ")})`);
-  const predicate = compileFilter(q.filter);
+  compileFilter(q.filter); // checked whole before anything is read
   const fields = readFields(body.fields);
   const rerank = readRerank(body.rerank);
 
@@ -60,7 +59,7 @@ export async function searchRecords(ctx: RouteContext, namespace: string) {
       embedTokens = out.tokens;
       const e = out.data[0];
       if (e.vector_type !== "dense") throw invalid(`The index's model ${embed.model} gave a sparse vector for a dense index`);
-      ({ ranked, read } = denseSearch(ctx, namespace, Float32Array.from(e.values), topK, predicate));
+      ({ ranked, read } = await denseSearch(ctx, namespace, Float32Array.from(e.values), topK, filter));
     }
   } else if (q.id !== undefined && q.id !== null) {
     const id = checkId(q.id, "query");
@@ -73,7 +72,7 @@ export async function searchRecords(ctx: RouteContext, namespace: string) {
       source.sparse?.indices.forEach((t, i) => terms.set(t, source.sparse!.values[i]));
       ({ hits: ranked, read } = textSearch(terms));
     } else {
-      ({ ranked, read } = denseSearch(ctx, namespace, source.values, topK, predicate));
+      ({ ranked, read } = await denseSearch(ctx, namespace, source.values, topK, filter));
     }
   } else {
     const v = q.vector as Json;
@@ -95,7 +94,7 @@ export async function searchRecords(ctx: RouteContext, namespace: string) {
       if (!Array.isArray(values) || values.length !== index.dimension || !values.every((x) => typeof x === "number")) {
         throw invalid(`query.vector.values must be a list of ${index.dimension} numbers (the index's dimension)`);
       }
-      ({ ranked, read } = denseSearch(ctx, namespace, Float32Array.from(values as number[]), topK, predicate));
+      ({ ranked, read } = await denseSearch(ctx, namespace, Float32Array.from(values as number[]), topK, filter));
     }
   }
 
@@ -132,19 +131,12 @@ export async function searchRecords(ctx: RouteContext, namespace: string) {
   };
 }
 
-function denseSearch(ctx: RouteContext, namespace: string, vector: Float32Array, topK: number, predicate: ReturnType<typeof compileFilter>) {
+/** The dense search of /query (in memory: exact, or a large namespace's approximate index), the filter compiled once. */
+async function denseSearch(ctx: RouteContext, namespace: string, vector: Float32Array, topK: number, filter: Json | undefined) {
   const { index, store } = ctx;
   if (vector.length !== index.dimension) throw invalid(`The query vector has ${vector.length} values; the index has dimension ${index.dimension}`);
-  const q = makeQuery(vector, undefined);
-  const best = new BestHits(index.metric, topK);
-  let read = 0;
-  for (const r of store.scan(index.space, namespace, { metadata: predicate !== undefined })) {
-    read++;
-    if (predicate && !predicate(r.metadataJson === undefined ? {} : JSON.parse(r.metadataJson))) continue;
-    const s = score(index.metric, q, r);
-    if (best.admits(s)) best.add({ slot: -1, id: r.id, score: s });
-  }
-  return { ranked: best.top().map(({ id, score }) => ({ id, score })), read };
+  const { hits, considered } = await store.search(index.space, namespace, index.metric, makeQuery(vector, undefined), topK, filter);
+  return { ranked: hits.map(({ id, score }) => ({ id, score })), read: considered };
 }
 
 function readFields(v: Json | undefined): string[] | undefined {

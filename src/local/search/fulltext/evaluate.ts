@@ -1,0 +1,250 @@
+// Runs a FullTextQuery (query.ts) over a namespace's full-text fields in memory, clause at a time: each clause gives
+// the slots it matches with their scores, in dense per-slot arrays borrowed from a workspace and cleared after; a
+// bool clause combines its children's. The filter's slots (`allowed`) are applied at the leaves, so nothing outside
+// it is scored.
+import { idf, lengthNorm, termScore } from "../../models/bm25.js";
+import type { PostingList } from "../text-postings.js";
+import type { DocumentText } from "./document-text.js";
+import type { FieldText } from "./field-text.js";
+import { MAX_EXPANSIONS, wildcardMatcher, withinEdits, type FullTextQuery, type PhraseTerm } from "./query.js";
+
+/** Slots a clause matched, with their scores: `hit` marks them, `slots` lists them in the order found. */
+class Scores {
+  readonly slots: number[] = [];
+  constructor(readonly score: Float64Array, readonly hit: Uint8Array) {}
+
+  add(slot: number, s: number): void {
+    if (this.hit[slot] === 0) {
+      this.hit[slot] = 1;
+      this.slots.push(slot);
+    }
+    this.score[slot] += s;
+  }
+
+  /** Keeps the larger of the slot's scores (fuzzy expansions). */
+  max(slot: number, s: number): void {
+    if (this.hit[slot] === 0) {
+      this.hit[slot] = 1;
+      this.slots.push(slot);
+      this.score[slot] = s;
+    } else if (s > this.score[slot]) this.score[slot] = s;
+  }
+}
+
+/** Per-slot arrays lent to clauses during one search and cleared where they were written when it ends. */
+class Workspace {
+  private readonly lent: Scores[] = [];
+  private readonly free: Scores[] = [];
+  private readonly places: Int32Array[] = [];
+  constructor(readonly capacity: number) {}
+
+  scores(): Scores {
+    const reused = this.free.pop();
+    const s = reused ? new Scores(reused.score, reused.hit) : new Scores(new Float64Array(this.capacity), new Uint8Array(this.capacity));
+    this.lent.push(s);
+    return s;
+  }
+
+  /** A slot → posting index (+1) map for one posting list; give it back with `returnPlaces`. */
+  placesOf(list: PostingList, generations: Uint32Array): Int32Array {
+    const at = this.places.pop() ?? new Int32Array(this.capacity);
+    for (let i = 0; i < list.size; i++) if (list.generations[i] === generations[list.slots[i]]) at[list.slots[i]] = i + 1;
+    return at;
+  }
+
+  returnPlaces(at: Int32Array, list: PostingList): void {
+    for (let i = 0; i < list.size; i++) at[list.slots[i]] = 0;
+    this.places.push(at);
+  }
+
+  /** Clears every lent array where it was written. */
+  release(): void {
+    for (const s of this.lent) {
+      for (const slot of s.slots) {
+        s.score[slot] = 0;
+        s.hit[slot] = 0;
+      }
+      this.free.push(s);
+    }
+    this.lent.length = 0;
+  }
+}
+
+export interface ScoredSlot { slot: number; score: number }
+
+/** Workspaces kept between searches (a search is synchronous), one per namespace's full-text fields. */
+const workspaces = new WeakMap<DocumentText, Workspace>();
+
+/** Calls `each` for every slot the query matches (within `allowed`, when given) with its score, in no particular order. */
+export function visit(text: DocumentText, query: FullTextQuery, allowed: Uint8Array | undefined, each: (slot: number, score: number) => void): void {
+  let capacity = allowed?.length ?? 0;
+  for (const field of text.fields.values()) capacity = Math.max(capacity, field.postings.slotCapacity);
+  let ws = workspaces.get(text);
+  if (!ws || ws.capacity < capacity) workspaces.set(text, (ws = new Workspace(capacity)));
+  try {
+    const result = run(text, query, allowed, ws);
+    for (const slot of result.slots) each(slot, result.score[slot]);
+  } finally {
+    ws.release();
+  }
+}
+
+/** Every slot the query matches, with its score. */
+export function evaluate(text: DocumentText, query: FullTextQuery, allowed?: Uint8Array): ScoredSlot[] {
+  const out: ScoredSlot[] = [];
+  visit(text, query, allowed, (slot, score) => out.push({ slot, score }));
+  return out;
+}
+
+/** Runs a clause; a term or phrase adds its scores into `into` when given (an optional clause of a plain bool). */
+function run(text: DocumentText, q: FullTextQuery, allowed: Uint8Array | undefined, ws: Workspace, into?: Scores): Scores {
+  const out = into ?? ws.scores();
+  if (q.kind === "none") return out;
+  if (q.kind === "bool") return runBool(text, q, allowed, ws, out);
+  const field = text.fields.get(q.field);
+  if (!field) return out;
+  switch (q.kind) {
+    case "term": {
+      const id = field.id(q.term);
+      if (id !== undefined) addTerm(field, id, q.boost, allowed, (slot, s) => out.add(slot, s));
+      return out;
+    }
+    case "prefix":
+    case "wildcard": {
+      const test = q.kind === "prefix" ? (t: string) => t.startsWith(q.prefix) : wildcardMatcher(q.pattern);
+      for (const id of field.expand(test, MAX_EXPANSIONS)) {
+        forLive(field, id, allowed, (slot) => {
+          if (out.hit[slot] === 0) out.add(slot, q.boost);
+        });
+      }
+      return out;
+    }
+    case "fuzzy": {
+      for (const id of field.expand((t) => withinEdits(t, q.term, q.distance), MAX_EXPANSIONS)) addTerm(field, id, q.boost, allowed, (slot, s) => out.max(slot, s));
+      return out;
+    }
+    case "phrase": {
+      if (!q.prefixLast) {
+        addPhrase(field, q.terms, q.slop, q.boost, allowed, ws, out);
+        return out;
+      }
+      const last = q.terms[q.terms.length - 1];
+      for (const id of field.expand((t) => t.startsWith(last.term), MAX_EXPANSIONS)) {
+        addPhrase(field, [...q.terms.slice(0, -1), { term: field.terms[id], offset: last.offset }], q.slop, q.boost, allowed, ws, out);
+      }
+      return out;
+    }
+  }
+}
+
+function runBool(text: DocumentText, q: Extract<FullTextQuery, { kind: "bool" }>, allowed: Uint8Array | undefined, ws: Workspace, out: Scores): Scores {
+  if (q.must.length === 0 && q.mustNot.length === 0 && q.boost === 1 && out.slots.length === 0) {
+    // only optional clauses: terms and phrases add straight into the answer (the same sums, in the same order)
+    for (const c of q.should) {
+      if (c.kind === "term" || (c.kind === "phrase" && !c.prefixLast)) run(text, c, allowed, ws, out);
+      else {
+        const s = run(text, c, allowed, ws);
+        for (const slot of s.slots) out.add(slot, s.score[slot]);
+      }
+    }
+    return out;
+  }
+  const must = q.must.map((c) => run(text, c, allowed, ws));
+  const should = q.should.map((c) => run(text, c, allowed, ws));
+  const mustNot = q.mustNot.map((c) => run(text, c, allowed, ws));
+  let candidates: number[];
+  if (must.length > 0) {
+    const smallest = must.reduce((a, b) => (b.slots.length < a.slots.length ? b : a));
+    candidates = smallest.slots.filter((slot) => must.every((m) => m.hit[slot] === 1));
+  } else {
+    const union = ws.scores();
+    for (const s of should) for (const slot of s.slots) union.add(slot, 0);
+    candidates = union.slots;
+  }
+  for (const slot of candidates) {
+    if (mustNot.some((n) => n.hit[slot] === 1)) continue;
+    let score = 0;
+    for (const m of must) score += m.score[slot];
+    for (const s of should) if (s.hit[slot] === 1) score += s.score[slot];
+    out.add(slot, q.boost * score);
+  }
+  return out;
+}
+
+function forLive(field: FieldText, id: number, allowed: Uint8Array | undefined, each: (slot: number, i: number, list: PostingList) => void): void {
+  const list = field.postings.list(id);
+  if (!list) return;
+  const generations = field.postings.generations;
+  for (let i = 0; i < list.size; i++) {
+    const slot = list.slots[i];
+    if (list.generations[i] !== generations[slot]) continue;
+    if (allowed && (slot >= allowed.length || allowed[slot] === 0)) continue;
+    each(slot, i, list);
+  }
+}
+
+function addTerm(field: FieldText, id: number, boost: number, allowed: Uint8Array | undefined, add: (slot: number, s: number) => void): void {
+  const postings = field.postings;
+  const list = postings.list(id);
+  if (!list) return;
+  const weight = boost * idf(postings.documents, list.live);
+  const average = postings.averageLength;
+  forLive(field, id, allowed, (slot, i) => add(slot, termScore(weight, list.counts[i], lengthNorm(postings.lengths[slot], average))));
+}
+
+function addPhrase(field: FieldText, terms: PhraseTerm[], slop: number, boost: number, allowed: Uint8Array | undefined, ws: Workspace, out: Scores): void {
+  const postings = field.postings;
+  const lists: PostingList[] = [];
+  for (const t of terms) {
+    const id = field.id(t.term);
+    const list = id === undefined ? undefined : postings.list(id);
+    if (!list) return;
+    lists.push(list);
+  }
+  let weight = 0;
+  for (const list of lists) weight += idf(postings.documents, list.live);
+  weight *= boost;
+  // walk the rarest term's postings; find the others' through slot → posting maps
+  let rarest = 0;
+  for (let j = 1; j < lists.length; j++) if (lists[j].live < lists[rarest].live) rarest = j;
+  const places = lists.map((list, j) => (j === rarest ? undefined : ws.placesOf(list, postings.generations)));
+  const average = postings.averageLength;
+  try {
+    forLive(field, field.id(terms[rarest].term)!, allowed, (slot, i) => {
+      const at: Uint16Array[] = [];
+      for (let j = 0; j < lists.length; j++) {
+        const p = j === rarest ? i + 1 : places[j]![slot];
+        if (p === 0) return;
+        at.push(lists[j].positionsOf(p - 1));
+      }
+      const freq = phraseFrequency(at, terms, slop);
+      if (freq > 0) out.add(slot, termScore(weight, freq, lengthNorm(postings.lengths[slot], average)));
+    });
+  } finally {
+    places.forEach((p, j) => p && ws.returnPlaces(p, lists[j]));
+  }
+}
+
+/** How many positions of the first term start the phrase: every other term within `slop` of its place. */
+function phraseFrequency(positions: ArrayLike<number>[], terms: PhraseTerm[], slop: number): number {
+  let freq = 0;
+  for (let k = 0; k < positions[0].length; k++) {
+    const start = positions[0][k] - terms[0].offset;
+    let all = true;
+    for (let j = 1; j < terms.length && all; j++) all = hasNear(positions[j], start + terms[j].offset, slop);
+    if (all) freq++;
+  }
+  return freq;
+}
+
+/** Whether sorted `positions` hold one within `slop` of `want`. */
+function hasNear(positions: ArrayLike<number>, want: number, slop: number): boolean {
+  let lo = 0;
+  let hi = positions.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (positions[mid] < want - slop) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < positions.length && positions[lo] <= want + slop;
+}

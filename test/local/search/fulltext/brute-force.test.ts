@@ -1,0 +1,118 @@
+// Full-text search over the postings in memory equals a brute-force scoring (test/helpers/fulltext-reference.ts) for
+// random corpora, writes (puts, overwrites, removals — before or after the postings exist), queries of every kind
+// (terms, phrases with and without slop, phrase prefixes, prefixes, wildcards, fuzzy terms, nested bool clauses with
+// boosts) and filters mixing metadata with $match_phrase / $match_all / $match_any: the same documents, the same
+// scores, and the same top K.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { FullTextOptions } from "../../../../src/local/search/fulltext/analyzer.js";
+import { evaluate } from "../../../../src/local/search/fulltext/evaluate.js";
+import type { FullTextQuery } from "../../../../src/local/search/fulltext/query.js";
+import { documentText, filterMask, searchFullText } from "../../../../src/local/search/fulltext/search.js";
+import { checkDocumentFilter } from "../../../../src/local/search/fulltext/filter.js";
+import { NamespaceVectors, type MemoryBudget } from "../../../../src/local/search/vectors.js";
+import { ReferenceSearch } from "../../../helpers/fulltext-reference.js";
+import type { Json } from "../../../../src/local/data/validate.js";
+
+const noBudget: MemoryBudget = { take() {}, give() {} };
+const SCHEMA = new Map<string, FullTextOptions>([
+  ["title", { language: "en", stemming: true, stopWords: true }],
+  ["body", { language: "en", stemming: false, stopWords: false }],
+  ["tags", { language: "en", stemming: false, stopWords: false, ngram: { minGram: 2, maxGram: 3, prefixOnly: false } }],
+]);
+const WORDS = ["river", "rivers", "stone", "stones", "running", "runs", "lamp", "paper", "the", "a", "of", "e-mail", "cloud", "clouds", "lamps"];
+const GROUPS = ["a", "b", "c"];
+
+type Doc = Record<string, unknown>;
+type Write = { kind: "put"; id: string; doc: Doc } | { kind: "remove"; id: string };
+
+const text = fc.array(fc.constantFrom(...WORDS), { minLength: 0, maxLength: 12 }).map((w) => w.join(" "));
+const doc: fc.Arbitrary<Doc> = fc.record(
+  { title: text, body: text, tags: text, g: fc.constantFrom(...GROUPS), n: fc.integer({ min: 0, max: 5 }) },
+  { requiredKeys: ["g", "n"] },
+);
+const id = fc.constantFrom(...Array.from({ length: 14 }, (_, i) => `d${i}`));
+const write: fc.Arbitrary<Write> = fc.oneof(
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant("put" as const), id, doc }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("remove" as const), id }) },
+);
+
+const field = fc.constantFrom("title", "body", "tags");
+const term = fc.constantFrom("river", "stone", "run", "running", "lamp", "paper", "cloud", "clouds", "the", "e", "mail", "ri", "ive", "sto", "missing");
+const boost = fc.constantFrom(1, 1, 2, 0.5);
+const leaf: fc.Arbitrary<FullTextQuery> = fc.oneof(
+  fc.record({ kind: fc.constant("term" as const), field, term, boost }),
+  fc.record({
+    kind: fc.constant("phrase" as const),
+    field,
+    terms: fc.array(fc.record({ term, offset: fc.integer({ min: 0, max: 3 }) }), { minLength: 2, maxLength: 3 }),
+    slop: fc.constantFrom(0, 0, 1, 2),
+    prefixLast: fc.boolean(),
+    boost,
+  }),
+  fc.record({ kind: fc.constant("prefix" as const), field, prefix: fc.constantFrom("ri", "st", "run", "c", "x"), boost }),
+  fc.record({ kind: fc.constant("wildcard" as const), field, pattern: fc.constantFrom("r*s", "?amp*", "*o*", "cl?ud"), boost }),
+  fc.record({ kind: fc.constant("fuzzy" as const), field, term: fc.constantFrom("rivr", "stome", "lmap", "clouds"), distance: fc.constantFrom(0, 1, 2), boost }),
+);
+const query: fc.Arbitrary<FullTextQuery> = fc.letrec<{ q: FullTextQuery }>((tie) => ({
+  q: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    leaf,
+    fc.record({
+      kind: fc.constant("bool" as const),
+      must: fc.array(tie("q"), { maxLength: 2 }),
+      should: fc.array(tie("q"), { maxLength: 3 }),
+      mustNot: fc.array(tie("q"), { maxLength: 1 }),
+      boost,
+    }),
+  ),
+})).q;
+const matchText = fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 3 }).map((w) => w.join(" "));
+const textField = fc.constantFrom("title", "body");
+const simpleFilter: fc.Arbitrary<Json> = fc.oneof(
+  fc.record({ g: fc.constantFrom(...GROUPS) }),
+  fc.record({ n: fc.record({ $gte: fc.integer({ min: 0, max: 5 }) }) }),
+  fc.tuple(textField, fc.constantFrom("$match_phrase", "$match_all", "$match_any"), matchText).map(([f, op, t]) => ({ [f]: { [op]: t } })),
+);
+const filter: fc.Arbitrary<Json | undefined> = fc.oneof(
+  fc.constant(undefined),
+  simpleFilter,
+  fc.array(simpleFilter, { minLength: 1, maxLength: 3 }).map((fs) => ({ $and: fs })),
+  fc.array(simpleFilter, { minLength: 1, maxLength: 3 }).map((fs) => ({ $or: fs })),
+);
+
+function close(a: number, b: number): boolean {
+  return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
+}
+
+describe("full-text search equals brute force", () => {
+  it("for random corpora, writes, queries and filters", () => {
+    fc.assert(
+      fc.property(fc.array(write, { maxLength: 30 }), fc.boolean(), query, filter, fc.integer({ min: 1, max: 5 }), (writes, indexFirst, q, f, topK) => {
+        const nv = new NamespaceVectors(0, noBudget, "test");
+        if (indexFirst) documentText(nv, SCHEMA);
+        const docs = new Map<string, Doc>();
+        for (const w of writes) {
+          if (w.kind === "put") {
+            nv.put(w.id, new Float32Array(0), undefined, JSON.stringify(w.doc));
+            docs.set(w.id, w.doc);
+          } else {
+            nv.remove(w.id);
+            docs.delete(w.id);
+          }
+        }
+        const text = documentText(nv, SCHEMA);
+        if (f !== undefined) checkDocumentFilter(f, new Set(SCHEMA.keys()), true);
+        const expected = new ReferenceSearch(docs, SCHEMA).search(q, f);
+        const got = new Map(evaluate(text, q, filterMask(nv, text, f)).map((h) => [nv.ids[h.slot]!, h.score]));
+        expect([...got.keys()].sort()).toEqual([...expected.keys()].sort());
+        for (const [docId, score] of got) expect(close(score, expected.get(docId)!), `${docId}: ${score} vs ${expected.get(docId)}`).toBe(true);
+        const top = searchFullText(nv, text, q, topK, f).hits.map((h) => h.score);
+        const want = [...expected.values()].sort((a, b) => b - a).slice(0, topK);
+        expect(top.length).toBe(want.length);
+        top.forEach((s, i) => expect(close(s, want[i])).toBe(true));
+      }),
+      { numRuns: 400 },
+    );
+  });
+});
