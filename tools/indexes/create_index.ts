@@ -164,6 +164,13 @@ export default defineTool({
         untouched: UNTOUCHED,
       });
     }
+    if (args.pod && service.control.schemaApi) {
+      throw new ToolError({
+        problem: `Pod-based indexes cannot be created under API version ${ctx.config.apiVersion} (PINECONE_API_VERSION): from 2026-07 the service makes serverless indexes only`,
+        untouched: UNTOUCHED,
+        next: "create a serverless index, or restart the server with PINECONE_API_VERSION=2026-04 to make a pod-based one.",
+      });
+    }
     const placedByDefault = !args.serverless && !args.pod;
     if (placedByDefault) args = { ...args, serverless: { ...DEFAULT_PLACEMENT } };
     const limitS = args.waitSeconds ?? (ctx.progressRequested ? DEFAULT_WAIT_WITH_PROGRESS_SECONDS : DEFAULT_WAIT_SECONDS);
