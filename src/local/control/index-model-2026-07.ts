@@ -23,7 +23,14 @@ function describedField(field: SchemaFieldRecord): Model {
   return { ...copy, description: description ?? null };
 }
 
-function vectorsApiFields(index: StoredIndex): Model {
+/** The fields of an index (or of a backup of one) as 2026-07 describes them. */
+export function describedSchemaFields(index: Pick<StoredIndex, "vectorType" | "dimension" | "metric" | "embed" | "schema"> & { spec?: StoredIndex["spec"] }): Model {
+  return index.schema
+    ? Object.fromEntries(Object.entries(index.schema.fields).map(([name, field]) => [name, describedField(field)]))
+    : vectorsApiFields(index);
+}
+
+function vectorsApiFields(index: Pick<StoredIndex, "vectorType" | "dimension" | "metric" | "embed"> & { spec?: StoredIndex["spec"] }): Model {
   if (index.embed) {
     const e = index.embed;
     return {
@@ -44,7 +51,7 @@ function vectorsApiFields(index: StoredIndex): Model {
       : { _sparse_values: { type: "sparse_vector" } };
   const spec = index.spec;
   const filterable =
-    "serverless" in spec ? Object.keys(spec.serverless.schema?.fields ?? {}) : "pod" in spec ? (spec.pod.metadata_config?.indexed ?? []) : [];
+    spec === undefined ? [] : "serverless" in spec ? Object.keys(spec.serverless.schema?.fields ?? {}) : "pod" in spec ? (spec.pod.metadata_config?.indexed ?? []) : [];
   for (const name of filterable) fields[name] = { filterable: true };
   return fields;
 }
@@ -53,9 +60,7 @@ export function indexModel2026_07(index: StoredIndex, hostName: string): Model {
   const spec = index.spec;
   const rc = "serverless" in spec ? spec.serverless.read_capacity : "byoc" in spec ? spec.byoc.read_capacity : undefined;
   const sourceCollection = "serverless" in spec ? spec.serverless.source_collection : "pod" in spec ? spec.pod.source_collection : undefined;
-  const fields: Model = index.schema
-    ? Object.fromEntries(Object.entries(index.schema.fields).map(([name, field]) => [name, describedField(field)]))
-    : vectorsApiFields(index);
+  const fields = describedSchemaFields(index);
   return {
     name: index.name,
     host: `${hostName}:${index.port}`,

@@ -7,7 +7,7 @@ import type { MetadataSchemaRecord, Metric, PodSpecRecord, ReadCapacityRecord, S
 const MAX_DIMENSION = 20000;
 const METRICS: Metric[] = ["cosine", "euclidean", "dotproduct"];
 const CLOUDS = ["aws", "gcp", "azure"];
-const POD_TYPE = /^(s1|p1|p2)\.(x1|x2|x4|x8)$/;
+export const POD_TYPE = /^(s1|p1|p2)\.(x1|x2|x4|x8)$/;
 
 export function parseJsonObject(body: Buffer): Record<string, unknown> {
   let value: unknown;
@@ -228,6 +228,10 @@ export interface ConfigureInput {
   tags?: Record<string, string>;
   pod?: { replicas?: number; pod_type?: string };
   embed?: { model?: string; field_map?: Record<string, unknown>; read_parameters?: Record<string, unknown>; write_parameters?: Record<string, unknown> };
+  /** 2026-07: the semantic_text field the embed change names (the index's text field). */
+  semanticField?: string;
+  /** 2026-07: a read capacity change (fields left out keep their value). */
+  readCapacity?: { mode: "OnDemand" | "Dedicated"; nodeType?: string; manual?: { replicas?: number; shards?: number } };
 }
 
 const CONFIGURE_FIELDS = ["deletion_protection", "tags", "spec", "embed"];

@@ -86,7 +86,11 @@ export interface StoredBackup {
   vectorType: VectorType;
   dimension?: number;
   metric: Metric;
+  /** The source's document schema, when it was a document index: a restore makes a document index again. */
+  schema?: IndexSchemaRecord;
   tags: Record<string, string>;
+  /** Set for a backup a backup schedule made (its history, and its retention). */
+  scheduleId?: string;
   recordCount?: number;
   namespaceCount?: number;
   sizeBytes?: number;
@@ -103,6 +107,20 @@ export interface StoredRestoreJob {
   percentComplete: number;
   createdAt: string;
   completedAt?: string;
+}
+
+/** A time-based backup schedule of one index (API version 2026-07); its history is the backups with its id. */
+export interface StoredBackupSchedule {
+  scheduleId: string;
+  name: string;
+  indexId: string;
+  indexName: string;
+  frequency: "daily" | "weekly" | "monthly";
+  retentionDays: number;
+  enabled: boolean;
+  /** When the next backup is due (ISO); absent while disabled. */
+  nextRunAt?: string;
+  createdAt: string;
 }
 
 export interface StoredCollection {
@@ -124,6 +142,7 @@ const COLLECTION = "collection:";
 const DROP = "drop:";
 const BACKUP = "backup:";
 const RESTORE = "restore:";
+const SCHEDULE = "schedule:";
 
 export class Inventory {
   readonly indexes = new Map<string, StoredIndex>();
@@ -132,6 +151,8 @@ export class Inventory {
   readonly backups = new Map<string, StoredBackup>();
   /** By restore job id. */
   readonly restoreJobs = new Map<string, StoredRestoreJob>();
+  /** By schedule id. */
+  readonly schedules = new Map<string, StoredBackupSchedule>();
   private readonly db: Database<unknown, string>;
 
   constructor(root: RootDatabase) {
@@ -141,6 +162,7 @@ export class Inventory {
       else if (key.startsWith(COLLECTION)) this.collections.set(key.slice(COLLECTION.length), value as StoredCollection);
       else if (key.startsWith(BACKUP)) this.backups.set(key.slice(BACKUP.length), value as StoredBackup);
       else if (key.startsWith(RESTORE)) this.restoreJobs.set(key.slice(RESTORE.length), value as StoredRestoreJob);
+      else if (key.startsWith(SCHEDULE)) this.schedules.set(key.slice(SCHEDULE.length), value as StoredBackupSchedule);
     }
   }
 
@@ -170,6 +192,18 @@ export class Inventory {
   async putRestoreJob(job: StoredRestoreJob): Promise<void> {
     this.restoreJobs.set(job.restoreJobId, job);
     await this.db.put(RESTORE + job.restoreJobId, job);
+    await this.db.flushed;
+  }
+
+  async putSchedule(schedule: StoredBackupSchedule): Promise<void> {
+    this.schedules.set(schedule.scheduleId, schedule);
+    await this.db.put(SCHEDULE + schedule.scheduleId, schedule);
+    await this.db.flushed;
+  }
+
+  async removeSchedule(scheduleId: string): Promise<void> {
+    this.schedules.delete(scheduleId);
+    await this.db.remove(SCHEDULE + scheduleId);
     await this.db.flushed;
   }
 

@@ -40,6 +40,11 @@ export function listNamespaces(ctx: RouteContext) {
   };
 }
 
+/** Whether the index has this namespace ("" is the default namespace): holding records, or created by name. */
+export function namespaceExists(ctx: RouteContext, namespace: string): boolean {
+  return allNamespaces(ctx).has(namespace);
+}
+
 export function describeNamespace(ctx: RouteContext, name: string) {
   return existing(ctx, name);
 }
