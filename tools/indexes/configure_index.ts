@@ -48,8 +48,8 @@ export default defineTool({
   name: "configure_index",
   title: "Configure index",
   description:
-    "Change an existing index: deletion protection, tags (a value \"\" removes the tag), pod replicas or pod type, read " +
-    "capacity, or the embedding settings of an index created for a model. Shows each setting before and after.",
+    "Change an index: deletion protection, tags (a value \"\" removes the tag), pod replicas or type, read capacity, or " +
+    "the embedding settings of an index created for a model. Shows each setting before and after.",
   inputSchema: {
     index: indexArg("Name of the index to change.", RULES),
     deletionProtection: z.enum(["enabled", "disabled"]).optional().describe("enabled stops the index from being deleted."),
@@ -71,13 +71,12 @@ export default defineTool({
       .describe("Integrated-embedding settings (indexes created for a model only)."),
     readCapacity: z
       .object({
-        mode: z.enum(["OnDemand", "Dedicated"]).describe("OnDemand, or Dedicated read nodes."),
-        nodeType: z.string().min(1).max(32).optional().describe("Dedicated: node type, e.g. b1."),
-        replicas: wholeNumberArg(0, 100, ruleError("readCapacity.replicas is a whole number from 0 to 100", RULES)).optional().describe("Dedicated: replicas."),
-        shards: wholeNumberArg(1, 100, ruleError("readCapacity.shards is a whole number from 1 to 100", RULES)).optional().describe("Dedicated: shards."),
+        mode: z.enum(["OnDemand", "Dedicated"]),
+        nodeType: z.string().max(32).optional(),
+        replicas: wholeNumberArg(0, 100, ruleError("readCapacity.replicas is a whole number from 0 to 100", RULES)).optional(),
+        shards: wholeNumberArg(1, 100, ruleError("readCapacity.shards is a whole number from 1 to 100", RULES)).optional(),
       })
-      .optional()
-      .describe("Read capacity (serverless indexes)."),
+      .optional(), // serverless indexes; the names say enough (the tools/list budget)
   },
   outputSchema: {
     index: z.string().describe("The index changed."),

@@ -111,7 +111,7 @@ export default defineTool({
     }
     if (record.holds !== "vectors") rows.push(["holds", record.holds]);
     for (const f of record.fields ?? []) rows.push([`field ${f.name}`, fieldCell(f)]);
-    if (record.readCapacity) rows.push(["read capacity", readCapacityCell(record.readCapacity)]);
+    if (record.readCapacity && !serverless?.read_capacity) rows.push(["read capacity", readCapacityCell(record.readCapacity)]); // else a spec row shows it
     rows.push(["cmek", record.cmekId], ["source collection", record.sourceCollection], ["source backup", record.sourceBackupId]);
     rows.push(["deletion protection", record.deletionProtection]);
     const tags = Object.entries(record.tags ?? {});
