@@ -35,6 +35,18 @@ export function fixQuirks(node: unknown): unknown {
     if (k === "discriminator" || k === "example" || k === "examples") continue;
     out[k] = fixQuirks(v);
   }
+  // A oneOf with a discriminator: the service picks the branch by the property's value, so branches that would all
+  // match (e.g. read_capacity's OnDemand, whose only rule is a string `mode`, and Dedicated) are not ambiguous.
+  const discriminator = node.discriminator as Json | undefined;
+  if (isObject(discriminator) && isObject(discriminator.mapping) && Array.isArray(out.oneOf)) {
+    const property = String(discriminator.propertyName);
+    const mapping = discriminator.mapping as Record<string, string>;
+    delete out.oneOf;
+    out.type = "object";
+    out.required = [property];
+    out.properties = { [property]: { enum: Object.keys(mapping) } };
+    out.allOf = Object.entries(mapping).map(([value, ref]) => ({ if: { properties: { [property]: { const: value } } }, then: { $ref: ref } }));
+  }
   // Array limits written as string limits.
   if (out.type === "array") {
     if ("minLength" in out) {
@@ -208,7 +220,8 @@ export function validateRequest(files: readonly SpecFile[], request: SentRequest
   const check = (where: string, schema: unknown, value: unknown) => {
     if (!isObject(schema)) return;
     const key = `${file} ${JSON.stringify(schema)}`;
-    const validate = compiled.get(key) ?? ajv.compile({ $ref: refInto(file, schema) });
+    // An inline schema is compiled as it is, its $refs made absolute (it has no id of its own to resolve them from).
+    const validate = compiled.get(key) ?? ajv.compile(typeof schema.$ref === "string" ? { $ref: `${file}${schema.$ref}` } : (fixQuirks(rebase(file, schema)) as Json));
     compiled.set(key, validate);
     if (!validate(value)) problems.push(...(validate.errors ?? []).map((e) => `${what} ${where}${e.instancePath} ${e.message}`));
   };
