@@ -38,7 +38,6 @@ const SchemaFieldSchema = z.looseObject({
     .looseObject({ language: z.string().optional(), stemming: z.boolean().optional(), stop_words: z.boolean().optional() })
     .nullish(),
 });
-export type SchemaField = z.infer<typeof SchemaFieldSchema>;
 
 // An answer in the 2026-07 shape (deployment + schema) is read into the older fields too (schema-form.ts).
 export const IndexModelSchema = z.preprocess(withOlderFields, z.looseObject({
@@ -227,7 +226,7 @@ export const BackupScheduleSchema = z.looseObject({
 export type BackupSchedule = z.infer<typeof BackupScheduleSchema>;
 export const BackupScheduleListSchema = z.looseObject({ data: z.array(BackupScheduleSchema).optional(), pagination: Pagination });
 
-export const ScheduledBackupSchema = z.looseObject({
+const ScheduledBackupSchema = z.looseObject({
   backup_id: z.string(),
   source_index_name: z.string().optional(),
   name: z.string().nullish(),

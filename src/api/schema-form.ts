@@ -13,9 +13,8 @@ export function speaksSchemaApi(version: string): boolean {
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
-/** The reserved field names a vectors-API index reports its vectors under. */
-export const DENSE_VALUES = "_values";
-export const SPARSE_VALUES = "_sparse_values";
+/** The reserved field name a vectors-API index reports its dense vectors under (`_sparse_values`: its sparse ones). */
+const DENSE_VALUES = "_values";
 
 /**
  * An index answer in the 2026-07 shape, with the older fields filled in from it (an answer in the older shape is

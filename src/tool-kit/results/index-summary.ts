@@ -4,7 +4,7 @@ import type { IndexModel } from "../../api/records.js";
 import { namespaceName } from "../../common/namespace-name.js";
 
 /** One typed field of an index described by its schema (2026-07), in the tools' names. */
-export const IndexField = z.object({
+const IndexField = z.object({
   name: z.string().describe("Field name."),
   type: z.string().describe("dense_vector, sparse_vector, semantic_text, string, string_list, float, integer, boolean, or metadata (filterable only)."),
   dimension: z.number().int().optional().describe("Vector length (dense_vector, dense semantic_text)."),
@@ -16,7 +16,7 @@ export const IndexField = z.object({
     .describe("string: searchable by words and phrases, with this analysis."),
   filterable: z.boolean().optional().describe("Usable in filters."),
 });
-export type IndexField = z.infer<typeof IndexField>;
+type IndexField = z.infer<typeof IndexField>;
 
 export const IndexSummary = z.object({
   name: z.string().describe("Index name; pass it as `index` to other tools."),
@@ -65,7 +65,7 @@ export function indexKind(index: IndexModel): IndexSummary["kind"] {
  * has fields of its own (full-text strings, or vectors under names other than the reserved _values/_sparse_values),
  * else vectors.
  */
-export function indexHolds(index: IndexModel): IndexSummary["holds"] {
+function indexHolds(index: IndexModel): IndexSummary["holds"] {
   if (index.embed) return "text";
   const fields = Object.entries(index.schema?.fields ?? {});
   const own = fields.some(([name, f]) => f.full_text_search != null || ((f.type === "dense_vector" || f.type === "sparse_vector") && !name.startsWith("_")));
@@ -75,7 +75,7 @@ export function indexHolds(index: IndexModel): IndexSummary["holds"] {
 const int = (n: unknown) => (typeof n === "number" && Number.isInteger(n) ? n : undefined);
 
 /** The schema's fields in the tools' names; undefined for an index described the 2026-04 way. */
-export function indexFields(index: IndexModel): IndexField[] | undefined {
+function indexFields(index: IndexModel): IndexField[] | undefined {
   if (!index.schema) return undefined;
   return Object.entries(index.schema.fields).map(([name, f]) => {
     const fts = f.full_text_search ?? undefined;
