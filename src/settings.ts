@@ -91,7 +91,7 @@ export const SETTINGS = [
   },
   {
     key: "apiVersion", env: "PINECONE_API_VERSION", type: "text", commands: ["mcp"], group: "Hosted service", defaults: { mcp: "2026-04" },
-    doc: "API version sent as X-Pinecone-API-Version: YYYY-MM or unstable",
+    doc: "API version sent as X-Pinecone-API-Version: YYYY-MM or unstable; 2026-07 adds backup schedules, namespace aliases and indexes described by schema",
     check: (label) => z.string().regex(/^(\d{4}-\d{2}|unstable)$/, { error: () => `${label} must look like 2026-04 (YYYY-MM) or be "unstable"` }),
   },
 
