@@ -160,7 +160,16 @@ export class BackupSchedules {
    * Takes the backups that are due (one per schedule, however many runs were missed) and deletes the scheduled
    * backups past their retention; returns the ids of the backups started.
    */
-  async runDue(): Promise<string[]> {
+  runDue(): Promise<string[]> {
+    // One check at a time, in turn: the minute's timer and a caller's check must not both take the same due backup.
+    const run = this.previous.then(() => this.checkDue());
+    this.previous = run.catch(() => undefined);
+    return run;
+  }
+
+  private previous: Promise<unknown> = Promise.resolve();
+
+  private async checkDue(): Promise<string[]> {
     const now = new Date(this.now());
     const started: string[] = [];
     for (const schedule of [...this.inventory.schedules.values()]) {

@@ -7,7 +7,8 @@ import type { VectorStore } from "../storage/store.js";
 import type { DeclaredNamespaces } from "../storage/declared-namespaces.js";
 import { ControlError, invalid, notFound } from "./errors.js";
 import type { ControlOperations } from "./operations.js";
-import { checkResourceName, parseDeletionProtection, parseTags } from "./validate.js";
+import { checkResourceName, parseDeletionProtection, parseReadCapacity, parseTags } from "./validate.js";
+import { isObject } from "./json-fields.js";
 import { describedSchemaFields } from "./index-model-2026-07.js";
 import type { ApiVersion } from "../api-version.js";
 
@@ -101,8 +102,12 @@ export class Backups {
     const name = optionalString(body, "name");
     if (name === undefined) throw new ControlError(422, "UNPROCESSABLE_ENTITY", "Failed to deserialize the JSON body into the target type: missing field `name`");
     checkResourceName("Index", name);
-    const unknown = Object.keys(body).find((k) => !["name", "tags", "deletion_protection"].includes(k));
-    if (unknown !== undefined) throw invalid(`${unknown} is not a field of a restore request; the fields are name, tags and deletion_protection.`);
+    const unknown = Object.keys(body).find((k) => !["name", "tags", "deletion_protection", "read_capacity"].includes(k));
+    if (unknown !== undefined) throw invalid(`${unknown} is not a field of a restore request; the fields are name, tags, deletion_protection and read_capacity.`);
+    const readCapacity = isObject(body.read_capacity) ? parseReadCapacity(body.read_capacity, "read_capacity") : undefined;
+    if (body.read_capacity !== undefined && body.read_capacity !== null && !readCapacity) {
+      throw new ControlError(422, "UNPROCESSABLE_ENTITY", "Failed to deserialize the JSON body into the target type: read_capacity: invalid type, expected an object");
+    }
     const tags = parseTags(body.tags);
     const deletionProtection = parseDeletionProtection(body.deletion_protection) ?? "disabled";
     return this.operations.serial.run(async () => {
@@ -125,7 +130,8 @@ export class Backups {
           ...(backup.dimension !== undefined ? { dimension: backup.dimension } : {}),
           metric: backup.metric,
           ...(backup.schema ? { schema: backup.schema } : {}),
-          spec: { serverless: { cloud: backup.cloud, region: backup.region } },
+          sourceBackupId: backup.backupId,
+          spec: { serverless: { cloud: backup.cloud, region: backup.region, ...(readCapacity ? { read_capacity: readCapacity } : {}) } },
           deletionProtection,
           tags: tags ?? { ...backup.tags },
         },

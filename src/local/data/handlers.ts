@@ -29,6 +29,7 @@ import type { DataPlaneExtras, DataPlaneIndex, DataPlaneRequest, DataPlaneRespon
 import { bulkImportRoute } from "./routes/bulk-imports.js";
 import { wrongApiRefusal } from "./wrong-api.js";
 import { namespaceAliasesRoute, throughAliases } from "./namespace-aliases.js";
+import { checkStricter2026_07 } from "./stricter-2026-07.js";
 
 export type { DataPlaneIndex, DataPlaneRequest, DataPlaneResponse } from "./types.js";
 
@@ -70,6 +71,7 @@ export async function handleDataPlane(
     const requested = request.pathname.length > 1 ? request.pathname.replace(/\/+$/, "") : request.pathname;
     const wrongApi = wrongApiRefusal(index, requested);
     if (wrongApi) return wrongApi;
+    checkStricter2026_07(request, requested);
     const aliasRoute = /^\/namespace-aliases(?:\/([^/]+))?$/.exec(requested);
     if (aliasRoute) return { status: 200, body: await namespaceAliasesRoute({ req: request, index, store, extras }, aliasRoute[1]) };
     // A read through a namespace alias is served by its target; a write to one is refused.

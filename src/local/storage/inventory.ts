@@ -68,6 +68,8 @@ export interface StoredIndex {
    * `_sparse_values`): its typed fields. vectorType / dimension / metric then mirror its dense_vector field, if any.
    */
   schema?: IndexSchemaRecord;
+  /** Set for an index restored from a backup: that backup's id. */
+  sourceBackupId?: string;
   createdAt: string;
 }
 

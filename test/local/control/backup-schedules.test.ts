@@ -124,6 +124,14 @@ describe("backup schedules", () => {
     expect((await history(id)).length).toBe(3);
   });
 
+  it("take a due backup once when two checks run at the same time", async () => {
+    clock = Date.parse("2026-03-05T00:00:00.000Z");
+    const [a, b] = await Promise.all([svc.runDueBackupSchedules(), svc.runDueBackupSchedules()]);
+    expect([...a, ...b]).toHaveLength(1);
+    await waitReady(api, `/backups/${[...a, ...b][0]}`);
+    expect((await history(id)).length).toBe(4);
+  });
+
   it.each([
     [{ name: "x", schedule: { type: "time-based", frequency: "hourly" }, retention: { expire_after_days: 1 } }, 400, "INVALID_ARGUMENT", 'schedule.frequency must be one of daily, weekly or monthly (got "hourly").'],
     [{ name: "x", schedule: { type: "event", frequency: "daily" }, retention: { expire_after_days: 1 } }, 400, "INVALID_ARGUMENT", 'schedule.type must be time-based, the only kind of schedule (got "event").'],
