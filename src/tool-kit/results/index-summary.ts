@@ -32,7 +32,7 @@ export const IndexSummary = z.object({
   host: z.string().describe("The index's own data-plane host."),
   cloud: z.string().optional().describe("Serverless: cloud provider."),
   region: z.string().optional().describe("Serverless: region."),
-  environment: z.string().optional().describe("Pod-based: environment."),
+  environment: z.string().optional().describe("Pod-based and BYOC: environment."),
   podType: z.string().optional().describe("Pod-based: pod type, e.g. p1.x1."),
   pods: z.number().int().optional().describe("Pod-based: number of pods."),
   replicas: z.number().int().optional().describe("Pod-based: replicas."),
@@ -103,6 +103,11 @@ function readCapacity(index: IndexModel): IndexSummary["readCapacity"] {
   }) as IndexSummary["readCapacity"];
 }
 
+function byocEnvironment(index: IndexModel): string | undefined {
+  const byoc = (index.spec as Record<string, unknown>).byoc as { environment?: unknown } | undefined;
+  return typeof byoc?.environment === "string" ? byoc.environment : undefined;
+}
+
 function dropUndefined<T extends Record<string, unknown>>(o: T): T {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 }
@@ -122,7 +127,7 @@ export function summarizeIndex(index: IndexModel): IndexSummary {
     host: index.host,
     cloud: serverless?.cloud,
     region: serverless?.region,
-    environment: pod?.environment,
+    environment: pod?.environment ?? byocEnvironment(index),
     podType: pod?.pod_type,
     pods: num(pod?.pods),
     replicas: num(pod?.replicas),
@@ -151,6 +156,7 @@ export function stateCell(s: { state: string; ready: boolean }): string {
 /** Where an index runs: "aws us-east-1" or "us-east1-gcp · p1.x1 · pods 1 / replicas 1 / shards 1". */
 export function where(s: IndexSummary): string {
   if (s.kind === "serverless") return `${s.cloud ?? "?"} ${s.region ?? "?"}`;
+  if (s.kind === "byoc") return `byoc ${s.environment ?? "?"}`;
   if (s.kind === "pod") {
     const counts = [`pods ${s.pods ?? "?"}`, `replicas ${s.replicas ?? "?"}`, `shards ${s.shards ?? "?"}`].join(" / ");
     return [s.environment, s.podType, counts].filter(Boolean).join(" · ");
