@@ -113,6 +113,20 @@ describe("backup schedules: create_backup_schedule, list_backup_schedules, descr
     expect((listed.structured?.schedules as { name: string }[]).map((s) => s.name)).toEqual(["second"]);
   });
 
+  test("under --indexes, another index's schedules are out of reach, by index or by id", async () => {
+    const scoped = await startMcp({ env: { PINECONE_API_KEY: API_KEY, PINECONE_CONTROLLER_HOST: svc.controlUrl, PINECONE_API_VERSION: "2026-07" }, args: ["--indexes", "other"] });
+    try {
+      const listed = await scoped.call("list_backup_schedules", { index: "ledger" });
+      expect(listed.isError).toBe(true);
+      expect(listed.text).toMatch(/^Index "ledger" is not available: this server is limited to the indexes "other"/);
+      const second = ((await mcp.call("list_backup_schedules", { index: "ledger" })).structured?.schedules as { scheduleId: string }[])[0].scheduleId;
+      const byId = await scoped.call("describe_backup_schedule", { index: "other", scheduleId: second });
+      expect(byId.text).toMatch(/^Backup schedule "[^"]+" not found in index "other"/);
+    } finally {
+      await scoped.close();
+    }
+  });
+
   test("a server speaking 2026-04 says the tools need 2026-07", async () => {
     const old = await startMcp({ env: { PINECONE_API_KEY: API_KEY, PINECONE_CONTROLLER_HOST: svc.controlUrl } });
     try {
