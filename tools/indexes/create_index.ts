@@ -8,7 +8,7 @@ import type { IndexModel } from "../../src/api/records.js";
 import type { Service } from "../../src/api/service.js";
 import { ToolError } from "../../src/tool-kit/tool-error.js";
 import { markdownTable } from "../../src/tool-kit/format/table.js";
-import { IndexSummary, stateCell, summarizeIndex, where } from "../../src/tool-kit/results/index-summary.js";
+import { IndexSummary, indexHolds, stateCell, summarizeIndex, where } from "../../src/tool-kit/results/index-summary.js";
 import { newNameSchema } from "../../src/tool-kit/args/names.js";
 import { ruleError, wholeNumberArg } from "../../src/tool-kit/args/schema.js";
 import { waitUntilReady } from "../../src/tool-kit/index-wait.js";
@@ -78,6 +78,8 @@ function settingDifferences(index: IndexModel, args: Args): string[] {
     if (asked !== undefined && has !== asked) out.push(`${what}: the index has ${show(has)}, this call asks for ${show(asked)}`);
   };
   if (index.vector_type === "sparse") out.push("vectorType: the index is sparse, create_index makes dense indexes");
+  const holds = indexHolds(index);
+  if (holds !== "vectors") out.push(`holds: the index holds ${holds}, create_index makes indexes of vectors`);
   differ("dimension", index.dimension ?? undefined, args.dimension);
   differ("metric", index.metric, args.metric ?? "cosine");
   const { serverless, pod } = index.spec;

@@ -65,7 +65,7 @@ export function indexKind(index: IndexModel): IndexSummary["kind"] {
  * has fields of its own (full-text strings, or vectors under names other than the reserved _values/_sparse_values),
  * else vectors.
  */
-function indexHolds(index: IndexModel): IndexSummary["holds"] {
+export function indexHolds(index: IndexModel): IndexSummary["holds"] {
   if (index.embed) return "text";
   const fields = Object.entries(index.schema?.fields ?? {});
   const own = fields.some(([name, f]) => f.full_text_search != null || ((f.type === "dense_vector" || f.type === "sparse_vector") && !name.startsWith("_")));

@@ -74,6 +74,12 @@ describe("describe_index and list_indexes under API version 2026-07", () => {
     const again = await mcp.call("create_index", { name: "vec", dimension: 3, metric: "euclidean" });
     expect(again.structured).toMatchObject({ created: false });
 
+    const taken = await mcp.call("create_index", { name: "notes", dimension: 4 });
+    expect(taken.text).toBe(
+      'Index "notes" already exists with different settings:\n- holds: the index holds documents, create_index makes indexes of vectors\nNothing was changed.\n' +
+        "Next step: use the existing index as it is (list_indexes shows it), or call create_index with another name.",
+    );
+
     const pod = await mcp.call("create_index", { name: "pods", dimension: 3, pod: { environment: "us-east1-gcp", podType: "p1.x1" } });
     expect(pod.text).toBe(
       `Pod-based indexes cannot be created under API version 2026-07 (PINECONE_API_VERSION): from 2026-07 the service makes serverless indexes only. ${nothingWas("created")}\n` +
