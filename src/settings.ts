@@ -44,7 +44,7 @@ export interface Setting {
 }
 
 /** The tools --allow-destructive adds. */
-export const DELETE_TOOLS = ["delete_index", "delete_collection", "delete_vectors", "delete_namespace", "delete_backup"] as const;
+export const DELETE_TOOLS = ["delete_index", "delete_collection", "delete_vectors", "delete_namespace", "delete_backup", "delete_backup_schedule", "delete_namespace_alias"] as const;
 
 const url = (label: string) =>
   z.string().refine((s) => embedUrlProblem(s) === undefined, { error: (issue) => `${label} ${embedUrlProblem(String(issue.input))}` });
@@ -103,7 +103,7 @@ export const SETTINGS = [
   },
   {
     key: "apiVersion", env: "PINECONE_API_VERSION", type: "text", commands: ["mcp"], group: "Hosted service", defaults: { mcp: "2026-04" },
-    doc: "API version sent as X-Pinecone-API-Version: YYYY-MM or unstable",
+    doc: "API version sent as X-Pinecone-API-Version: YYYY-MM or unstable; 2026-07 adds backup schedules, namespace aliases and indexes described by schema",
     check: (label) => z.string().regex(/^(\d{4}-\d{2}|unstable)$/, { error: () => `${label} must look like 2026-04 (YYYY-MM) or be "unstable"` }),
   },
 

@@ -57,7 +57,9 @@ export const toolsets: readonly Toolset[] = [
   },
   {
     name: "namespaces",
-    purpose: "the namespaces of an index",
+    purpose: "the namespaces of an index and their aliases",
+    // The alias tools are left out of the sentence (tools/list names them): with every tool on, the instructions
+    // stay within their 300 tokens.
     sentence: (has) => `Namespaces: ${named(has, ["list_namespaces", "describe_namespace", "create_namespace", "delete_namespace"])}.`,
   },
   {
@@ -67,7 +69,8 @@ export const toolsets: readonly Toolset[] = [
   },
   {
     name: "backups",
-    purpose: "backups of serverless indexes and restoring them",
+    purpose: "backups of serverless indexes, their schedules, and restoring them",
+    // The schedule tools are left out of the sentence, as the alias tools are.
     sentence: (has) => `Backups: ${named(has, ["list_backups", "describe_backup", "create_backup", "create_index_from_backup", "list_restore_jobs", "describe_restore_job", "delete_backup"])}.`,
   },
   {
@@ -124,7 +127,7 @@ export const toolModules: readonly ToolEntry[] = [
   tool("rerank_documents", "inference", () => import("./inference/rerank_documents.js"), "Order documents by relevance to a query with a reranking model."),
   tool("list_models", "inference", () => import("./inference/list_models.js"), "List the embedding and reranking models available."),
   // Administration.
-  tool("configure_index", "indexes", () => import("./indexes/configure_index.js"), "Change deletion protection, tags, pod replicas or type, or embedding settings; shows before and after."),
+  tool("configure_index", "indexes", () => import("./indexes/configure_index.js"), "Change deletion protection, tags, pod replicas or type, read capacity or embedding settings; shows before and after."),
   tool("list_namespaces", "namespaces", () => import("./namespaces/list_namespaces.js"), "List the namespaces of an index with their record counts."),
   tool("describe_namespace", "namespaces", () => import("./namespaces/describe_namespace.js"), "Show one namespace: its record count and filterable metadata fields."),
   tool("create_namespace", "namespaces", () => import("./namespaces/create_namespace.js"), "Create an empty namespace in a serverless index, optionally with filterable fields."),
@@ -136,6 +139,15 @@ export const toolModules: readonly ToolEntry[] = [
   tool("create_index_from_backup", "backups", () => import("./backups/create_index_from_backup.js"), "Restore a backup into a new index, following the restore job with progress."),
   tool("list_restore_jobs", "backups", () => import("./backups/list_restore_jobs.js"), "List restore jobs with status and progress."),
   tool("describe_restore_job", "backups", () => import("./backups/describe_restore_job.js"), "Show one restore job's status and percent complete."),
+  tool("create_backup_schedule", "backups", () => import("./backups/create_backup_schedule.js"), "Back up an index automatically, daily, weekly or monthly (API 2026-07)."),
+  tool("list_backup_schedules", "backups", () => import("./backups/list_backup_schedules.js"), "List an index's backup schedules (API 2026-07)."),
+  tool("describe_backup_schedule", "backups", () => import("./backups/describe_backup_schedule.js"), "Show one backup schedule (API 2026-07)."),
+  tool("update_backup_schedule", "backups", () => import("./backups/update_backup_schedule.js"), "Change a backup schedule's frequency or retention, or turn it off or on (API 2026-07)."),
+  tool("list_scheduled_backups", "backups", () => import("./backups/list_scheduled_backups.js"), "List the backups a schedule made (API 2026-07)."),
+  tool("create_namespace_alias", "namespaces", () => import("./namespaces/create_namespace_alias.js"), "Give a namespace a second name that reads follow (API 2026-07)."),
+  tool("list_namespace_aliases", "namespaces", () => import("./namespaces/list_namespace_aliases.js"), "List an index's namespace aliases and their targets (API 2026-07)."),
+  tool("describe_namespace_alias", "namespaces", () => import("./namespaces/describe_namespace_alias.js"), "Show which namespace an alias points at (API 2026-07)."),
+  tool("repoint_namespace_alias", "namespaces", () => import("./namespaces/repoint_namespace_alias.js"), "Point an alias at another namespace; reads follow at once (API 2026-07)."),
   tool("start_bulk_import", "imports", () => import("./imports/start_bulk_import.js"), "Start a background import of Parquet files (one directory per namespace) into an index."),
   tool("list_bulk_imports", "imports", () => import("./imports/list_bulk_imports.js"), "List the bulk imports of an index with status and progress."),
   tool("describe_bulk_import", "imports", () => import("./imports/describe_bulk_import.js"), "Show one bulk import: status, percent, records imported, error."),
@@ -148,4 +160,6 @@ export const toolModules: readonly ToolEntry[] = [
   tool("delete_collection", "collections", () => import("./collections/delete_collection.js"), "Permanently delete a collection and its records."),
   tool("delete_namespace", "namespaces", () => import("./namespaces/delete_namespace.js"), "Permanently delete a namespace of an index and every record in it."),
   tool("delete_backup", "backups", () => import("./backups/delete_backup.js"), "Permanently delete a backup."),
+  tool("delete_backup_schedule", "backups", () => import("./backups/delete_backup_schedule.js"), "Permanently delete a backup schedule (API 2026-07)."),
+  tool("delete_namespace_alias", "namespaces", () => import("./namespaces/delete_namespace_alias.js"), "Delete a namespace alias; the namespace stays (API 2026-07)."),
 ];

@@ -6,8 +6,12 @@ import { dataUrlFor } from "./index-url.js";
 import { isLoopbackHost } from "../common/loopback.js";
 import { ResponseShapeError } from "./errors.js";
 import type { HttpClient } from "./http.js";
+import { configureIndexBody, createIndexBody, speaksSchemaApi } from "./schema-form.js";
 import {
   BackupListSchema,
+  BackupScheduleHistorySchema,
+  BackupScheduleListSchema,
+  BackupScheduleSchema,
   BackupModelSchema,
   CollectionListSchema,
   CollectionModelSchema,
@@ -17,6 +21,8 @@ import {
   RestoreJobListSchema,
   RestoreJobSchema,
   type BackupModel,
+  type BackupSchedule,
+  type ScheduledBackup,
   type CollectionModel,
   type IndexModel,
   type RestoreJob,
@@ -52,18 +58,42 @@ export interface CreateIndexForModelRequest {
   tags?: Record<string, string>;
 }
 
-/** The body of PATCH /indexes/{name}: only what changes. */
+/** A read capacity as both versions write it: OnDemand, or Dedicated nodes. */
+export type ReadCapacityRequest =
+  | { mode: "OnDemand" }
+  | { mode: "Dedicated"; dedicated: { node_type?: string; scaling?: "Manual"; manual?: { replicas: number; shards: number } } };
+
+/**
+ * The body of PATCH /indexes/{name}, in the 2026-04 names: only what changes. Under 2026-07 it is sent as
+ * `deployment` / `schema` / `read_capacity` (schema-form.ts); `embedTextField` names the index's semantic_text field.
+ */
 export interface ConfigureIndexRequest {
   deletion_protection?: "enabled" | "disabled";
   tags?: Record<string, string>;
-  spec?: { pod?: { replicas?: number; pod_type?: string } };
+  spec?: { pod?: { replicas?: number; pod_type?: string }; serverless?: { read_capacity: ReadCapacityRequest } };
   embed?: { field_map?: Record<string, unknown>; read_parameters?: Record<string, unknown>; write_parameters?: Record<string, unknown> };
+}
+
+/** The body of POST /indexes/{name}/backup-schedules (2026-07). */
+export interface CreateBackupScheduleRequest {
+  name: string;
+  schedule: { type: "time-based"; frequency: "daily" | "weekly" | "monthly" };
+  retention: { expire_after_days: number };
+}
+
+/** The body of PATCH /backup-schedules/{id}: only what changes. */
+export interface UpdateBackupScheduleRequest {
+  frequency?: "daily" | "weekly" | "monthly";
+  retention?: { expire_after_days: number };
+  enabled?: boolean;
 }
 
 export interface Page<T> { items: T[]; next?: string }
 
 export class ControlPlane {
   private readonly base: string;
+  /** The API version speaks 2026-07: indexes are created and configured by `deployment` + `schema`. */
+  readonly schemaApi: boolean;
 
   constructor(
     private readonly http: HttpClient,
@@ -71,6 +101,7 @@ export class ControlPlane {
   ) {
     this.base = controllerUrl.replace(/\/+$/, "");
     http.trustOrigin(this.base);
+    this.schemaApi = speaksSchemaApi(http.apiVersion);
   }
 
   async listIndexes(signal?: AbortSignal): Promise<IndexModel[]> {
@@ -103,8 +134,9 @@ export class ControlPlane {
   }
 
   /** POST /indexes (201). Not retried, like createCollection. */
-  async createIndex(body: CreateIndexRequest, signal?: AbortSignal): Promise<IndexModel> {
+  async createIndex(request: CreateIndexRequest, signal?: AbortSignal): Promise<IndexModel> {
     const url = `${this.base}/indexes`;
+    const body = this.schemaApi ? createIndexBody(request) : request;
     const index = parse(url, IndexModelSchema, await this.http.request<unknown>({ url, method: "POST", body, signal, retry: false }));
     this.trustHost(index);
     return index;
@@ -130,9 +162,41 @@ export class ControlPlane {
     await this.http.request<unknown>({ url, method: "DELETE", signal, retry: false });
   }
 
-  /** PATCH /indexes/{name} (202), configure: the index as it is after the change. */
-  async configureIndex(name: string, body: ConfigureIndexRequest, signal?: AbortSignal): Promise<IndexModel> {
+  /** PATCH /indexes/{name} (202; 200 from 2026-07), configure: the index as it is after the change. */
+  async configureIndex(name: string, request: ConfigureIndexRequest, signal?: AbortSignal, embedTextField?: string): Promise<IndexModel> {
+    let body: unknown = request;
+    if (this.schemaApi) body = configureIndexBody(request, embedTextField);
+    else if (request.spec?.serverless) body = { ...request, spec: { serverless: request.spec.serverless } };
     return this.call(`/indexes/${encodeURIComponent(name)}`, "PATCH", IndexModelSchema, signal, body);
+  }
+
+  /** POST /indexes/{name}/backup-schedules (2026-07). Not retried: a lost answer would come back as 409. */
+  async createBackupSchedule(index: string, body: CreateBackupScheduleRequest, signal?: AbortSignal): Promise<BackupSchedule> {
+    return this.call(`/indexes/${encodeURIComponent(index)}/backup-schedules`, "POST", BackupScheduleSchema, signal, body);
+  }
+
+  async listBackupSchedules(index: string, opts: { limit?: number; paginationToken?: string }, signal?: AbortSignal): Promise<Page<BackupSchedule>> {
+    const list = await this.call(`/indexes/${encodeURIComponent(index)}/backup-schedules${query(opts)}`, "GET", BackupScheduleListSchema, signal);
+    return { items: list.data ?? [], ...(list.pagination?.next ? { next: list.pagination.next } : {}) };
+  }
+
+  async describeBackupSchedule(scheduleId: string, signal?: AbortSignal): Promise<BackupSchedule> {
+    return this.call(`/backup-schedules/${encodeURIComponent(scheduleId)}`, "GET", BackupScheduleSchema, signal);
+  }
+
+  async updateBackupSchedule(scheduleId: string, body: UpdateBackupScheduleRequest, signal?: AbortSignal): Promise<BackupSchedule> {
+    return this.call(`/backup-schedules/${encodeURIComponent(scheduleId)}`, "PATCH", BackupScheduleSchema, signal, body);
+  }
+
+  /** DELETE /backup-schedules/{id} (204). Not retried: a lost answer would come back as 404. */
+  async deleteBackupSchedule(scheduleId: string, signal?: AbortSignal): Promise<void> {
+    await this.http.request<unknown>({ url: `${this.base}/backup-schedules/${encodeURIComponent(scheduleId)}`, method: "DELETE", signal, retry: false });
+  }
+
+  /** The backups a schedule made (and the one it will make next, status Scheduled), one page. */
+  async backupScheduleHistory(scheduleId: string, opts: { limit?: number; paginationToken?: string }, signal?: AbortSignal): Promise<Page<ScheduledBackup>> {
+    const list = await this.call(`/backup-schedules/${encodeURIComponent(scheduleId)}/history${query(opts)}`, "GET", BackupScheduleHistorySchema, signal);
+    return { items: list.data ?? [], ...(list.pagination?.next ? { next: list.pagination.next } : {}) };
   }
 
   /** POST /indexes/{name}/backups (201). Not retried: a lost answer would make a second backup. */

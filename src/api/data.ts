@@ -10,6 +10,8 @@ import {
   FetchResponseSchema,
   ImportListSchema,
   ImportSchema,
+  NamespaceAliasListSchema,
+  NamespaceAliasSchema,
   NamespaceListSchema,
   NamespaceSchema,
   StartImportSchema,
@@ -20,6 +22,7 @@ import {
   SearchRecordsResponseSchema,
   UpsertResponseSchema,
   type ImportModel,
+  type NamespaceAlias,
   type NamespaceDescription,
   type SearchRecordsResponse,
   type FetchedRecord,
@@ -253,6 +256,45 @@ export class DataPlane {
   /** DELETE /namespaces/{namespace}. Not retried: a lost answer would come back as 404. */
   async deleteNamespace(host: string, namespace: string, signal?: AbortSignal): Promise<void> {
     const url = `${this.dataUrl(host)}/namespaces/${encodeURIComponent(namespace)}`;
+    await this.http.request<unknown>({ url, method: "DELETE", signal, retry: false });
+  }
+
+  /** POST /namespace-aliases (2026-07). Not retried: a lost answer would come back as 409. */
+  createNamespaceAlias(host: string, body: { name: string; target_namespace: string }, signal?: AbortSignal): Promise<NamespaceAlias> {
+    return this.call(host, "/namespace-aliases", "POST", NamespaceAliasSchema, signal, body, false);
+  }
+
+  async listNamespaceAliases(
+    host: string,
+    opts: { prefix?: string; targetNamespace?: string; limit?: number; paginationToken?: string },
+    signal?: AbortSignal,
+  ): Promise<{ aliases: NamespaceAlias[]; next?: string; total?: number }> {
+    const q = new URLSearchParams();
+    if (opts.prefix !== undefined) q.set("prefix", opts.prefix);
+    if (opts.targetNamespace !== undefined) q.set("target_namespace", opts.targetNamespace);
+    if (opts.limit !== undefined) q.set("limit", String(opts.limit));
+    if (opts.paginationToken !== undefined) q.set("paginationToken", opts.paginationToken);
+    const query = q.toString();
+    const list = await this.call(host, `/namespace-aliases${query ? `?${query}` : ""}`, "GET", NamespaceAliasListSchema, signal);
+    return {
+      aliases: list.namespace_aliases ?? [],
+      ...(list.pagination?.next ? { next: list.pagination.next } : {}),
+      ...(typeof list.total_count === "number" ? { total: list.total_count } : {}),
+    };
+  }
+
+  describeNamespaceAlias(host: string, alias: string, signal?: AbortSignal): Promise<NamespaceAlias> {
+    return this.call(host, `/namespace-aliases/${encodeURIComponent(alias)}`, "GET", NamespaceAliasSchema, signal);
+  }
+
+  /** PATCH /namespace-aliases/{alias}: points it at another namespace. Idempotent, so retried. */
+  repointNamespaceAlias(host: string, alias: string, target: string, signal?: AbortSignal): Promise<NamespaceAlias> {
+    return this.call(host, `/namespace-aliases/${encodeURIComponent(alias)}`, "PATCH", NamespaceAliasSchema, signal, { target_namespace: target });
+  }
+
+  /** DELETE /namespace-aliases/{alias} (200 {}). Not retried: a lost answer would come back as 404. */
+  async deleteNamespaceAlias(host: string, alias: string, signal?: AbortSignal): Promise<void> {
+    const url = `${this.dataUrl(host)}/namespace-aliases/${encodeURIComponent(alias)}`;
     await this.http.request<unknown>({ url, method: "DELETE", signal, retry: false });
   }
 

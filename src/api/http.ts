@@ -106,6 +106,11 @@ export class HttpClient {
     this.indexAtOrigin.delete(new URL(url).origin);
   }
 
+  /** The API version every request names (X-Pinecone-API-Version). */
+  get apiVersion(): string {
+    return this.settings.apiVersion;
+  }
+
   isTrusted(url: string): boolean {
     return this.trusted.has(new URL(url).origin);
   }

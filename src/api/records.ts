@@ -1,6 +1,7 @@
 // zod schemas of the service's records (indexes, collections, backups, restore jobs, namespaces, imports, vectors). Lenient on purpose: unknown fields are kept (newer API versions add fields),
 // and anything a version may omit is optional, so a newer or older service still parses.
 import { z } from "zod";
+import { withOlderFields } from "./schema-form.js";
 
 const IndexSpecSchema = z.looseObject({
   serverless: z.looseObject({ cloud: z.string(), region: z.string() }).optional(),
@@ -17,10 +18,33 @@ const IndexSpecSchema = z.looseObject({
 
 const IndexStatusSchema = z.looseObject({ ready: z.boolean(), state: z.string() });
 
-export const IndexModelSchema = z.looseObject({
+/** A 2026-07 read capacity: OnDemand, or Dedicated with its nodes. */
+const ReadCapacitySchema = z.looseObject({
+  mode: z.string(),
+  dedicated: z
+    .looseObject({ node_type: z.string().optional(), scaling: z.string().optional(), manual: z.looseObject({ replicas: z.number().optional(), shards: z.number().optional() }).nullish() })
+    .nullish(),
+  status: z.looseObject({ state: z.string().optional(), current_replicas: z.number().nullish(), current_shards: z.number().nullish(), error_message: z.string().nullish() }).nullish(),
+});
+
+/** One field of a 2026-07 index schema: typed (`type`), or legacy metadata (`filterable` only). */
+const SchemaFieldSchema = z.looseObject({
+  type: z.string().optional(),
+  dimension: z.number().nullish(),
+  metric: z.string().nullish(),
+  model: z.string().optional(),
+  filterable: z.boolean().optional(),
+  full_text_search: z
+    .looseObject({ language: z.string().optional(), stemming: z.boolean().optional(), stop_words: z.boolean().optional() })
+    .nullish(),
+});
+
+// An answer in the 2026-07 shape (deployment + schema) is read into the older fields too (schema-form.ts).
+export const IndexModelSchema = z.preprocess(withOlderFields, z.looseObject({
   name: z.string(),
   dimension: z.number().int().nullish(),
-  metric: z.string(),
+  /** Absent for an index with no vector field (documents with full-text fields only). */
+  metric: z.string().optional(),
   host: z.string(),
   spec: IndexSpecSchema,
   status: IndexStatusSchema,
@@ -39,7 +63,14 @@ export const IndexModelSchema = z.looseObject({
       write_parameters: z.record(z.string(), z.unknown()).nullish(),
     })
     .nullish(),
-});
+  /** 2026-07 on: how and where it is deployed (managed, pod or byoc), and its typed fields. */
+  deployment: z.looseObject({ deployment_type: z.string() }).optional(),
+  schema: z.looseObject({ fields: z.record(z.string(), SchemaFieldSchema) }).optional(),
+  read_capacity: ReadCapacitySchema.nullish(),
+  cmek_id: z.string().nullish(),
+  source_collection: z.string().nullish(),
+  source_backup_id: z.string().nullish(),
+}));
 export type IndexModel = z.infer<typeof IndexModelSchema>;
 
 export const CollectionModelSchema = z.looseObject({
@@ -143,9 +174,12 @@ export type RestoreJob = z.infer<typeof RestoreJobSchema>;
 export const RestoreJobListSchema = z.looseObject({ data: z.array(RestoreJobSchema).optional(), pagination: Pagination });
 export const CreateIndexFromBackupSchema = z.looseObject({ restore_job_id: z.string(), index_id: z.string() });
 
+/** A count the 2026-07 data plane writes as a decimal string (uint64), earlier versions as a number. */
+const Count = z.union([z.number(), z.string().regex(/^\d+$/).transform(Number)]);
+
 export const NamespaceSchema = z.looseObject({
   name: z.string(),
-  record_count: z.number().nullish(),
+  record_count: Count.nullish(),
   schema: z.looseObject({ fields: z.record(z.string(), z.looseObject({ filterable: z.boolean().optional() })) }).nullish(),
 });
 export type NamespaceDescription = z.infer<typeof NamespaceSchema>;
@@ -174,4 +208,47 @@ export const FetchByMetadataSchema = z.looseObject({
   vectors: z.record(z.string(), FetchedRecordSchema).optional(),
   namespace: z.string().optional(),
   pagination: Pagination,
+});
+
+// Backup schedules (control plane) and namespace aliases (data plane), 2026-07 on.
+
+export const BackupScheduleSchema = z.looseObject({
+  schedule_id: z.string(),
+  name: z.string(),
+  index_id: z.string().optional(),
+  schedule_type: z.string().optional(),
+  frequency: z.string(),
+  retention_expire_after_days: z.number().int(),
+  enabled: z.boolean(),
+  next_scheduled_run: z.string().nullish(),
+  created_at: z.string().nullish(),
+});
+export type BackupSchedule = z.infer<typeof BackupScheduleSchema>;
+export const BackupScheduleListSchema = z.looseObject({ data: z.array(BackupScheduleSchema).optional(), pagination: Pagination });
+
+const ScheduledBackupSchema = z.looseObject({
+  backup_id: z.string(),
+  source_index_name: z.string().optional(),
+  name: z.string().nullish(),
+  status: z.string(),
+  record_count: z.number().nullish(),
+  namespace_count: z.number().nullish(),
+  size_bytes: z.number().nullish(),
+  created_at: z.string().nullish(),
+  scheduled_execution_at: z.string().nullish(),
+});
+export type ScheduledBackup = z.infer<typeof ScheduledBackupSchema>;
+export const BackupScheduleHistorySchema = z.looseObject({ data: z.array(ScheduledBackupSchema).optional(), pagination: Pagination });
+
+export const NamespaceAliasSchema = z.looseObject({
+  name: z.string(),
+  target_namespace: z.string(),
+  created_at: z.string().nullish(),
+  updated_at: z.string().nullish(),
+});
+export type NamespaceAlias = z.infer<typeof NamespaceAliasSchema>;
+export const NamespaceAliasListSchema = z.looseObject({
+  namespace_aliases: z.array(NamespaceAliasSchema).optional(),
+  pagination: Pagination,
+  total_count: z.number().nullish(),
 });

@@ -6,7 +6,7 @@
 // Collections name no index (the API does not say which index a collection was copied from), so under --indexes
 // they are listed and described as usual, but nothing may be restored from one (create_index with
 // pod.sourceCollection) or delete one: either could reach records of an index outside the list.
-import type { ConfigureIndexRequest, ControlPlane, CreateIndexForModelRequest, CreateIndexRequest } from "../api/control.js";
+import type { ConfigureIndexRequest, ControlPlane, CreateBackupScheduleRequest, CreateIndexForModelRequest, CreateIndexRequest } from "../api/control.js";
 import type { HostResolver } from "../api/index-hosts.js";
 import type { Service } from "../api/service.js";
 import type { Config } from "../config.js";
@@ -109,7 +109,16 @@ function scopedBackups(inner: ControlPlane, indexes: readonly string[], allow: (
     return backup;
   };
   return {
-    configureIndex: async (name: string, body: ConfigureIndexRequest, signal?: AbortSignal) => (allow(name), inner.configureIndex(name, body, signal)),
+    configureIndex: async (name: string, body: ConfigureIndexRequest, signal?: AbortSignal, textField?: string) => (
+      allow(name), inner.configureIndex(name, body, signal, textField)
+    ),
+    // A schedule is reached by id only after the tool found it among its index's schedules (index-schedule.ts).
+    createBackupSchedule: async (index: string, body: CreateBackupScheduleRequest, signal?: AbortSignal) => (
+      allow(index), inner.createBackupSchedule(index, body, signal)
+    ),
+    listBackupSchedules: async (index: string, opts: Parameters<ControlPlane["listBackupSchedules"]>[1], signal?: AbortSignal) => (
+      allow(index), inner.listBackupSchedules(index, opts, signal)
+    ),
     createBackup: async (index: string, body: { name?: string; description?: string }, signal?: AbortSignal) => (
       allow(index), inner.createBackup(index, body, signal)
     ),

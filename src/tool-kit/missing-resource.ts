@@ -4,7 +4,7 @@ import { ServiceError } from "../api/errors.js";
 import type { Untouched } from "./refusal.js";
 import { ToolError } from "./tool-error.js";
 
-export type Resource = "index" | "collection" | "backup" | "restore job" | "namespace" | "import" | "model";
+export type Resource = "index" | "collection" | "backup" | "restore job" | "namespace" | "import" | "model" | "backup schedule" | "namespace alias";
 
 interface Listing {
   /** The tool that lists the resources of this kind. */
@@ -17,6 +17,8 @@ interface Listing {
 /** In the order a URL path is matched: the more specific first (/indexes/x/backups is about a backup). */
 const LISTED_BY: Record<Resource, Listing> = {
   "restore job": { tool: "list_restore_jobs", plural: "restore jobs", path: /\/restore-jobs\// },
+  "backup schedule": { tool: "list_backup_schedules", plural: "backup schedules", path: /^\/backup-schedules\// },
+  "namespace alias": { tool: "list_namespace_aliases", plural: "namespace aliases", path: /\/namespace-aliases\// },
   backup: { tool: "list_backups", plural: "backups", path: /\/backups\// },
   import: { tool: "list_bulk_imports", plural: "imports", path: /\/bulk\/imports\// },
   namespace: { tool: "list_namespaces", plural: "namespaces", path: /(?<!\/records)\/namespaces\// }, // not a records search or upsert

@@ -56,7 +56,16 @@ describe("a session's selection over HTTP", () => {
     const config = { ...none, toolsets: ["namespaces"] };
     expect(sorted(sessionTools(config, { toolsets: ["all"] }))).toEqual(sorted(serverTools(config)));
     expect(sessionTools(config, { toolsets: ["backups"] }).size).toBe(0);
-    expect(sorted(sessionTools(config, { excludeTools: ["create_namespace"] }))).toEqual(["delete_namespace", "describe_namespace", "list_namespaces"]);
+    expect(sorted(sessionTools(config, { excludeTools: ["create_namespace"] }))).toEqual([
+      "create_namespace_alias",
+      "delete_namespace",
+      "delete_namespace_alias",
+      "describe_namespace",
+      "describe_namespace_alias",
+      "list_namespace_aliases",
+      "list_namespaces",
+      "repoint_namespace_alias",
+    ]);
   });
 });
 

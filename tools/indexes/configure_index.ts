@@ -1,7 +1,7 @@
 // configure_index — changes an index's deletion protection, tags, pod replicas / type, or integrated-embedding
 // settings, and shows each setting before → after. An empty change is refused.
 import { z } from "zod";
-import type { ConfigureIndexRequest } from "../../src/api/control.js";
+import type { ConfigureIndexRequest, ReadCapacityRequest } from "../../src/api/control.js";
 import type { IndexModel } from "../../src/api/records.js";
 import { markdownTable } from "../../src/tool-kit/format/table.js";
 import { indexArg, ruleError, wholeNumberArg } from "../../src/tool-kit/args/schema.js";
@@ -21,6 +21,7 @@ function settings(model: IndexModel, request: ConfigureIndexRequest): [string, s
   const pod = model.spec.pod as Record<string, unknown> | undefined;
   if (request.spec?.pod?.replicas !== undefined) rows.push(["pod.replicas", json(pod?.replicas)]);
   if (request.spec?.pod?.pod_type !== undefined) rows.push(["pod.podType", json(pod?.pod_type)]);
+  if (request.spec?.serverless) rows.push(["readCapacity", json(readCapacityOf(model))]);
   const embed = (model as Record<string, unknown>).embed as Record<string, unknown> | undefined;
   for (const [key, name] of [["field_map", "fieldMap"], ["read_parameters", "readParameters"], ["write_parameters", "writeParameters"]] as const) {
     if (request.embed?.[key] !== undefined) rows.push([`embed.${name}`, json(embed?.[key])]);
@@ -28,12 +29,27 @@ function settings(model: IndexModel, request: ConfigureIndexRequest): [string, s
   return rows;
 }
 
+/** The read capacity as configured (mode, dedicated nodes), without its changing status. */
+function readCapacityOf(model: IndexModel): unknown {
+  const rc = model.read_capacity ?? (model.spec.serverless?.read_capacity as IndexModel["read_capacity"]);
+  if (!rc) return undefined;
+  const { status: _status, ...configured } = rc;
+  return configured;
+}
+
+/** The read capacity argument in the service's names. */
+function readCapacityRequest(rc: { mode: "OnDemand" | "Dedicated"; nodeType?: string; replicas?: number; shards?: number }): ReadCapacityRequest {
+  if (rc.mode === "OnDemand") return { mode: "OnDemand" };
+  const manual = rc.replicas !== undefined || rc.shards !== undefined ? { scaling: "Manual" as const, manual: { replicas: rc.replicas ?? 1, shards: rc.shards ?? 1 } } : {};
+  return { mode: "Dedicated", dedicated: { ...(rc.nodeType !== undefined && { node_type: rc.nodeType }), ...manual } };
+}
+
 export default defineTool({
   name: "configure_index",
   title: "Configure index",
   description:
-    "Change an existing index: deletion protection, tags (a value \"\" removes the tag), pod replicas or pod type, or the " +
-    "embedding settings of an index created for a model. Shows each setting before and after.",
+    "Change an index: deletion protection, tags (a value \"\" removes the tag), pod replicas or type, read capacity, or " +
+    "the embedding settings of an index created for a model. Shows each setting before and after.",
   inputSchema: {
     index: indexArg("Name of the index to change.", RULES),
     deletionProtection: z.enum(["enabled", "disabled"]).optional().describe("enabled stops the index from being deleted."),
@@ -53,6 +69,14 @@ export default defineTool({
       })
       .optional()
       .describe("Integrated-embedding settings (indexes created for a model only)."),
+    readCapacity: z
+      .object({
+        mode: z.enum(["OnDemand", "Dedicated"]),
+        nodeType: z.string().max(32).optional(),
+        replicas: wholeNumberArg(0, 100, ruleError("readCapacity.replicas is a whole number from 0 to 100", RULES)).optional(),
+        shards: wholeNumberArg(1, 100, ruleError("readCapacity.shards is a whole number from 1 to 100", RULES)).optional(),
+      })
+      .optional(), // serverless indexes; the names say enough (the tools/list budget)
   },
   outputSchema: {
     index: z.string().describe("The index changed."),
@@ -61,7 +85,7 @@ export default defineTool({
       .describe("Each setting the call touched."),
   },
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
-  async run({ index, deletionProtection, tags, pod, embed }, ctx) {
+  async run({ index, deletionProtection, tags, pod, embed, readCapacity }, ctx) {
     const { service, signal } = ctx;
     const request: ConfigureIndexRequest = {};
     if (deletionProtection) request.deletion_protection = deletionProtection;
@@ -76,9 +100,10 @@ export default defineTool({
         ...(embed.writeParameters && { write_parameters: embed.writeParameters }),
       };
     }
+    if (readCapacity) request.spec = { ...request.spec, serverless: { read_capacity: readCapacityRequest(readCapacity) } };
     if (Object.keys(request).length === 0) {
       throw new ToolError({
-        problem: "Nothing to change: give at least one of deletionProtection, tags, pod (replicas, podType) or embed",
+        problem: "Nothing to change: give at least one of deletionProtection, tags, pod (replicas, podType), embed or readCapacity",
         untouched: UNTOUCHED,
         next: "describe_index shows the current settings.",
       });
@@ -86,6 +111,15 @@ export default defineTool({
     const before = await service.control.describeIndex(index, signal);
     if (request.spec?.pod && !before.spec.pod) {
       throw new ToolError({ problem: `Index ${JSON.stringify(index)} is serverless; pod settings apply to pod-based indexes only`, untouched: UNTOUCHED });
+    }
+    if (request.spec?.serverless && before.spec.pod) {
+      throw new ToolError({ problem: `Index ${JSON.stringify(index)} is pod-based; readCapacity applies to serverless indexes only`, untouched: UNTOUCHED });
+    }
+    if (request.embed?.field_map && service.control.schemaApi) {
+      throw new ToolError({
+        problem: `embed.fieldMap cannot be changed under API version ${ctx.config.apiVersion} (PINECONE_API_VERSION): from 2026-07 only the embedding's readParameters and writeParameters can`,
+        untouched: UNTOUCHED,
+      });
     }
     if (request.deletion_protection === "disabled" && before.deletion_protection === "enabled") {
       await confirmDestruction(ctx, {
@@ -96,7 +130,8 @@ export default defineTool({
         untouched: UNTOUCHED,
       });
     }
-    const after = await service.control.configureIndex(index, request, signal);
+    const textField = before.embed?.field_map?.text;
+    const after = await service.control.configureIndex(index, request, signal, typeof textField === "string" ? textField : undefined);
     service.hosts.forget(index);
     const was = new Map(settings(before, request));
     const changes = settings(after, request).map(([setting, now]) => ({ setting, before: was.get(setting) ?? "(none)", after: now }));

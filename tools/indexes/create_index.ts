@@ -8,7 +8,7 @@ import type { IndexModel } from "../../src/api/records.js";
 import type { Service } from "../../src/api/service.js";
 import { ToolError } from "../../src/tool-kit/tool-error.js";
 import { markdownTable } from "../../src/tool-kit/format/table.js";
-import { IndexSummary, stateCell, summarizeIndex, where } from "../../src/tool-kit/results/index-summary.js";
+import { IndexSummary, indexHolds, stateCell, summarizeIndex, where } from "../../src/tool-kit/results/index-summary.js";
 import { newNameSchema } from "../../src/tool-kit/args/names.js";
 import { ruleError, wholeNumberArg } from "../../src/tool-kit/args/schema.js";
 import { waitUntilReady } from "../../src/tool-kit/index-wait.js";
@@ -78,6 +78,8 @@ function settingDifferences(index: IndexModel, args: Args): string[] {
     if (asked !== undefined && has !== asked) out.push(`${what}: the index has ${show(has)}, this call asks for ${show(asked)}`);
   };
   if (index.vector_type === "sparse") out.push("vectorType: the index is sparse, create_index makes dense indexes");
+  const holds = indexHolds(index);
+  if (holds !== "vectors") out.push(`holds: the index holds ${holds}, create_index makes indexes of vectors`);
   differ("dimension", index.dimension ?? undefined, args.dimension);
   differ("metric", index.metric, args.metric ?? "cosine");
   const { serverless, pod } = index.spec;
@@ -162,6 +164,13 @@ export default defineTool({
           "Give exactly one of serverless or pod, not both: serverless {cloud, region} makes an index that scales on demand, " +
           "pod {environment, podType} one on fixed pods",
         untouched: UNTOUCHED,
+      });
+    }
+    if (args.pod && service.control.schemaApi) {
+      throw new ToolError({
+        problem: `Pod-based indexes cannot be created under API version ${ctx.config.apiVersion} (PINECONE_API_VERSION): from 2026-07 the service makes serverless indexes only`,
+        untouched: UNTOUCHED,
+        next: "create a serverless index, or restart the server with PINECONE_API_VERSION=2026-04 to make a pod-based one.",
       });
     }
     const placedByDefault = !args.serverless && !args.pod;

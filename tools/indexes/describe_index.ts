@@ -1,15 +1,15 @@
 // describe_index — one index's full record: spec, status, host, deletion protection, tags.
 import { z } from "zod";
 import { markdownTable } from "../../src/tool-kit/format/table.js";
-import { camelKeys, IndexSummary, indexKind, stateCell } from "../../src/tool-kit/results/index-summary.js";
+import { camelKeys, IndexSummary, indexKind, stateCell, summarizeIndex } from "../../src/tool-kit/results/index-summary.js";
 import { indexArg } from "../../src/tool-kit/args/schema.js";
 import { defineTool, READ_ONLY } from "../../src/tool-kit/tool.js";
 
 // The fields it shares with list_indexes' summary (same descriptions), in this record's order.
-const { kind, dimension, metric, vectorType, host, state, ready, deletionProtection } = IndexSummary.shape;
+const { kind, holds, dimension, metric, vectorType, host, state, ready, deletionProtection, fields, readCapacity, cmekId, sourceCollection, sourceBackupId } = IndexSummary.shape;
 const IndexRecord = z.object({
   name: z.string().describe("Index name."),
-  kind, dimension, metric, vectorType, host, state, ready, deletionProtection,
+  kind, holds, dimension, metric, vectorType, host, state, ready, deletionProtection, fields, readCapacity, cmekId, sourceCollection, sourceBackupId,
   tags: z.record(z.string(), z.string()).optional().describe("The index's tags, key → value."),
   spec: z
     .object({
@@ -34,6 +34,18 @@ function present(o: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== null));
 }
 
+/** "dense_vector 1536 cosine", "string full-text en, stemming", "float filterable". */
+function fieldCell(f: NonNullable<IndexRecord["fields"]>[number]): string {
+  const fts = f.fullTextSearch;
+  const analysis = fts && ["full-text", fts.language, fts.stemming && "stemming", fts.stopWords && "stop words"].filter(Boolean).join(" ");
+  return [f.type, f.model, f.dimension, f.metric, analysis, f.filterable && "filterable"].filter((p) => p !== undefined && p !== false && p !== "").join(" ");
+}
+
+function readCapacityCell(rc: NonNullable<IndexRecord["readCapacity"]>): string {
+  const nodes = rc.nodeType === undefined ? "" : ` ${rc.nodeType} × ${rc.replicas ?? "?"} replicas / ${rc.shards ?? "?"} shards`;
+  return `${rc.mode}${nodes}${rc.state ? ` (${rc.state})` : ""}`;
+}
+
 function cell(v: unknown): string {
   if (typeof v === "object" && v !== null) return JSON.stringify(v);
   return String(v);
@@ -53,9 +65,11 @@ export default defineTool({
   async run({ index }, { service, signal }) {
     const model = await service.control.describeIndex(index, signal);
     const { serverless, pod } = model.spec;
+    const summary = summarizeIndex(model);
     const record = present({
       name: model.name,
       kind: indexKind(model),
+      holds: summary.holds,
       dimension: typeof model.dimension === "number" ? model.dimension : undefined,
       metric: model.metric,
       vectorType: model.vector_type,
@@ -63,6 +77,11 @@ export default defineTool({
       state: model.status.state,
       ready: model.status.ready,
       deletionProtection: model.deletion_protection,
+      fields: summary.fields,
+      readCapacity: summary.readCapacity,
+      cmekId: summary.cmekId,
+      sourceCollection: summary.sourceCollection,
+      sourceBackupId: summary.sourceBackupId,
       tags: model.tags ?? undefined,
       spec: present({ serverless: serverless && camelKeys(present(serverless)), pod: pod && camelKeys(present(pod)) }),
       embed: model.embed
@@ -90,6 +109,10 @@ export default defineTool({
     if (record.embed) {
       rows.push(["embed model", record.embed.model], ["embed text field", record.embed.textField]);
     }
+    if (record.holds !== "vectors") rows.push(["holds", record.holds]);
+    for (const f of record.fields ?? []) rows.push([`field ${f.name}`, fieldCell(f)]);
+    if (record.readCapacity && !serverless?.read_capacity) rows.push(["read capacity", readCapacityCell(record.readCapacity)]); // else a spec row shows it
+    rows.push(["cmek", record.cmekId], ["source collection", record.sourceCollection], ["source backup", record.sourceBackupId]);
     rows.push(["deletion protection", record.deletionProtection]);
     const tags = Object.entries(record.tags ?? {});
     rows.push(["tags", tags.length ? tags.map(([k, v]) => `${k}=${v}`).join(", ") : "none"]);

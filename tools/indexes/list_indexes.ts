@@ -31,7 +31,7 @@ export default defineTool({
       ["name", "kind", "dimension", "metric", "state", "host", "where"],
       indexes.map((s) => [
         s.name,
-        s.kind,
+        s.holds === "documents" ? `${s.kind}, documents` : s.kind, // only the schema-described indexes of 2026-07 hold documents
         s.dimension ?? (s.vectorType === "sparse" ? "sparse" : ""),
         s.metric,
         stateCell(s),

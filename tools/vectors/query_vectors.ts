@@ -116,7 +116,7 @@ export default defineTool({
       includeValues,
     };
     let metric = "";
-    const answer = await onIndexHost(service, index, signal, (model) => ((metric = model.metric), service.data.query(model.host, body, signal)), checkVector);
+    const answer = await onIndexHost(service, index, signal, (model) => ((metric = model.metric ?? ""), service.data.query(model.host, body, signal)), checkVector);
     const all: Match[] = answer.matches.map((m) => {
       const match: Match = { id: m.id, score: m.score ?? 0 };
       if (includeValues && m.values && m.values.length > 0) match.values = float32Values(m.values);

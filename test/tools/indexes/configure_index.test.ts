@@ -31,7 +31,7 @@ describe("configure_index", () => {
     const empty = await mcp.call("configure_index", { index: "docs", tags: {} });
     expect(empty.isError).toBe(true);
     expect(empty.text).toBe(
-      `Nothing to change: give at least one of deletionProtection, tags, pod (replicas, podType) or embed. ${nothingWas("changed")}\nNext step: describe_index shows the current settings.`,
+      `Nothing to change: give at least one of deletionProtection, tags, pod (replicas, podType), embed or readCapacity. ${nothingWas("changed")}\nNext step: describe_index shows the current settings.`,
     );
   });
 

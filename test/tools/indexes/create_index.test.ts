@@ -16,8 +16,8 @@ describe("create_index", () => {
     const host = (await api(svc, "GET", "/indexes/alpha")).body.host;
     expect(r.structured).toEqual({
       index: {
-        name: "alpha", kind: "serverless", dimension: 4, metric: "cosine", vectorType: "dense", state: "Ready", ready: true,
-        host, cloud: "aws", region: "us-east-1", deletionProtection: "disabled",
+        name: "alpha", kind: "serverless", holds: "vectors", dimension: 4, metric: "cosine", vectorType: "dense", state: "Ready", ready: true,
+        host, cloud: "aws", region: "us-east-1", deletionProtection: "disabled", readCapacity: { mode: "OnDemand", state: "Ready" },
       },
       created: true,
       ready: true,

@@ -35,6 +35,7 @@ describe("describe_index", () => {
       index: {
         name: "docs",
         kind: "serverless",
+        holds: "vectors",
         dimension: 4,
         metric: "cosine",
         vectorType: "dense",
@@ -42,6 +43,7 @@ describe("describe_index", () => {
         state: "Ready",
         ready: true,
         deletionProtection: "disabled",
+        readCapacity: { mode: "OnDemand", state: "Ready" },
         tags: {},
         spec: { serverless: { cloud: "aws", region: "us-east-1", readCapacity: { mode: "OnDemand", status: { state: "Ready" } } } },
       },
