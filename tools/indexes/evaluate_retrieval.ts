@@ -63,7 +63,11 @@ const Outcome = {
 type Structured = z.output<z.ZodObject<typeof Outcome>>;
 
 const three = (x: number) => x.toFixed(3);
-const signed = (x: number) => (x > 0 ? "+" : x < 0 ? "−" : "±") + Math.abs(x).toFixed(3);
+/** A difference as the table shows it: "+0.125", "−0.056", "±0.000" (also for a float's dust around zero). */
+const signed = (x: number) => {
+  const shown = Math.abs(x).toFixed(3);
+  return (shown === "0.000" ? "±" : x > 0 ? "+" : "−") + shown;
+};
 
 function describeSetting(s: SearchSetting, label: string): string {
   return `${label}: ${JSON.stringify(s.index)}${s.namespace ? ` ns ${JSON.stringify(s.namespace)}` : ""}, topK ${s.topK}${s.rerank ? `, rerank ${s.rerank}` : ""}`;
@@ -150,7 +154,8 @@ export default defineTool({
       })),
       perQuery: [],
     };
-    const label = (i: number) => queries[i].id ?? (queries[i].text !== undefined ? (queries[i].text!.length > 60 ? `${queries[i].text!.slice(0, 60)}…` : queries[i].text!) : `query ${i + 1}`);
+    const start = (text: string) => ([...text].length > 60 ? `${[...text].slice(0, 60).join("")}…` : text);
+    const label = (i: number) => queries[i].id ?? (queries[i].text !== undefined ? start(queries[i].text!) : `query ${i + 1}`);
     // Worst first: with one setting the lowest nDCG; with two the largest difference, then the lowest nDCG.
     const order = queries.map((_, i) => i).sort((x, y) => {
       // (rounded: two differences equal by hand must not be told apart by the last bit of a float)
