@@ -153,6 +153,22 @@ describe("export_index writes an index to files that read back as the same recor
     await expectSameRecords(target.host);
   });
 
+  it("a sparse index: Parquet with sparse values only reads back as the same records", async () => {
+    const records = Array.from({ length: 40 }, (_, i) => ({ id: `s${i}`, sparseValues: { indices: [i, 1000 + i], values: [0.5 + i / 3, -1 / (i + 3)] }, metadata: { i } }));
+    const sparse = async (name: string) => (await createIndex(svc, { name, metric: "dotproduct", vector_type: "sparse", spec: serverless })).host;
+    const fromHost = await sparse("sp");
+    expect((await api(svc, "POST", `${dataUrl(fromHost)}/vectors/upsert`, { vectors: records })).status).toBe(200);
+    const r = await mcp.call("export_index", { index: "sp", folder: "sparse" });
+    expect(r.isError, r.text).toBe(false);
+    const toHost = await sparse("sp2");
+    const back = await mcp.call("import_vectors", { index: "sp2", path: "sparse/__default__/part-00000.parquet" });
+    expect(back.isError, back.text).toBe(false);
+    const ids = records.map((x) => x.id);
+    const before = await stored(fromHost, "", ids);
+    expect(Object.keys(before)).toHaveLength(40);
+    expect(await stored(toHost, "", ids)).toEqual(before);
+  });
+
   it("only the namespaces named (the default one by either name)", async () => {
     const r = await mcp.call("export_index", { index: "src", folder: "only-default", namespaces: ["__default__"], format: "jsonl" });
     expect(r.isError, r.text).toBe(false);
