@@ -13,7 +13,7 @@ import { nothingWas } from "../../../src/tool-kit/refusal.js";
 import { startServiceProcess, type RunningService } from "../../helpers/local-service.js";
 import { startMcp, type McpSession } from "../../helpers/mcp-client.js";
 import { until } from "../../helpers/until.js";
-import { api, createIndex, dataUrl, fetchVectors, indexStats, randomVector, serverless } from "../../e2e/support.js";
+import { api, createIndex, dataUrl, fetchVectors, indexStats, pod, randomVector, serverless } from "../../e2e/support.js";
 
 const DIM = 8;
 let svc: RunningService;
@@ -221,7 +221,7 @@ describe("export_index refuses, writing nothing", () => {
     expect(readdirSync(join(base, "outside"))).toEqual([]);
   });
 
-  it("namespaces with no records, and an index with none", async () => {
+  it("namespaces with no records, an index with none, and a pod-based index", async () => {
     const r = await mcp.call("export_index", { index: "src", folder: "nope", namespaces: ["books", "films"] });
     expect(r.text).toBe(
       `Index "src" has no records in the namespace "films" (namespaces with records: "__default__", "books"). ${nothingWas("written")}\nNext step: call again naming namespaces that hold records, or without namespaces to export them all.`,
@@ -229,6 +229,12 @@ describe("export_index refuses, writing nothing", () => {
     await createIndex(svc, { name: "empty", dimension: DIM, spec: serverless });
     const empty = await mcp.call("export_index", { index: "empty", folder: "nope" });
     expect(empty.text).toBe(`Index "empty" holds no records. ${nothingWas("written")}`);
+    await createIndex(svc, { name: "pods", dimension: DIM, spec: pod });
+    const pods = await mcp.call("export_index", { index: "pods", folder: "nope" });
+    expect(pods.text).toBe(
+      `Index "pods" is pod-based, and the service lists record ids (which an export reads) only in serverless indexes. ${nothingWas("written")}\n` +
+        "Next step: create_collection makes a static copy of a pod-based index; create_index from that collection makes a serverless one to export.",
+    );
     expect(existsSync(join(allowed, "nope"))).toBe(false);
   });
 });
