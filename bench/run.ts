@@ -3,6 +3,7 @@
 import { benchColdStart, benchColdStartShared } from "./cold-start.js";
 import { benchHttpLoad } from "./http-load.js";
 import { benchHttpRss } from "./http-rss.js";
+import { benchHttpKill } from "./http-kill.js";
 import { benchImport } from "./import.js";
 import { benchImportRss } from "./import-rss.js";
 import { benchUpsertTool } from "./upsert-tool.js";
@@ -12,6 +13,7 @@ import { benchRecordsSearch } from "./records-search.js";
 import { benchDocuments } from "./documents.js";
 import { benchLocalSearch } from "./local-search.js";
 import { benchApproximate } from "./approximate.js";
+import { benchCopyIndex } from "./copy-index.js";
 import { benchExport } from "./export.js";
 
 const BENCHMARKS: Record<string, () => Promise<unknown>> = {
@@ -28,7 +30,9 @@ const BENCHMARKS: Record<string, () => Promise<unknown>> = {
   "cold-start-shared": benchColdStartShared,
   "bulk-import": benchBulkImport,
   "http-rss": benchHttpRss,
+  "copy-index": benchCopyIndex,
   export: benchExport,
+  "http-kill": benchHttpKill,
 };
 
 const chosen = process.argv.slice(2);

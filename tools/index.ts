@@ -77,7 +77,7 @@ export const toolsets: readonly Toolset[] = [
   },
   {
     name: "transfer",
-    purpose: "copy an index, or export it to files",
+    purpose: "copy an index between services, or export it to files",
     sentence: (has) => `Transfer: ${named(has, ["copy_index", "export_index"])}.`,
   },
 ];
@@ -141,6 +141,7 @@ export const toolModules: readonly ToolEntry[] = [
   tool("describe_bulk_import", "imports", () => import("./imports/describe_bulk_import.js"), "Show one bulk import: status, percent, records imported, error."),
   tool("cancel_bulk_import", "imports", () => import("./imports/cancel_bulk_import.js"), "Cancel a pending or running bulk import; imported records stay."),
   tool("evaluate_retrieval", "indexes", () => import("./indexes/evaluate_retrieval.js"), "Measure recall@k, MRR and nDCG@k of labelled queries on an index, or two settings side by side."),
+  tool("copy_index", "transfer", () => import("./transfer/copy_index.js"), "Copy an index to another service or index, resumable, re-embedding text for another model."),
   tool("export_index", "transfer", () => import("./transfer/export_index.js"), "Write an index's records to files in an allowed folder: Parquet (bulk-import layout) or JSONL."),
   // Only with --allow-destructive (src/mcp/access.ts):
   tool("delete_vectors", "vectors", () => import("./vectors/delete_vectors.js"), "Permanently delete records of one namespace: by ids, by metadata filter, or all."),

@@ -61,6 +61,7 @@ describe("tools/list", () => {
       "describe_bulk_import",
       "cancel_bulk_import",
       "evaluate_retrieval",
+      "copy_index",
       "export_index",
     ]);
     for (const t of mcp.tools) {

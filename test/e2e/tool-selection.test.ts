@@ -49,7 +49,7 @@ describe("over stdio", () => {
     expect(names(s)).toEqual(DEFAULT_TOOLS);
     expect(s.client.getInstructions()).toContain(
       "Off: namespaces (the namespaces of an index), inference (embed and rerank with the service's models), backups (backups of " +
-        "serverless indexes and restoring them), imports (bulk imports from object storage), transfer (copy an index, or export it to files). A person turns toolsets on with " +
+        "serverless indexes and restoring them), imports (bulk imports from object storage), transfer (copy an index between services, or export it to files). A person turns toolsets on with " +
         "--toolsets default,namespaces or all (VECDB_TOOLSETS).",
     );
   });
