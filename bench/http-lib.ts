@@ -6,7 +6,7 @@ import type { RunningService } from "../test/helpers/local-service.js";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { repoRoot, type BenchRecord } from "./lib.js";
 
-export const TOKEN = "bench-token-0123456789abcdef";
+const TOKEN = "bench-token-0123456789abcdef";
 export const AUTH = { Authorization: `Bearer ${TOKEN}` };
 
 export function startBenchServer(service: RunningService, args: string[] = [], opts: { heapProbe?: boolean } = {}): Promise<HttpServerProcess> {

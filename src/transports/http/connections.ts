@@ -45,6 +45,9 @@ interface Held {
   probation: boolean;
 }
 
+/** The session of a connection whose session has ended. */
+const ENDED = "";
+
 export function limitConnections(http: Server, opts: { maxPerClient: number; trusted: TrustedProxies; log: Logger }): ConnectionCaps {
   const max = opts.maxPerClient;
   const free = new Map<string, number>(); // connections of no session, per client
@@ -57,7 +60,8 @@ export function limitConnections(http: Server, opts: { maxPerClient: number; tru
     else map.set(key, v);
   };
   const detach = (socket: Socket, h: Held) => {
-    if (h.session !== undefined) {
+    if (h.session === ENDED) h.session = undefined;
+    else if (h.session !== undefined) {
       const set = ofSession.get(h.session);
       set?.delete(socket);
       if (set?.size === 0) ofSession.delete(h.session);
@@ -127,11 +131,12 @@ export function limitConnections(http: Server, opts: { maxPerClient: number; tru
       return h?.probation ? overClient(h) : undefined;
     },
     sessionEnded(session) {
+      // Its connections count against nothing more: idle, they close at the keep-alive timeout; carrying a request of
+      // another session, they count against that one. Put back on their client, the connections of a hundred
+      // sessions ending at once would shut that client's new connections out.
       for (const socket of ofSession.get(session) ?? []) {
         const h = held.get(socket);
-        if (!h) continue;
-        h.session = undefined;
-        if (!h.proxied) add(free, h.client, 1);
+        if (h) h.session = ENDED;
       }
       ofSession.delete(session);
     },
