@@ -48,7 +48,7 @@ export const toolsets: readonly Toolset[] = [
   {
     name: "indexes",
     purpose: "create, inspect and configure indexes",
-    sentence: (has) => `Indexes: ${named(has, ["list_indexes", "describe_index", "describe_index_stats", "create_index", "configure_index", "delete_index"])}.`,
+    sentence: (has) => `Indexes: ${named(has, ["list_indexes", "describe_index", "describe_index_stats", "create_index", "configure_index", "evaluate_retrieval", "delete_index"])}.`,
   },
   {
     name: "collections",
@@ -152,8 +152,9 @@ export const toolModules: readonly ToolEntry[] = [
   tool("list_bulk_imports", "imports", () => import("./imports/list_bulk_imports.js"), "List the bulk imports of an index with status and progress."),
   tool("describe_bulk_import", "imports", () => import("./imports/describe_bulk_import.js"), "Show one bulk import: status, percent, records imported, error."),
   tool("cancel_bulk_import", "imports", () => import("./imports/cancel_bulk_import.js"), "Cancel a pending or running bulk import; imported records stay."),
+  tool("evaluate_retrieval", "indexes", () => import("./indexes/evaluate_retrieval.js"), "Measure recall@k, MRR and nDCG@k of labelled queries on an index, or two settings side by side."),
   tool("copy_index", "transfer", () => import("./transfer/copy_index.js"), "Copy an index to another service or index, resumable, re-embedding text for another model."),
-  tool("export_index", "transfer", () => import("./transfer/export_index.js"), "Write an index's records to Parquet (bulk-import layout) or JSONL in an allowed folder."),
+  tool("export_index", "transfer", () => import("./transfer/export_index.js"), "Write an index's records to files in an allowed folder: Parquet (bulk-import layout) or JSONL."),
   // Only with --allow-destructive (src/mcp/access.ts):
   tool("delete_vectors", "vectors", () => import("./vectors/delete_vectors.js"), "Permanently delete records of one namespace: by ids, by metadata filter, or all."),
   tool("delete_index", "indexes", () => import("./indexes/delete_index.js"), "Permanently delete an index and all its records."),

@@ -1,14 +1,13 @@
 // An export: every record of the chosen namespaces of one index, written into a new folder in the layout the hosted
 // service's bulk import reads — one sub-folder per namespace ("__default__" for the default one) holding numbered
-// files (part-00000.parquet, … or .jsonl). A file is complete or absent: one that a stop interrupts is removed, and
-// the outcome lists every complete file, so what is on disk is exactly what the result says.
-import { unlink } from "node:fs/promises";
+// files (part-00000.parquet, … or .jsonl). A file is complete or absent: it is written under a hidden partial name and
+// named when whole; one that a stop interrupts is removed, so what is on disk is what the result lists.
 import type { DataPlane } from "../../api/data.js";
 import { namespaceName } from "../../common/namespace-name.js";
 import { namespaceRecords } from "./index-records.js";
 import { JsonlRecordsFile } from "./jsonl-file.js";
 import { ParquetRecordsFile } from "./parquet-file.js";
-import { createNewFile, createSubfolder, type ExportFolder } from "./safe-create.js";
+import { createFileWhenComplete, createSubfolder, type ExportFolder } from "./safe-create.js";
 
 export type ExportFormat = "parquet" | "jsonl";
 
@@ -56,19 +55,19 @@ export async function runExport(o: {
 }): Promise<ExportOutcome> {
   const out: ExportOutcome = { files: [], records: new Map(), vanished: 0 };
   let done = 0;
-  let current: { path: string; close(): Promise<void> } | undefined;
+  let current: { discard(): Promise<void> } | undefined;
   let namespace = "";
   try {
     for (namespace of o.namespaces) {
       out.records.set(namespace, 0);
       const folder = await createSubfolder(o.folder, namespaceName(namespace));
-      let file: { writer: ParquetRecordsFile | JsonlRecordsFile; path: string; records: number; handle: import("node:fs/promises").FileHandle } | undefined;
+      let file: { writer: ParquetRecordsFile | JsonlRecordsFile; records: number; created: Awaited<ReturnType<typeof createFileWhenComplete>> } | undefined;
       const finishFile = async () => {
         if (file === undefined) return;
         await file.writer.finish();
-        const { size } = await file.handle.stat();
-        await file.handle.close();
-        out.files.push({ namespace, path: file.path, records: file.records, bytes: size });
+        const { size } = await file.created.handle.stat();
+        await file.created.complete();
+        out.files.push({ namespace, path: file.created.path, records: file.records, bytes: size });
         current = undefined;
         file = undefined;
       };
@@ -78,9 +77,9 @@ export async function runExport(o: {
         while (records.length > 0) {
           if (file === undefined) {
             const name = `part-${String(out.files.filter((f) => f.namespace === namespace).length).padStart(5, "0")}.${o.format}`;
-            const { handle, path } = await createNewFile(folder, name);
-            current = { path, close: () => handle.close() };
-            file = { writer: o.format === "parquet" ? new ParquetRecordsFile(handle) : new JsonlRecordsFile(handle, o.textRecords), path, records: 0, handle };
+            const created = await createFileWhenComplete(folder, name);
+            current = created;
+            file = { writer: o.format === "parquet" ? new ParquetRecordsFile(created.handle) : new JsonlRecordsFile(created.handle, o.textRecords), records: 0, created };
           }
           const room = o.recordsPerFile - file.records;
           const part = records.slice(0, room);
@@ -100,9 +99,7 @@ export async function runExport(o: {
   } catch (err) {
     if (current !== undefined) {
       // The file being written is incomplete: removed, so that every file left is one the result lists.
-      const { path } = current;
-      await current.close().catch(() => {});
-      await unlink(path).catch(() => {});
+      await current.discard();
       const count = out.records.get(namespace) ?? 0;
       const inFiles = out.files.filter((f) => f.namespace === namespace).reduce((n, f) => n + f.records, 0);
       out.records.set(namespace, inFiles);

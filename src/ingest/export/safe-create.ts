@@ -3,7 +3,7 @@
 // made one level at a time; each file is created new (O_EXCL, never through a link) and proved from its descriptor to
 // lie under the same root before a byte is written.
 import { constants } from "node:fs";
-import { lstat, mkdir, open, readdir, realpath, type FileHandle } from "node:fs/promises";
+import { link, lstat, mkdir, open, readdir, realpath, unlink, type FileHandle } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { descriptorPath, isInside, resolveRoots } from "../../common/safe-open.js";
 
@@ -97,7 +97,7 @@ export async function createSubfolder(folder: ExportFolder, name: string): Promi
 }
 
 /** A new file `name` in `folder`, open for writing; never an existing file or a link. Throws an Error saying why. */
-export async function createNewFile(folder: ExportFolder, name: string): Promise<{ handle: FileHandle; path: string }> {
+async function createNewFile(folder: ExportFolder, name: string): Promise<{ handle: FileHandle; path: string }> {
   const path = join(folder.path, name);
   let handle: FileHandle;
   try {
@@ -112,4 +112,32 @@ export async function createNewFile(folder: ExportFolder, name: string): Promise
     throw new Error(`${path} changed while it was being created (the file opened is not under the allowed directories)`);
   }
   return { handle, path: proved };
+}
+
+/**
+ * A new file that gets its name `name` in `folder` only once complete: written as the hidden `.<name>.partial`, then
+ * given its name by `complete()` (a hard link, which never replaces an existing file, then the partial name removed).
+ * So a file under its own name is always whole, even after a kill -9; `discard()` removes an unfinished one.
+ */
+export async function createFileWhenComplete(folder: ExportFolder, name: string): Promise<{ handle: FileHandle; path: string; complete(): Promise<void>; discard(): Promise<void> }> {
+  const { handle, path: partial } = await createNewFile(folder, `.${name}.partial`);
+  const path = join(dirname(partial), name);
+  return {
+    handle,
+    path,
+    async complete() {
+      await handle.close();
+      try {
+        await link(partial, path);
+      } catch (e) {
+        if (code(e) === "EEXIST") throw new Error(`${path} appeared while the export was being written; it was not replaced`);
+        throw new Error(`cannot name ${path}: ${code(e) ?? String(e)}`);
+      }
+      await unlink(partial);
+    },
+    async discard() {
+      await handle.close().catch(() => {});
+      await unlink(partial).catch(() => {});
+    },
+  };
 }

@@ -13,7 +13,7 @@ import { nothingWas } from "../../../src/tool-kit/refusal.js";
 import { startServiceProcess, type RunningService } from "../../helpers/local-service.js";
 import { startMcp, type McpSession } from "../../helpers/mcp-client.js";
 import { until } from "../../helpers/until.js";
-import { api, createIndex, dataUrl, fetchVectors, indexStats, randomVector, serverless } from "../../e2e/support.js";
+import { api, createIndex, dataUrl, fetchVectors, indexStats, pod, randomVector, serverless } from "../../e2e/support.js";
 
 const DIM = 8;
 let svc: RunningService;
@@ -153,6 +153,22 @@ describe("export_index writes an index to files that read back as the same recor
     await expectSameRecords(target.host);
   });
 
+  it("a sparse index: Parquet with sparse values only reads back as the same records", async () => {
+    const records = Array.from({ length: 40 }, (_, i) => ({ id: `s${i}`, sparseValues: { indices: [i, 1000 + i], values: [0.5 + i / 3, -1 / (i + 3)] }, metadata: { i } }));
+    const sparse = async (name: string) => (await createIndex(svc, { name, metric: "dotproduct", vector_type: "sparse", spec: serverless })).host;
+    const fromHost = await sparse("sp");
+    expect((await api(svc, "POST", `${dataUrl(fromHost)}/vectors/upsert`, { vectors: records })).status).toBe(200);
+    const r = await mcp.call("export_index", { index: "sp", folder: "sparse" });
+    expect(r.isError, r.text).toBe(false);
+    const toHost = await sparse("sp2");
+    const back = await mcp.call("import_vectors", { index: "sp2", path: "sparse/__default__/part-00000.parquet" });
+    expect(back.isError, back.text).toBe(false);
+    const ids = records.map((x) => x.id);
+    const before = await stored(fromHost, "", ids);
+    expect(Object.keys(before)).toHaveLength(40);
+    expect(await stored(toHost, "", ids)).toEqual(before);
+  });
+
   it("only the namespaces named (the default one by either name)", async () => {
     const r = await mcp.call("export_index", { index: "src", folder: "only-default", namespaces: ["__default__"], format: "jsonl" });
     expect(r.isError, r.text).toBe(false);
@@ -205,7 +221,7 @@ describe("export_index refuses, writing nothing", () => {
     expect(readdirSync(join(base, "outside"))).toEqual([]);
   });
 
-  it("namespaces with no records, and an index with none", async () => {
+  it("namespaces with no records, an index with none, and a pod-based index", async () => {
     const r = await mcp.call("export_index", { index: "src", folder: "nope", namespaces: ["books", "films"] });
     expect(r.text).toBe(
       `Index "src" has no records in the namespace "films" (namespaces with records: "__default__", "books"). ${nothingWas("written")}\nNext step: call again naming namespaces that hold records, or without namespaces to export them all.`,
@@ -213,6 +229,12 @@ describe("export_index refuses, writing nothing", () => {
     await createIndex(svc, { name: "empty", dimension: DIM, spec: serverless });
     const empty = await mcp.call("export_index", { index: "empty", folder: "nope" });
     expect(empty.text).toBe(`Index "empty" holds no records. ${nothingWas("written")}`);
+    await createIndex(svc, { name: "pods", dimension: DIM, spec: pod });
+    const pods = await mcp.call("export_index", { index: "pods", folder: "nope" });
+    expect(pods.text).toBe(
+      `Index "pods" is pod-based, and the service lists record ids (which an export reads) only in serverless indexes. ${nothingWas("written")}\n` +
+        "Next step: create_collection makes a static copy of a pod-based index; create_index from that collection makes a serverless one to export.",
+    );
     expect(existsSync(join(allowed, "nope"))).toBe(false);
   });
 });
