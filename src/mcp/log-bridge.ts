@@ -1,12 +1,11 @@
 // The server's logger: every line to stderr (the base logger), and to the client as MCP log notifications once the
 // client has chosen a level (logging/setLevel), with secrets redacted.
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { SetLevelRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import type { McpServer } from "@modelcontextprotocol/server";
 import { LOG_LEVELS, redact, type Logger, type LogLevel } from "../log.js";
 
 export function bridgeLogs(server: McpServer, base: Logger, secrets: () => readonly (string | undefined)[]): Logger {
   let clientLevel: LogLevel | undefined;
-  server.server.setRequestHandler(SetLevelRequestSchema, async (request) => {
+  server.server.setRequestHandler("logging/setLevel", async (request) => {
     clientLevel = request.params.level;
     return {};
   });

@@ -2,7 +2,7 @@
 // in src/mcp/ and only there; this file puts it together: which tools are on (tool-selection.ts, then the safe modes
 // of access.ts), the instructions (instructions.ts), the log bridge, the tools' registration (tool-registration.ts)
 // and the checks in front of a call (tool-calls.ts, request-guards.ts).
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { McpServer } from "@modelcontextprotocol/server";
 import type { Service } from "../api/service.js";
 import type { Config } from "../config.js";
 import { createLogger, type Logger } from "../log.js";
@@ -60,7 +60,7 @@ export function createServer(config: Config, service: Service | ServiceSupply, o
   server.server.onerror = (err) => base.info(`protocol: ${err.message}`);
   const log = bridgeLogs(server, base, secrets);
   const roots = trackRoots(server.server, config.allowDirs, log, !config.http); // over HTTP only --allow-dir (roots.ts)
-  const registered = registerTools(server, offered, { config, supply, log, secrets, roots, active, stop: options.stop, stopping: options.stopping });
+  registerTools(server, offered, { config, supply, log, secrets, roots, active, stop: options.stop, stopping: options.stopping });
   // Resources read through the same read-only tools (never one a safe mode hides; the toolsets only shape tools/list)
   // and the scoped service.
   registerResources(server, all.filter((t) => t.annotations.readOnlyHint && toolRefusal(t, config) === undefined), async (signal) => ({
@@ -72,7 +72,7 @@ export function createServer(config: Config, service: Service | ServiceSupply, o
     log,
     allowedRoots: async () => [...config.allowDirs],
   }));
-  guardToolCalls(server, hidden, offered, registered, log);
+  guardToolCalls(server, hidden, offered, log);
   answerToolsList(server, offered, config.maxResultTokens);
   guardRequests(server); // last: it wraps every handler set above
   return server;

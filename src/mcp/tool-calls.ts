@@ -1,10 +1,6 @@
-// What a tools/call meets before the SDK's own handler (see guardToolCalls), and a tool's zod schemas handed to the
-// SDK on its first call.
-import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { objectFromShape, type AnySchema } from "@modelcontextprotocol/sdk/server/zod-compat.js";
-import { CallToolRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+// What a tools/call meets before the SDK's own handler (see guardToolCalls).
+import type { CallToolResult, McpServer } from "@modelcontextprotocol/server";
 import type { Logger } from "../log.js";
-import { outputShapeOf, type AnyTool } from "../tool-kit/tool.js";
 import { protoKeyPath } from "./dropped-keys.js";
 import { requestHandlers } from "./sdk-internals.js";
 import { nothingDone, unknownArguments, unknownArgumentsText } from "./strict-args.js";
@@ -15,56 +11,34 @@ import type { LazyTool } from "./tool-catalog.js";
  * (the SDK alone would answer "Tool … not found") gets why; an argument key the tool does not know, at any depth
  * (zod would drop it in silence and the call would succeed without it, see strict-args.ts), is refused with the
  * nearest valid name; a key named "__proto__" (which zod would drop too, see dropped-keys.ts) is refused, naming
- * where. Nothing runs in any of these cases. Otherwise the tool's module is loaded (on its first call) and its zod
- * schemas handed to the SDK, which checks the arguments and the result with them. The SDK offers no public hook
- * there, so this wraps it.
+ * where; a tool whose module does not load says so. Nothing runs in any of these cases. Otherwise the SDK checks the
+ * arguments and the result with the tool's zod schemas (lazy-schemas.ts). The SDK offers no public hook there, so
+ * this wraps it.
  */
-export function guardToolCalls(
-  server: McpServer,
-  hidden: ReadonlyMap<string, string>,
-  offered: readonly LazyTool[],
-  registered: ReadonlyMap<string, RegisteredTool>,
-  log: Logger,
-): void {
+export function guardToolCalls(server: McpServer, hidden: ReadonlyMap<string, string>, offered: readonly LazyTool[], log: Logger): void {
   const sdkHandler = requestHandlers(server)?.get("tools/call");
   if (!sdkHandler) return; // no tool registered at all: the SDK refuses every call by itself
   const byName = new Map(offered.map((t) => [t.name, t]));
-  server.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  server.server.setRequestHandler("tools/call", async (request, extra) => {
     const { name, arguments: args } = request.params;
     const tool = byName.get(name);
-    const refusal = hidden.get(name) ?? argumentRefusal(tool, args) ?? (tool && (await withSchemas(tool, registered.get(name)!, log)));
+    const refusal = hidden.get(name) ?? argumentRefusal(tool, args) ?? (tool && (await loadRefusal(tool, log)));
     if (refusal === undefined) return (await sdkHandler(request, extra)) as CallToolResult;
     log.info(`${name} → refused: ${refusal.split("\n")[0]}`);
     return { content: [{ type: "text", text: refusal }], isError: true };
   });
 }
 
-/** Each tool's zod schemas as the SDK checks with them, made once per process (an HTTP server has many sessions). */
-const zodObjects = new WeakMap<AnyTool, { inputSchema: AnySchema; outputSchema: AnySchema }>();
-
-/**
- * Gives the SDK's record of `tool` the zod schemas of its module (loaded now if this is its first call), as
- * registerTool would have made them from the module; undefined, or why the call cannot go on when the module fails to load.
- */
-async function withSchemas(tool: LazyTool, record: RegisteredTool, log: Logger): Promise<string | undefined> {
-  if (record.inputSchema) return undefined;
-  let definition: AnyTool;
+/** Why the call cannot go on when the tool's module (loaded now if this is its first call) fails to load, or undefined. */
+async function loadRefusal(tool: LazyTool, log: Logger): Promise<string | undefined> {
   try {
-    definition = await tool.load();
+    await tool.load();
+    return undefined;
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
     log.error(`${tool.name}: its module did not load: ${reason}`);
     return `${tool.name} could not be loaded (${reason}). ${nothingDone(tool)}\nNext step: tell the user; the server's installation may be damaged (reinstall it).`;
   }
-  let schemas = zodObjects.get(definition);
-  if (!schemas) {
-    schemas = { inputSchema: objectFromShape(definition.inputSchema), outputSchema: objectFromShape(outputShapeOf(definition)) };
-    zodObjects.set(definition, schemas);
-  }
-  // Fields of the SDK's public RegisteredTool, set directly: its update() would also tell the client the list changed.
-  record.inputSchema ??= schemas.inputSchema;
-  record.outputSchema ??= schemas.outputSchema;
-  return undefined;
 }
 
 /** Why these arguments cannot be passed on to `tool` as given, or undefined. */

@@ -2,8 +2,7 @@
 // call, tool-calls.ts), and what one call does: refuse an index outside --indexes, load the module, run the tool
 // against the service (recovering the shared service once), and turn its result into content + structuredContent,
 // its error into isError text — with every secret redacted.
-import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, McpServer } from "@modelcontextprotocol/server";
 import type { Service } from "../api/service.js";
 import type { Config } from "../config.js";
 import { linkAbort } from "../common/linked-abort.js";
@@ -15,6 +14,7 @@ import { errorText } from "./errors.js";
 import { progressOf, type Extra } from "./progress.js";
 import { runWithRecovery, type ServiceSupply } from "./service-supply.js";
 import type { LazyTool } from "./tool-catalog.js";
+import { lazySchemas } from "./lazy-schemas.js";
 
 export interface RegistrationContext {
   config: Config;
@@ -22,7 +22,7 @@ export interface RegistrationContext {
   log: Logger;
   secrets: () => readonly (string | undefined)[];
   /** The directories a call may read (--allow-dir and the client's roots). */
-  roots: (extra: Extra) => Promise<string[]>;
+  roots: (call: Extra["mcpReq"]) => Promise<string[]>;
   /** The names of the tools on in this session (ToolContext.tools). */
   active: ReadonlySet<string>;
   stop?: AbortSignal;
@@ -36,20 +36,19 @@ function redactDeep(value: Record<string, unknown>, secrets: readonly (string | 
   return clean === json ? value : (JSON.parse(clean) as Record<string, unknown>);
 }
 
-export function registerTools(server: McpServer, offered: readonly LazyTool[], at: RegistrationContext): Map<string, RegisteredTool> {
+export function registerTools(server: McpServer, offered: readonly LazyTool[], at: RegistrationContext): void {
   const { config, supply, log, secrets, roots, active } = at;
-  const registered = new Map<string, RegisteredTool>();
   for (const tool of offered) {
-    const record = server.registerTool(
+    server.registerTool(
       tool.name,
-      { title: tool.title, description: tool.description, annotations: { title: tool.title, ...tool.annotations } },
+      { title: tool.title, description: tool.description, annotations: { title: tool.title, ...tool.annotations }, ...lazySchemas(tool) },
       (async (args: Record<string, unknown>, extra: Extra): Promise<CallToolResult> => {
         const started = Date.now();
         const progress = progressOf(extra);
-        const allowedRoots = () => roots(extra);
-        const linked = linkAbort([extra.signal, at.stop]); // released below: see linked-abort.ts
+        const allowedRoots = () => roots(extra.mcpReq);
+        const linked = linkAbort([extra.mcpReq.signal, at.stop]); // released below: see linked-abort.ts
         const signal = linked.signal;
-        const progressRequested = extra._meta?.progressToken !== undefined;
+        const progressRequested = extra.mcpReq._meta?.progressToken !== undefined;
         const context = (service: Service): ToolContext => ({
           service: scopedService(service, config.indexes), // under --indexes, the others are invisible
           config,
@@ -60,7 +59,7 @@ export function registerTools(server: McpServer, offered: readonly LazyTool[], a
           progressRequested,
           log,
           allowedRoots,
-          askToConfirm: confirmer(server.server, { signal, relatedRequestId: extra.requestId }),
+          askToConfirm: confirmer(server.server, extra.mcpReq, signal),
         });
         const refused = callRefusal(tool, args, config);
         if (refused !== undefined) {
@@ -91,9 +90,7 @@ export function registerTools(server: McpServer, offered: readonly LazyTool[], a
         } finally {
           linked.release();
         }
-      }) as never, // the SDK types a handler registered without a schema as taking no arguments
+      }) as never, // the lazy schemas (lazy-schemas.ts) type their arguments as unknown
     );
-    registered.set(tool.name, record);
   }
-  return registered;
 }

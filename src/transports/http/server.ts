@@ -8,8 +8,8 @@ import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import type { McpServer } from "@modelcontextprotocol/server";
+import { NodeStreamableHTTPServerTransport } from "@modelcontextprotocol/node";
 import { BodyBudget, readBody, type Refusal } from "./body.js";
 import { limitConnections } from "./connections.js";
 import { rebindingGuard, urlHost } from "./rebinding.js";
@@ -85,7 +85,7 @@ type Id = string | number;
 interface Session {
   id: string;
   server: McpServer;
-  transport: StreamableHTTPServerTransport;
+  transport: NodeStreamableHTTPServerTransport;
   stopping: AbortController;
   stop: AbortController;
   address: string;
@@ -249,7 +249,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpMcpS
       return refuse(req, res, { status: 400, code: -32602, message: `Bad Request: ${err.message}`, reason: "tool selection refused" });
     }
     let entry: Session | undefined = undefined;
-    const transport = new StreamableHTTPServerTransport({
+    const transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       maxRequestBodySize: MAX_BODY_BYTES,
       // Fired before the initialize request reaches the server, so the session is known to its next request.
