@@ -1,7 +1,7 @@
 // The SDK v2 client speaking protocol 2026-07-28 (no initialize, per-request _meta) to the BUILT server, over stdio
 // or HTTP: for the tests of the new era. The old era's client is the v1 SDK's (mcp-client.ts).
 import { existsSync } from "node:fs";
-import { Client, type CallToolResult, type ElicitRequest, type ElicitResult } from "@modelcontextprotocol/client";
+import { Client, StreamableHTTPClientTransport, type CallToolResult, type ElicitRequest, type ElicitResult } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { allToolsets, CLI, ROOT, serverEnv } from "./mcp-client.js";
 
@@ -52,4 +52,15 @@ export async function startModernStdio(opts: {
   const client = newClient(opts.elicit);
   await client.connect(transport);
   return session(client, () => stderr);
+}
+
+/** An HTTP server's endpoint, spoken to in the new era (no session: every request stands alone). */
+export async function connectModernHttp(
+  url: string,
+  headers: Record<string, string> = {},
+  elicit?: (params: ElicitRequest["params"]) => ElicitResult | Promise<ElicitResult>,
+): Promise<ModernSession> {
+  const client = newClient(elicit);
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
+  return session(client, () => "");
 }

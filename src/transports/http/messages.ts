@@ -15,6 +15,13 @@ const invalid = (message: string, reason: string): { ok: false; refusal: Refusal
   refusal: { status: 400, code: -32600, message: `Invalid Request: ${message}`, reason },
 });
 
+/** The id of a single JSON-RPC request body, or null (a batch, a notification, an unreadable id). */
+export function readableId(json: unknown): Id | null {
+  if (typeof json !== "object" || json === null || Array.isArray(json)) return null;
+  const id = (json as { id?: unknown }).id;
+  return typeof id === "string" || typeof id === "number" ? id : null;
+}
+
 export const isInitialize = (m: JSONRPCMessage): boolean => "method" in m && m.method === "initialize" && "id" in m;
 
 /** The version a server at this SDK answers an initialize with: the client's when supported, else the latest. */
