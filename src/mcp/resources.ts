@@ -2,7 +2,7 @@
 // (vecdb://indexes/{name}); reading one gives what describe_index and describe_index_stats give — the record and the
 // counts — as JSON and as a markdown table. vecdb://collections and vecdb://backups list those. Reads go through the
 // same tools (and the same --indexes-scoped service), so a resource never shows more than a tool would.
-import { ResourceTemplate, type McpServer, type ReadResourceResult } from "@modelcontextprotocol/server";
+import { ResourceNotFoundError, ResourceTemplate, type McpServer, type ReadResourceResult } from "@modelcontextprotocol/server";
 import { ServiceError } from "../api/errors.js";
 import { ToolError } from "../tool-kit/tool-error.js";
 import type { AnyTool, ToolContext } from "../tool-kit/tool.js";
@@ -53,7 +53,9 @@ export function registerResources(server: McpServer, tools: readonly ToolByName[
       const name = decodeURIComponent(String(variables.name));
       const ctx = await contextFor(extra.mcpReq.signal);
       const described = await (await describeIndex.load()).run({ index: name }, ctx).catch((err: unknown) => {
-        throw new Error(readFailure(name, err));
+        // Missing, or out of this server's --indexes (invisible then): no such resource (-32602; -32002 before 2026-07-28).
+        const missing = (err instanceof ServiceError && err.status === 404) || err instanceof ToolError;
+        throw missing ? new ResourceNotFoundError(uri.href, readFailure(name, err)) : new Error(readFailure(name, err));
       });
       let counted: Awaited<ReturnType<AnyTool["run"]>> | undefined;
       if (stats && (described.structured as { index: { ready?: boolean } }).index.ready) {

@@ -6,6 +6,7 @@ import process from "node:process";
 import type { Readable, Writable } from "node:stream";
 import { JSONRPCMessageSchema } from "@modelcontextprotocol/core";
 import { PROTOCOL_VERSION_META_KEY, type JSONRPCMessage, type Transport } from "@modelcontextprotocol/server";
+import { isOldEra, withOldEraErrorCodes } from "./legacy-errors.js";
 
 // Past V8's longest string a line cannot even be decoded (toString throws): such a line is dropped as too large.
 const MAX_MESSAGE_BYTES = Math.min(512 * 1024 * 1024, constants.MAX_STRING_LENGTH);
@@ -182,7 +183,8 @@ export class LineStdioTransport implements Transport {
     });
   }
 
-  send(message: JSONRPCMessage): Promise<void> {
+  send(sent: JSONRPCMessage): Promise<void> {
+    const message = isOldEra(this.negotiated) ? withOldEraErrorCodes(sent) : sent;
     if ("id" in message && !("method" in message)) {
       if (this.initializeId !== undefined && message.id === this.initializeId && "result" in message) {
         const v = (message.result as { protocolVersion?: unknown }).protocolVersion;

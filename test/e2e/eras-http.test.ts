@@ -73,6 +73,12 @@ describe("one endpoint, both eras", () => {
 });
 
 describe("the 2026-07-28 small print, on the wire", () => {
+  test("a missing resource: -32002 in an old-era session, -32602 in the new era", async () => {
+    const uri = "vecdb://indexes/missing";
+    await expect(old.client.readResource({ uri })).rejects.toMatchObject({ code: -32002, data: { uri } });
+    await expect(modern.client.readResource({ uri })).rejects.toMatchObject({ code: -32602, data: { uri } });
+  });
+
   test("server/discover: the version, the capabilities, resultType and the cache hints", async () => {
     const r = modernRequest(1, "server/discover");
     const res = await raw(http.url, r);

@@ -58,6 +58,20 @@ describe("over stdio", () => {
     expect(withoutServerInfo(after)).toEqual(before.result);
   });
 
+  test("a missing resource: -32002 in the old era, -32602 in the new, naming no address of the service", async () => {
+    const uri = "vecdb://indexes/missing";
+    const before = await old.client.readResource({ uri }).then(() => undefined, (e: { code: number; message: string; data: unknown }) => e);
+    const after = await modern.client.readResource({ uri }).then(() => undefined, (e: { code: number; message: string; data: unknown }) => e);
+    expect(before).toMatchObject({ code: -32002, data: { uri } });
+    expect(after).toMatchObject({ code: -32602, data: { uri } });
+    for (const err of [before, after]) {
+      expect(err?.message).toContain('Index "missing" not found. resources/list (or list_indexes) shows the indexes there are.');
+      expect(err?.message).not.toMatch(/127\.0\.0\.1|localhost|http:/);
+    }
+    const unknown = await modern.client.readResource({ uri: "vecdb://nothing-here" }).then(() => undefined, (e: { code: number }) => e);
+    expect(unknown).toMatchObject({ code: -32602, data: { uri: "vecdb://nothing-here" } });
+  });
+
   test("an unknown tool: a JSON-RPC error -32602 in both eras, naming it", async () => {
     await expect(old.client.callTool({ name: "no_such_tool", arguments: {} })).rejects.toMatchObject({ code: -32602 });
     await expect(modern.client.callTool({ name: "no_such_tool", arguments: {} })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("no_such_tool") });

@@ -19,6 +19,7 @@ import { rebindingGuard, urlHost } from "./rebinding.js";
 import { requestedSelection, type RequestedSelection } from "./session-selection.js";
 import { checkMessages, isInitialize, negotiatedVersion, readableId } from "./messages.js";
 import { modernEndpoint } from "./modern.js";
+import { withOldEraErrorCodes } from "../legacy-errors.js";
 import type { Logger } from "../../log.js";
 import { ConfigError } from "../../config.js";
 
@@ -268,6 +269,8 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpMcpS
       },
       onsessionclosed: (id) => void closeSession(id, "DELETE"),
     });
+    const send = transport.send.bind(transport); // every session is of the old era (modern.ts serves the new one)
+    transport.send = (message, options) => send(withOldEraErrorCodes(message), options);
     entry = { id: "", server, transport, stopping, stop, address, version: negotiatedVersion(init), posts: 0, lastPost: Date.now(), inFlight: new Set() };
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
