@@ -39,7 +39,7 @@ export async function runMcpCommand(argv: string[]): Promise<void> {
   // The keys of the local service in use (the shared one's can change when it is started again).
   const localKeys: string[] = [];
   // Never a placeholder key (loadConfig leaves it out), whose runs of characters would match variable names.
-  const secrets = () => [config.apiKey, config.httpToken, config.embedKey, ...localKeys];
+  const secrets = () => [config.apiKey, config.httpToken, config.embedKey, config.stateSecret, ...localKeys];
   const log = createLogger({ secrets, stderrLevel: config.logLevel });
   let local: { controlUrl: string; apiKey: string; close(): Promise<void> } | undefined;
   let shared: (ServiceSupply & { close(): Promise<void> }) | undefined;

@@ -3,7 +3,8 @@
 // notifications/roots/list_changed. Over HTTP the client is someone else, on another machine perhaps: its roots name
 // folders on ITS disk, and taking them as folders on the server's would let it read any file the server can
 // (`file:///`). There only --allow-dir counts; the client's roots are never asked for.
-import type { Server, ServerContext } from "@modelcontextprotocol/server";
+import { inputRequired, inputResponse, type Server, type ServerContext } from "@modelcontextprotocol/server";
+import { newEraCall, type CallRounds } from "./request-state.js";
 import type { Logger } from "../log.js";
 
 /** What a tool call can send to the client; the request goes out on the call's own channel (works over HTTP too). */
@@ -35,4 +36,15 @@ export function trackRoots(
     ));
     return [...allowDirs, ...(await asked)];
   };
+}
+
+/**
+ * The 2026-07-28 way, over stdio: the client's roots are asked as input_required while the call needs them (that era
+ * has no roots/list request from the server, nor its notification), and arrive with the call's next round.
+ */
+export async function roundsRoots(ctx: ServerContext, rounds: CallRounds, allowDirs: readonly string[], clientRootsCount: boolean): Promise<string[]> {
+  if (!clientRootsCount || !newEraCall(ctx)?.capabilities.roots) return [...allowDirs];
+  const view = inputResponse({ roots: rounds.ask("roots", "roots/list", inputRequired.listRoots()) }, "roots");
+  const uris = view.kind === "roots" ? view.roots.map((root) => root.uri).filter((uri) => uri.startsWith("file:")) : [];
+  return [...allowDirs, ...uris];
 }

@@ -1,8 +1,9 @@
 // What a tools/call meets before the SDK's own handler (see guardToolCalls).
-import type { CallToolResult, McpServer } from "@modelcontextprotocol/server";
+import type { McpServer, ServerContext } from "@modelcontextprotocol/server";
 import type { Logger } from "../log.js";
 import { protoKeyPath } from "./dropped-keys.js";
 import { requestHandlers } from "./sdk-internals.js";
+import { checkCallState, type stateCodec } from "./request-state.js";
 import { nothingDone, unknownArguments, unknownArgumentsText } from "./strict-args.js";
 import type { LazyTool } from "./tool-catalog.js";
 
@@ -12,18 +13,32 @@ import type { LazyTool } from "./tool-catalog.js";
  * (zod would drop it in silence and the call would succeed without it, see strict-args.ts), is refused with the
  * nearest valid name; a key named "__proto__" (which zod would drop too, see dropped-keys.ts) is refused, naming
  * where; a tool whose module does not load says so. Nothing runs in any of these cases. Otherwise the SDK checks the
- * arguments and the result with the tool's zod schemas (lazy-schemas.ts). The SDK offers no public hook there, so
- * this wraps it.
+ * arguments and the result with the tool's zod schemas (lazy-schemas.ts). A 2026-07-28 call's state (its signature
+ * checked here too) issued for another call, or used before, is refused with -32602 (request-state.ts). The SDK
+ * offers no public hook there, so this wraps its handler in its own map (sdk-internals.ts): what runs here comes
+ * before the SDK checks the request (which it still does after, for whatever passes).
  */
-export function guardToolCalls(server: McpServer, hidden: ReadonlyMap<string, string>, offered: readonly LazyTool[], log: Logger): void {
-  const sdkHandler = requestHandlers(server)?.get("tools/call");
-  if (!sdkHandler) return; // no tool registered at all: the SDK refuses every call by itself
+export function guardToolCalls(
+  server: McpServer,
+  hidden: ReadonlyMap<string, string>,
+  offered: readonly LazyTool[],
+  codec: ReturnType<typeof stateCodec>,
+  log: Logger,
+): void {
+  const handlers = requestHandlers(server);
+  const sdkHandler = handlers?.get("tools/call");
+  if (!handlers || !sdkHandler) return; // no tool registered at all: the SDK refuses every call by itself
   const byName = new Map(offered.map((t) => [t.name, t]));
-  server.server.setRequestHandler("tools/call", async (request, extra) => {
-    const { name, arguments: args } = request.params;
+  handlers.set("tools/call", async (request, extra) => {
+    const params = request.params as { name?: unknown; arguments?: unknown } | undefined;
+    const name = params?.name;
+    const args = params?.arguments;
+    const plain = args === undefined || (typeof args === "object" && args !== null && !Array.isArray(args));
+    if (typeof name !== "string" || !plain) return sdkHandler(request, extra); // malformed: the SDK answers -32602
+    await checkCallState(extra as ServerContext, codec, name, args);
     const tool = byName.get(name);
-    const refusal = hidden.get(name) ?? argumentRefusal(tool, args) ?? (tool && (await loadRefusal(tool, log)));
-    if (refusal === undefined) return (await sdkHandler(request, extra)) as CallToolResult;
+    const refusal = hidden.get(name) ?? argumentRefusal(tool, args as Record<string, unknown> | undefined) ?? (tool && (await loadRefusal(tool, log)));
+    if (refusal === undefined) return sdkHandler(request, extra);
     log.info(`${name} → refused: ${refusal.split("\n")[0]}`);
     return { content: [{ type: "text", text: refusal }], isError: true };
   });

@@ -2,14 +2,16 @@
 // call, tool-calls.ts), and what one call does: refuse an index outside --indexes, load the module, run the tool
 // against the service (recovering the shared service once), and turn its result into content + structuredContent,
 // its error into isError text — with every secret redacted.
-import type { CallToolResult, McpServer } from "@modelcontextprotocol/server";
+import type { CallToolResult, InputRequiredResult, McpServer } from "@modelcontextprotocol/server";
 import type { Service } from "../api/service.js";
 import type { Config } from "../config.js";
 import { linkAbort } from "../common/linked-abort.js";
 import { redact, type Logger } from "../log.js";
 import { resultChannels, type ToolContext } from "../tool-kit/tool.js";
 import { callRefusal, scopedService } from "./access.js";
-import { confirmer } from "./elicit.js";
+import { confirmer, roundsConfirmer } from "./elicit.js";
+import { callRounds, InputNeeded, newEraCall, type stateCodec } from "./request-state.js";
+import { roundsRoots } from "./roots.js";
 import { errorText } from "./errors.js";
 import { progressOf, type Extra } from "./progress.js";
 import { runWithRecovery, type ServiceSupply } from "./service-supply.js";
@@ -23,6 +25,10 @@ export interface RegistrationContext {
   secrets: () => readonly (string | undefined)[];
   /** The directories a call may read (--allow-dir and the client's roots). */
   roots: (call: Extra["mcpReq"]) => Promise<string[]>;
+  /** Signs and checks a 2026-07-28 call's state between its rounds (request-state.ts). */
+  codec: ReturnType<typeof stateCodec>;
+  /** Whether the client's roots count (stdio), or only --allow-dir (HTTP). */
+  clientRootsCount: boolean;
   /** The names of the tools on in this session (ToolContext.tools). */
   active: ReadonlySet<string>;
   stop?: AbortSignal;
@@ -42,10 +48,12 @@ export function registerTools(server: McpServer, offered: readonly LazyTool[], a
     server.registerTool(
       tool.name,
       { title: tool.title, description: tool.description, annotations: { title: tool.title, ...tool.annotations }, ...lazySchemas(tool) },
-      (async (args: Record<string, unknown>, extra: Extra): Promise<CallToolResult> => {
+      (async (args: Record<string, unknown>, extra: Extra): Promise<CallToolResult | InputRequiredResult> => {
         const started = Date.now();
         const progress = progressOf(extra);
-        const allowedRoots = () => roots(extra.mcpReq);
+        // A 2026-07-28 call (its _meta names the version): questions go back as input_required (request-state.ts).
+        const rounds = newEraCall(extra) ? callRounds(extra, tool.name, args, at.codec) : undefined;
+        const allowedRoots = rounds ? () => roundsRoots(extra, rounds, config.allowDirs, at.clientRootsCount) : () => roots(extra.mcpReq);
         const linked = linkAbort([extra.mcpReq.signal, at.stop]); // released below: see linked-abort.ts
         const signal = linked.signal;
         const progressRequested = extra.mcpReq._meta?.progressToken !== undefined;
@@ -59,7 +67,7 @@ export function registerTools(server: McpServer, offered: readonly LazyTool[], a
           progressRequested,
           log,
           allowedRoots,
-          askToConfirm: confirmer(server.server, extra.mcpReq, signal),
+          askToConfirm: rounds ? roundsConfirmer(extra, rounds) : confirmer(server.server, extra.mcpReq, signal),
         });
         const refused = callRefusal(tool, args, config);
         if (refused !== undefined) {
@@ -79,6 +87,10 @@ export function registerTools(server: McpServer, offered: readonly LazyTool[], a
             ...(result.isError && { isError: true }),
           };
         } catch (err) {
+          if (err instanceof InputNeeded && rounds) {
+            log.info(`${tool.name} → input required (${err.key})`);
+            return await rounds.asking(err);
+          }
           // A cancelled call throws the client's reason (often a plain string), which is no internal error.
           if (signal.aborted) {
             log.info(`${tool.name} → cancelled by the client`);

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startServiceProcess, type RunningService } from "../helpers/local-service.js";
 import { connect, INIT, raw, sseMessages, startHttp, type HttpServerProcess } from "../helpers/http-server.js";
-import { connectModernHttp, MODERN, type ModernSession } from "../helpers/mcp-modern.js";
+import { connectModernHttp, MODERN, modernRequest as modernRequestOf, type ModernSession } from "../helpers/mcp-modern.js";
 import { api, createIndex, dataUrl, serverless } from "./support.js";
 
 let svc: RunningService;
@@ -13,25 +13,8 @@ let modern: ModernSession;
 let old: Awaited<ReturnType<typeof connect>>;
 const auth = () => ({ Authorization: `Bearer ${http.generatedToken}` });
 
-/** What a 2026-07-28 client sends: the version and capabilities in _meta, the method (and name) in headers too. */
-function modernRequest(id: number | string, method: string, params: Record<string, unknown> = {}, name?: string) {
-  return {
-    headers: { ...auth(), "MCP-Protocol-Version": MODERN, "Mcp-Method": method, ...(name !== undefined && { "Mcp-Name": name }) },
-    body: {
-      jsonrpc: "2.0",
-      id,
-      method,
-      params: {
-        ...params,
-        _meta: {
-          "io.modelcontextprotocol/protocolVersion": MODERN,
-          "io.modelcontextprotocol/clientCapabilities": {},
-          "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
-        },
-      },
-    },
-  };
-}
+const modernRequest = (id: number | string, method: string, params: Record<string, unknown> = {}, name?: string) =>
+  modernRequestOf(id, method, params, { token: http.generatedToken, name });
 
 const withoutServerInfo = <T extends { _meta?: Record<string, unknown> }>(result: T): T => {
   const { _meta, ...rest } = result;

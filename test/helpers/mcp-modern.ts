@@ -64,3 +64,33 @@ export async function connectModernHttp(
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
   return session(client, () => "");
 }
+
+/** A raw 2026-07-28 request: the version and capabilities in _meta, the method (and a tool's name) in headers too. */
+export function modernRequest(
+  id: number | string,
+  method: string,
+  params: Record<string, unknown> = {},
+  opts: { token?: string; name?: string; capabilities?: Record<string, unknown> } = {},
+): { headers: Record<string, string>; body: { jsonrpc: "2.0"; id: number | string; method: string; params: Record<string, unknown> } } {
+  return {
+    headers: {
+      ...(opts.token && { Authorization: `Bearer ${opts.token}` }),
+      "MCP-Protocol-Version": MODERN,
+      "Mcp-Method": method,
+      ...(opts.name !== undefined && { "Mcp-Name": opts.name }),
+    },
+    body: {
+      jsonrpc: "2.0",
+      id,
+      method,
+      params: {
+        ...params,
+        _meta: {
+          "io.modelcontextprotocol/protocolVersion": MODERN,
+          "io.modelcontextprotocol/clientCapabilities": opts.capabilities ?? {},
+          "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+        },
+      },
+    },
+  };
+}

@@ -89,7 +89,10 @@ export function modernEndpoint(opts: ModernEndpointOptions) {
       // Closing the response stream is how a 2026-07-28 client cancels: the SDK aborts the call on this signal.
       const gone = new AbortController();
       res.once("close", () => gone.abort());
-      const response = await current.run(server, () => handler.fetch(headersOnly(req, gone.signal), { parsedBody: json }));
+      // The caller, for the state a call carries between its rounds (bound to it: src/mcp/request-state.ts).
+      const token = /^Bearer[ \t]+(\S+)/i.exec(req.headers.authorization ?? "")?.[1];
+      const authInfo = token === undefined ? undefined : { token, clientId: "bearer", scopes: [] };
+      const response = await current.run(server, () => handler.fetch(headersOnly(req, gone.signal), { parsedBody: json, ...(authInfo && { authInfo }) }));
       await writeResponse(response, res);
     },
 
