@@ -230,7 +230,7 @@ export const SETTINGS = [
     check: (label) => z.string().min(16, { error: () => `${label} must be at least 16 characters` }),
   },
   {
-    key: "stateSecret", env: "VECDB_STATE_SECRET", type: "text", commands: ["mcp"], group: "HTTP transport", secret: true,
+    key: "stateSecret", env: "VECDB_HTTP_STATE_SECRET", type: "text", commands: ["mcp"], group: "HTTP transport", secret: true,
     defaultText: "random, per process",
     doc: "signs what a 2026-07-28 client carries between the rounds of one call (a confirmation's state), at least 32 characters; give every process behind one load balancer the same",
     check: (label) => z.string().refine((k) => Buffer.byteLength(k, "utf8") >= 32, { error: () => `${label} must be at least 32 bytes (a signing key)` }),

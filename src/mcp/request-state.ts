@@ -2,7 +2,7 @@
 // requests: a call that must ask the client something (a confirmation, the client's roots) answers
 // `input_required` with the question and a `requestState`, and the client calls again with the answer and that state.
 // The state goes through the client, so it is signed (HMAC, the SDK's createRequestStateCodec) with the server's
-// secret (--state-secret / VECDB_STATE_SECRET, the same on every process behind one load balancer; else random per
+// secret (VECDB_HTTP_STATE_SECRET, the same on every process behind one load balancer; else random per
 // process), bound to the caller (the HTTP bearer token, as an HMAC tag) and valid for STATE_TTL_S; it names the tool
 // and a digest of its arguments, and a nonce this process accepts once. The SDK refuses a state whose signature,
 // binding or expiry fails (-32602) before any handler runs; checkCallState refuses one issued for another call or

@@ -21,7 +21,7 @@ const question = (name: string) => `Delete index "${name}" — this cannot be un
 
 beforeAll(async () => {
   svc = await startServiceProcess();
-  env = { PINECONE_API_KEY: svc.apiKey, PINECONE_CONTROLLER_HOST: svc.controlUrl, VECDB_STATE_SECRET: SECRET };
+  env = { PINECONE_API_KEY: svc.apiKey, PINECONE_CONTROLLER_HOST: svc.controlUrl, VECDB_HTTP_STATE_SECRET: SECRET };
 });
 afterAll(async () => {
   await svc?.stop();

@@ -1,6 +1,6 @@
 // Stateless HTTP that scales out: two server processes behind a round-robin proxy (as any load balancer would put
 // them) serve one 2026-07-28 client, request by request: a confirmation whose second round lands on the other
-// process (one signing secret, VECDB_STATE_SECRET, on both), states tampered with or replayed refused, a long import
+// process (one signing secret, VECDB_HTTP_STATE_SECRET, on both), states tampered with or replayed refused, a long import
 // with progress, and a cancellation by closing the request's stream (the work stops and its account is logged).
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, request as httpRequest, type Server } from "node:http";
@@ -51,7 +51,7 @@ const exists = async (name: string) => (await api(svc, "GET", `/indexes/${name}`
 beforeAll(async () => {
   svc = await startServiceProcess();
   dir = mkdtempSync(join(tmpdir(), "vecdb-scale-out-"));
-  const env = { PINECONE_API_KEY: svc.apiKey, PINECONE_CONTROLLER_HOST: svc.controlUrl, VECDB_HTTP_TOKEN: TOKEN, VECDB_STATE_SECRET: SECRET };
+  const env = { PINECONE_API_KEY: svc.apiKey, PINECONE_CONTROLLER_HOST: svc.controlUrl, VECDB_HTTP_TOKEN: TOKEN, VECDB_HTTP_STATE_SECRET: SECRET };
   const args = ["--allow-destructive", "--allow-dir", dir, "--concurrency", "2"];
   backends = await Promise.all([startHttp({ env, args }), startHttp({ env, args })]);
   proxy = await roundRobin(backends.map((b) => b.url));
