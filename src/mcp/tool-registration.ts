@@ -12,6 +12,7 @@ import { callRefusal, scopedService } from "./access.js";
 import { confirmer, roundsConfirmer } from "./elicit.js";
 import { callRounds, InputNeeded, newEraCall, type stateCodec } from "./request-state.js";
 import { roundsRoots } from "./roots.js";
+import { callLogs } from "./log-bridge.js";
 import { errorText } from "./errors.js";
 import { progressOf, type Extra } from "./progress.js";
 import { runWithRecovery, type ServiceSupply } from "./service-supply.js";
@@ -43,7 +44,7 @@ function redactDeep(value: Record<string, unknown>, secrets: readonly (string | 
 }
 
 export function registerTools(server: McpServer, offered: readonly LazyTool[], at: RegistrationContext): void {
-  const { config, supply, log, secrets, roots, active } = at;
+  const { config, supply, secrets, roots, active } = at;
   for (const tool of offered) {
     server.registerTool(
       tool.name,
@@ -53,6 +54,7 @@ export function registerTools(server: McpServer, offered: readonly LazyTool[], a
         const progress = progressOf(extra);
         // A 2026-07-28 call (its _meta names the version): questions go back as input_required (request-state.ts).
         const rounds = newEraCall(extra) ? callRounds(extra, tool.name, args, at.codec) : undefined;
+        const log = rounds ? callLogs(at.log, extra, secrets) : at.log;
         const allowedRoots = rounds ? () => roundsRoots(extra, rounds, config.allowDirs, at.clientRootsCount) : () => roots(extra.mcpReq);
         const linked = linkAbort([extra.mcpReq.signal, at.stop]); // released below: see linked-abort.ts
         const signal = linked.signal;

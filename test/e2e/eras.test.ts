@@ -1,8 +1,10 @@
 // Both protocol eras over stdio: a 2025-era client (SDK v1, initialize) and a 2026-07-28 client (SDK v2, server/discover
 // and per-request _meta) see the same tools and get the same results from the same server program.
+import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startServiceProcess, type RunningService } from "../helpers/local-service.js";
-import { startMcp, type McpSession } from "../helpers/mcp-client.js";
+import { CLI, serverEnv, startMcp, type McpSession } from "../helpers/mcp-client.js";
+import { until } from "../helpers/until.js";
 import { MODERN, startModernStdio, type ModernSession } from "../helpers/mcp-modern.js";
 import { api, createIndex, dataUrl, serverless } from "./support.js";
 
@@ -75,5 +77,42 @@ describe("over stdio", () => {
   test("an unknown tool: a JSON-RPC error -32602 in both eras, naming it", async () => {
     await expect(old.client.callTool({ name: "no_such_tool", arguments: {} })).rejects.toMatchObject({ code: -32602 });
     await expect(modern.client.callTool({ name: "no_such_tool", arguments: {} })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("no_such_tool") });
+  });
+});
+
+describe("logging in the new era: per request, only when its _meta names a level", () => {
+  test("a call with a level gets the server's lines at or above it; the same call without one gets none", async () => {
+    const child = spawn(process.execPath, [CLI, "--toolsets", "all"], {
+      env: serverEnv({ PINECONE_API_KEY: svc.apiKey, PINECONE_CONTROLLER_HOST: svc.controlUrl }),
+      stdio: ["pipe", "pipe", "ignore"],
+    });
+    const lines: any[] = [];
+    let buffered = "";
+    child.stdout.on("data", (c: Buffer) => {
+      buffered += c.toString("utf8");
+      for (let i = buffered.indexOf("\n"); i >= 0; i = buffered.indexOf("\n")) {
+        lines.push(JSON.parse(buffered.slice(0, i)));
+        buffered = buffered.slice(i + 1);
+      }
+    });
+    const meta = (level?: string) => ({
+      "io.modelcontextprotocol/protocolVersion": MODERN,
+      "io.modelcontextprotocol/clientCapabilities": {},
+      ...(level && { "io.modelcontextprotocol/logLevel": level }),
+    });
+    const call = (id: number, level?: string) =>
+      child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "describe_index", arguments: { index: "missing" }, _meta: meta(level) } }) + "\n");
+    try {
+      call(1);
+      await until(() => lines.some((l) => l.id === 1), "the call without a level answered");
+      call(2, "info");
+      await until(() => lines.some((l) => l.id === 2), "the call with a level answered");
+      const logs = lines.filter((l) => l.method === "notifications/message");
+      expect(logs).toHaveLength(1);
+      expect(logs[0].params).toMatchObject({ level: "info", logger: "vecdb-mcp", data: expect.stringMatching(/^describe_index → isError: describe_index failed — the service answered HTTP 404/) });
+      expect(lines.indexOf(logs[0])).toBeGreaterThan(lines.findIndex((l) => l.id === 1));
+    } finally {
+      child.kill();
+    }
   });
 });
