@@ -162,3 +162,33 @@ describe("a long import", () => {
     expect(soon - Number(m![1])).toBeLessThanOrEqual(200); // at most the batches that were in flight
   });
 });
+
+describe("a process stopped while it serves a new-era call", () => {
+  test("SIGTERM past the grace period: the call answers with what landed and where to resume, and the service holds exactly that", async () => {
+    const env = { PINECONE_API_KEY: svc.apiKey, PINECONE_CONTROLLER_HOST: svc.controlUrl, VECDB_HTTP_TOKEN: TOKEN, VECDB_HTTP_STATE_SECRET: SECRET };
+    const lone = await startHttp({ env, args: ["--allow-dir", dir, "--concurrency", "1", "--shutdown-grace-s", "0"] });
+    const { host } = await createIndex(svc, { name: "stopped", dimension: 32, spec: serverless });
+    const path = join(dir, "stopped.jsonl");
+    writeFileSync(path, Array.from({ length: 5000 }, (_, i) => JSON.stringify({ id: `s${i}`, values: randomVector(32, i + 1) })).join("\n") + "\n");
+    const c = await connectModernHttp(lone.url, { Authorization: `Bearer ${TOKEN}` });
+    try {
+      let progressed!: () => void;
+      const first = new Promise<void>((r) => (progressed = r));
+      const call = c.call("import_vectors", { index: "stopped", namespace: "stopped", path }, { onprogress: () => progressed() });
+      await first;
+      lone.child.kill("SIGTERM");
+      const result = await call;
+      const s = result.structuredContent as { records: number; upserted: number; failed: number; resumeStartAt?: number };
+      const text = (result.content[0] as { text: string }).text;
+      expect(text).toMatch(/^The import stopped: \d+ of 5000 records were NOT written/);
+      expect(text).toContain("the server stopped the call (shutting down, or the session was closed)");
+      expect(s.upserted + s.failed).toBe(5000);
+      expect(s.failed).toBeGreaterThan(0);
+      expect((await indexStats(svc, host)).namespaces.stopped?.vectorCount ?? 0).toBe(s.upserted);
+      expect(await lone.exited).toBe(0);
+    } finally {
+      await c.close();
+      await lone.stop();
+    }
+  });
+});
