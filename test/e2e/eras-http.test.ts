@@ -55,6 +55,28 @@ describe("one endpoint, both eras", () => {
   });
 });
 
+describe("the tool selection of a request (headers or URL), in the new era per request", () => {
+  test("X-MCP-Toolsets narrows the list as it narrows an old-era session's", async () => {
+    const narrowed = await connect(http.url, { ...auth(), "X-MCP-Toolsets": "backups" });
+    try {
+      const before = (await narrowed.client.listTools()).tools.map((t) => t.name);
+      const r = modernRequest(30, "tools/list");
+      const [answer] = sseMessages((await raw(http.url, { headers: { ...r.headers, "X-MCP-Toolsets": "backups" }, body: r.body })).body);
+      expect(answer.result.tools.map((t: { name: string }) => t.name)).toEqual(before);
+      expect(before.length).toBeLessThan(old.client ? (await old.client.listTools()).tools.length : 0);
+    } finally {
+      await narrowed.client.close();
+    }
+  });
+
+  test("an unknown toolset: 400, -32602 naming it, with the request's id", async () => {
+    const r = modernRequest(31, "tools/list");
+    const res = await raw(http.url, { headers: { ...r.headers, "X-MCP-Toolsets": "no-such-set" }, body: r.body });
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.body)).toMatchObject({ id: 31, error: { code: -32602, message: expect.stringContaining("no-such-set") } });
+  });
+});
+
 describe("the 2026-07-28 small print, on the wire", () => {
   test("a missing resource: -32002 in an old-era session, -32602 in the new era", async () => {
     const uri = "vecdb://indexes/missing";
