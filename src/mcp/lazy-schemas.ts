@@ -19,6 +19,18 @@ async function zodOf(tool: LazyTool): Promise<{ input: z.ZodObject; output: z.Zo
   return schemas;
 }
 
+type Issue = { message: string; path?: readonly (PropertyKey | { key: PropertyKey })[] };
+
+/** The issues as the SDK v1 worded them ("<message> at <path>", a line each), the text models and tests read. */
+function v1Wording(issues: readonly Issue[]): string {
+  const where = (path: NonNullable<Issue["path"]>) =>
+    path.reduce<string>((at, seg, i) => {
+      const key = typeof seg === "object" ? seg.key : seg;
+      return i === 0 ? String(key) : typeof key === "number" ? `${at}[${key}]` : `${at}.${String(key)}`;
+    }, "");
+  return issues.map((i) => (i.path?.length ? `${i.message} at ${where(i.path)}` : i.message)).join("\n");
+}
+
 function lazySchema(tool: LazyTool, which: "input" | "output", json: Record<string, unknown>): StandardSchemaWithJSON {
   return {
     "~standard": {
@@ -26,8 +38,7 @@ function lazySchema(tool: LazyTool, which: "input" | "output", json: Record<stri
       vendor: "vecdb-mcp",
       validate: async (value: unknown) => {
         const result = await (await zodOf(tool))[which]["~standard"].validate(value);
-        // Messages only, as SDK v1 wrote them: the tools' own messages name the field (the SDK would prefix its path).
-        return result.issues ? { issues: result.issues.map((i) => ({ message: i.message })) } : result;
+        return result.issues ? { issues: [{ message: v1Wording(result.issues) }] } : result;
       },
       jsonSchema: { input: () => json, output: () => json },
     },

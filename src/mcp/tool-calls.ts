@@ -38,10 +38,18 @@ export function guardToolCalls(
     await checkCallState(extra as ServerContext, codec, name, args);
     const tool = byName.get(name);
     const refusal = hidden.get(name) ?? argumentRefusal(tool, args as Record<string, unknown> | undefined) ?? (tool && (await loadRefusal(tool, log)));
-    if (refusal === undefined) return sdkHandler(request, extra);
+    if (refusal === undefined) return withV1Wording(await sdkHandler(request, extra));
     log.info(`${name} → refused: ${refusal.split("\n")[0]}`);
     return { content: [{ type: "text", text: refusal }], isError: true };
   });
+}
+
+/** A refusal of the arguments worded as SDK v1 worded it ("MCP error -32602: Input validation error: …"), in both eras. */
+function withV1Wording(result: unknown): unknown {
+  const content = (result as { isError?: boolean; content?: { type: string; text?: string }[] }).content;
+  const first = content?.[0];
+  if (!(result as { isError?: boolean }).isError || first?.type !== "text" || !first.text?.startsWith("Input validation error: ")) return result;
+  return { ...(result as object), content: [{ ...first, text: `MCP error -32602: ${first.text}` }, ...content!.slice(1)] };
 }
 
 /** Why the call cannot go on when the tool's module (loaded now if this is its first call) fails to load, or undefined. */
