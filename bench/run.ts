@@ -3,6 +3,10 @@
 import { benchColdStart, benchColdStartShared } from "./cold-start.js";
 import { benchHttpLoad } from "./http-load.js";
 import { benchHttpRss } from "./http-rss.js";
+import { benchHttpKill } from "./http-kill.js";
+import { benchHttpSoak } from "./http-soak.js";
+import { benchHttpHeavy } from "./http-heavy.js";
+import { benchHttpProxy } from "./http-proxy.js";
 import { benchImport } from "./import.js";
 import { benchImportRss } from "./import-rss.js";
 import { benchUpsertTool } from "./upsert-tool.js";
@@ -12,6 +16,8 @@ import { benchRecordsSearch } from "./records-search.js";
 import { benchDocuments } from "./documents.js";
 import { benchLocalSearch } from "./local-search.js";
 import { benchApproximate } from "./approximate.js";
+import { benchCopyIndex } from "./copy-index.js";
+import { benchExport } from "./export.js";
 
 const BENCHMARKS: Record<string, () => Promise<unknown>> = {
   "upsert-tool": benchUpsertTool,
@@ -27,9 +33,15 @@ const BENCHMARKS: Record<string, () => Promise<unknown>> = {
   "cold-start-shared": benchColdStartShared,
   "bulk-import": benchBulkImport,
   "http-rss": benchHttpRss,
+  "copy-index": benchCopyIndex,
+  export: benchExport,
+  "http-kill": benchHttpKill,
+  "http-soak": benchHttpSoak,
+  "http-heavy": benchHttpHeavy,
+  "http-proxy": benchHttpProxy,
 };
 
-const chosen = process.argv.slice(2);
+const chosen = process.argv.slice(2).filter((a) => !a.startsWith("--")); // options (e.g. http-soak --long) are the benchmarks' own
 const unknown = chosen.filter((name) => !(name in BENCHMARKS));
 if (unknown.length > 0) {
   process.stderr.write(`bench: unknown benchmark ${unknown.join(", ")}; choose from ${Object.keys(BENCHMARKS).join(", ")}\n`);

@@ -26,6 +26,7 @@ const CHUNKS = join(outdir, "bundle");
 const LAZY_ONLY = [
   /^src\/local\//,
   /node_modules\/hyparquet\//,
+  /node_modules\/hyparquet-writer\//,
   /^src\/ingest\/sources\/parquet\.ts$/,
   /^src\/ingest\/check-worker\.ts$/,
   // import_vectors' file reading (src/ingest/import-file.ts) and the JSON byte readers

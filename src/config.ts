@@ -24,6 +24,9 @@ export interface Config {
   /** PINECONE_API_KEY was given but is not in use: a placeholder such as YOUR_PINECONE_API_KEY. */
   apiKeyIgnored?: "placeholder";
   controllerUrl: string;
+  /** The second service copy_index names "other" (VECDB_OTHER_API_KEY); never logged. Unset: there is none. */
+  otherApiKey?: string;
+  otherControllerUrl: string;
   apiVersion: string;
   timeoutMs: number;
   concurrency: number;
@@ -47,6 +50,7 @@ export interface Config {
   tools: string[];
   excludeTools: string[];
   maxResultTokens: number;
+  answerMbInFlight: number;
   http: boolean;
   httpPort: number;
   httpHost: string;
@@ -55,6 +59,7 @@ export interface Config {
   /** Never logged: signs the new era's multi-round-trip state (src/mcp/request-state.ts). */
   stateSecret?: string;
   httpAllowedHosts: string[];
+  httpTrustedProxies: string[];
   httpIdleTimeoutS: number;
   httpNoToken: boolean;
   httpMaxSessions: number;
@@ -104,6 +109,7 @@ export function loadConfig(argv: string[], env: Env = process.env): Loaded<Confi
   const apiKeyIgnored = givenKey !== undefined && placeholderKeyProblem(givenKey) ? "placeholder" : undefined;
   const apiKey = values.local || apiKeyIgnored ? undefined : givenKey;
   raw.apiKey = apiKey;
+  if (typeof raw.otherApiKey === "string") raw.otherApiKey = raw.otherApiKey.trim() || undefined;
   // An HTTP server serves a team: it never shares the personal database of the desktop servers unless told to.
   raw.dataDir ??= raw.http === true ? defaultHttpDataDir(env) : defaultDataDir(env);
   const { local, ...checked } = check("mcp", raw) as Omit<Config, "mode" | "localService" | "apiKeyIgnored"> & { local: boolean };
@@ -118,8 +124,20 @@ export function loadConfig(argv: string[], env: Env = process.env): Loaded<Confi
       throw new ConfigError(`--${s.flag} needs --http (the HTTP transport)`);
     }
   }
+  if ((values["other-host"] !== undefined || (env.VECDB_OTHER_HOST ?? "") !== "") && config.otherApiKey === undefined) {
+    throw new ConfigError("--other-host / VECDB_OTHER_HOST names a second service, which needs its key in VECDB_OTHER_API_KEY; set it, or leave --other-host out");
+  }
   if (config.httpNoToken && config.httpToken) {
     throw new ConfigError("--insecure-http-no-token and VECDB_HTTP_TOKEN contradict each other: give one of them");
+  }
+  // Names for the server other than its own, or a proxy in front: whoever reaches that name or proxy reaches the
+  // server, so with no token it would be open to all of them.
+  for (const [given, flag] of [[config.httpAllowedHosts, "--allowed-hosts"], [config.httpTrustedProxies, "--trusted-proxies"]] as const) {
+    if (config.httpNoToken && given.length > 0) {
+      throw new ConfigError(
+        `--insecure-http-no-token is refused together with ${flag}: a server reached through another name or a proxy is open to everyone who reaches that; leave --insecure-http-no-token out and a token is generated (or set VECDB_HTTP_TOKEN)`,
+      );
+    }
   }
   if (config.httpNoToken && !isLoopbackHost(config.httpHost)) {
     throw new ConfigError(

@@ -5,7 +5,8 @@ import { createLogger } from "./log.js";
 import { createServer } from "./mcp/server.js";
 import { loadToolCatalog } from "./mcp/tool-catalog.js";
 import { checkSelection } from "./mcp/tool-selection.js";
-import type { ServiceSupply } from "./mcp/service-supply.js";
+import { fixedSupply, isServiceSupply, type ServiceSupply } from "./mcp/service-supply.js";
+import { namedServices } from "./named-services.js";
 import { packageVersion } from "./package-version.js";
 import { helpText } from "./settings-help.js";
 import type { Command } from "./settings.js";
@@ -39,7 +40,7 @@ export async function runMcpCommand(argv: string[]): Promise<void> {
   // The keys of the local service in use (the shared one's can change when it is started again).
   const localKeys: string[] = [];
   // Never a placeholder key (loadConfig leaves it out), whose runs of characters would match variable names.
-  const secrets = () => [config.apiKey, config.httpToken, config.embedKey, config.stateSecret, ...localKeys];
+  const secrets = () => [config.apiKey, config.otherApiKey, config.httpToken, config.embedKey, config.stateSecret, ...localKeys];
   const log = createLogger({ secrets, stderrLevel: config.logLevel });
   let local: { controlUrl: string; apiKey: string; close(): Promise<void> } | undefined;
   let shared: (ServiceSupply & { close(): Promise<void> }) | undefined;
@@ -51,9 +52,9 @@ export async function runMcpCommand(argv: string[]): Promise<void> {
   if (config.apiKeyIgnored === "placeholder") {
     log.warning("PINECONE_API_KEY looks like a placeholder copied from an example, not a key: it is not sent anywhere, and this server uses the local service; set your real key to use the hosted service");
   }
-  if (config.mode === "local" && config.localService === "shared") {
+  const startShared = async (reason: string) => {
     const { sharedLocalSupply } = await import("./shared-local.js");
-    shared = sharedLocalSupply({
+    return sharedLocalSupply({
       dataDir: config.dataDir,
       bin: process.argv[1],
       idleStopS: config.localIdleS,
@@ -61,9 +62,12 @@ export async function runMcpCommand(argv: string[]): Promise<void> {
       serveEnv: childEnvironment(config.embedUrl ? { VECDB_EMBED_URL: config.embedUrl } : {}), // by environment: a command line shows in ps
       http: { apiVersion: config.apiVersion, timeoutMs: config.timeoutMs, retries: config.retries },
       log,
-      why: onHttpOwnDataDir(config) ? `${why} (an HTTP server's own data dir, apart from the desktop servers' personal one)` : why,
+      why: onHttpOwnDataDir(config) ? `${reason} (an HTTP server's own data dir, apart from the desktop servers' personal one)` : reason,
       onKey: (key) => localKeys.push(key),
     });
+  };
+  if (config.mode === "local" && config.localService === "shared") {
+    shared = await startShared(why);
   } else if (config.mode === "local") {
     // Loaded only here, so the remote path never loads the local service's storage (lmdb).
     const { startLocalService } = await import("./local/index.js");
@@ -98,7 +102,15 @@ export async function runMcpCommand(argv: string[]): Promise<void> {
     controllerUrl: local?.controlUrl ?? config.controllerUrl,
     localService: local !== undefined,
   });
-  const closeService = () => ("close" in service ? service.close() : Promise.resolve());
+  const services = namedServices({
+    config,
+    main: isServiceSupply(service) ? service : fixedSupply(service),
+    startLocal: () => startShared("copy_index named the local service"),
+  });
+  const closeService = async () => {
+    await services.close();
+    if ("close" in service) await service.close();
+  };
   const tools = await loadToolCatalog(); // declared by the build: no tool module is loaded before its first call
   if (config.http) {
     const { runHttpTransport } = await import("./transports/http/command.js");
@@ -111,12 +123,12 @@ export async function runMcpCommand(argv: string[]): Promise<void> {
       log,
       release,
       tokenGenerated,
-      newServer: ({ stopping, stop, selection }) => createServer(config, service, { tools, log, secrets, stopping, stop, session: selection }),
+      newServer: ({ stopping, stop, selection }) => createServer(config, service, { tools, log, secrets, stopping, stop, session: selection, services }),
     });
   }
   // serveStdio picks the era from the client's first message (initialize, or a 2026-07-28 request) and builds the
   // server for the connection then; our line transport carries the bytes (stdio.ts says why).
-  const connection = serveStdio(() => createServer(config, service, { tools, log, secrets }), {
+  const connection = serveStdio(() => createServer(config, service, { tools, log, secrets, services }), {
     transport: new LineStdioTransport(),
     onerror: (err) => log.info(`protocol: ${err.message}`),
   });

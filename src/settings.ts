@@ -1,6 +1,7 @@
 // Every setting of both commands, declared once: its flag, environment variable, type and range, default, the commands
 // it applies to, and what it does. The parser (src/config.ts), --help of both commands (src/settings-help.ts), and the
 // generated documentation (docs/configuration.md, README's settings block, manifest.json, server.json) come from here.
+import { isIP } from "node:net";
 import { delimiter, resolve } from "node:path";
 import { z } from "zod";
 import { embedUrlProblem } from "./common/embed-url.js";
@@ -58,7 +59,28 @@ export function localKeyCheck(label: string) {
     });
 }
 
+/** A control-plane URL: http(s), no path, no credentials; the final slash dropped. */
+function controllerUrlCheck(label: string) {
+  return z
+    .string()
+    .refine((s) => /^https?:\/\/[^/?#\s]+\/?$/.test(s) && URL.canParse(s), {
+      error: () => `${label} must be an http:// or https:// URL with no path, e.g. https://api.pinecone.io`,
+    })
+    // A user name or password in the URL would never be sent (the API key authenticates), yet would be printed.
+    .refine((s) => !s.includes("@"), {
+      error: () => `${label} must not hold a user name or password (user:pass@); the API key authenticates — remove them`,
+    })
+    .transform((s) => s.replace(/\/$/, ""));
+}
+
 const nameList = z.string().transform((s) => s.split(",").map((n) => n.trim()).filter((n) => n !== ""));
+/** "10.0.0.5", "::1", "192.168.1.0/24", "fd00::/8". */
+function isAddressOrRange(s: string): boolean {
+  const [address, bits, ...rest] = s.split("/");
+  const kind = isIP(address);
+  if (kind === 0 || rest.length > 0) return false;
+  return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (kind === 4 ? 32 : 128));
+}
 
 export const SETTINGS = [
   // ── Hosted service ──────────────────────────────────────────────────────────────────────────────────
@@ -76,23 +98,26 @@ export const SETTINGS = [
     key: "controllerUrl", env: "PINECONE_CONTROLLER_HOST", type: "text", commands: ["mcp"], group: "Hosted service",
     defaults: { mcp: "https://api.pinecone.io" },
     doc: "control-plane URL of the service, for a Pinecone-compatible service other than Pinecone's own",
-    check: (label) =>
-      z
-        .string()
-        .refine((s) => /^https?:\/\/[^/?#\s]+\/?$/.test(s) && URL.canParse(s), {
-          error: () => `${label} must be an http:// or https:// URL with no path, e.g. https://api.pinecone.io`,
-        })
-        // A user name or password in the URL would never be sent (the API key authenticates), yet would be printed.
-        .refine((s) => !s.includes("@"), {
-          error: () => `${label} must not hold a user name or password (user:pass@); the API key authenticates — remove them`,
-        })
-        .transform((s) => s.replace(/\/$/, "")),
+    check: (label) => controllerUrlCheck(label),
     bundle: { id: "controller_url", type: "string", title: "Control-plane URL", description: "The service's control-plane URL, for a Pinecone-compatible service other than Pinecone's own." },
   },
   {
     key: "apiVersion", env: "PINECONE_API_VERSION", type: "text", commands: ["mcp"], group: "Hosted service", defaults: { mcp: "2026-04" },
     doc: "API version sent as X-Pinecone-API-Version: YYYY-MM or unstable",
     check: (label) => z.string().regex(/^(\d{4}-\d{2}|unstable)$/, { error: () => `${label} must look like 2026-04 (YYYY-MM) or be "unstable"` }),
+  },
+
+  {
+    key: "otherApiKey", env: "VECDB_OTHER_API_KEY", type: "text", commands: ["mcp"], group: "Hosted service", secret: true,
+    doc: "API key of a second service, which copy_index names \"other\": another project, or the Pinecone-compatible service at --other-host (never a flag: a command line shows in ps)",
+    check: (label) =>
+      z.string().regex(/^[^\u0000-\u001f\u007f]*$/, { error: () => `${label} must not contain line breaks or other control characters` }),
+  },
+  {
+    key: "otherControllerUrl", flag: "other-host", env: "VECDB_OTHER_HOST", value: "URL", type: "text", commands: ["mcp"], group: "Hosted service",
+    defaults: { mcp: "https://api.pinecone.io" },
+    doc: "control-plane URL of the second service (\"other\"); used only with VECDB_OTHER_API_KEY",
+    check: (label) => controllerUrlCheck(label),
   },
 
   // ── Local service ───────────────────────────────────────────────────────────────────────────────────
@@ -170,7 +195,7 @@ export const SETTINGS = [
   {
     key: "toolsets", flag: "toolsets", env: "VECDB_TOOLSETS", value: "A,B", type: "list", commands: ["mcp"], group: "Tools", defaultText: "the lean default set",
     doc: "the toolsets to offer, or \"all\"", check: () => nameList,
-    bundle: { id: "toolsets", type: "string", title: "Toolsets", description: "The toolsets to offer, comma-separated (text, vectors, indexes, collections, namespaces, inference, backups, imports), or all. Empty: the lean default set." },
+    bundle: { id: "toolsets", type: "string", title: "Toolsets", description: "The toolsets to offer, comma-separated (text, vectors, indexes, collections, namespaces, inference, backups, imports, transfer), or all. Empty: the lean default set." },
   },
   {
     key: "tools", flag: "tools", env: "VECDB_TOOLS", value: "A,B", type: "list", defaults: { mcp: "" }, defaultText: "none", commands: ["mcp"], group: "Tools",
@@ -200,6 +225,11 @@ export const SETTINGS = [
   {
     key: "retries", flag: "retries", env: "VECDB_RETRIES", value: "N", type: "integer", min: 0, max: 10, defaults: { mcp: 4 },
     commands: ["mcp"], group: "Requests", doc: "retries of 429, 5xx and dropped connections (backoff with jitter, Retry-After honoured)",
+  },
+  {
+    key: "answerMbInFlight", flag: "max-answer-mb-in-flight", env: "VECDB_MAX_ANSWER_MB_IN_FLIGHT", value: "N", type: "integer", min: 16, max: 65_536,
+    defaults: { mcp: 256 }, commands: ["mcp"], group: "Requests",
+    doc: "MiB that large answers being received at once may take (query_vectors, fetch_vectors, fetch_by_metadata with values or many records; estimated from their size); past it a call waits its turn, up to 30 s, then is refused",
   },
 
   // ── Logging ────────────────────────────────────────────────────────────────────────────────────────
@@ -248,6 +278,15 @@ export const SETTINGS = [
       }))),
   },
   {
+    key: "httpTrustedProxies", flag: "trusted-proxies", env: "VECDB_HTTP_TRUSTED_PROXIES", value: "A,B", type: "list", defaults: { mcp: "" }, defaultText: "none",
+    commands: ["mcp"], group: "HTTP transport",
+    doc: "addresses or CIDR ranges of the proxies in front of the server; only their X-Forwarded-For names the client the caps count (nobody else's is believed)",
+    check: (label) =>
+      nameList.pipe(z.array(z.string().refine(isAddressOrRange, {
+        error: () => `${label} must be a comma-separated list of IP addresses or CIDR ranges, e.g. 10.0.0.5,192.168.1.0/24`,
+      }))),
+  },
+  {
     key: "httpIdleTimeoutS", flag: "idle-timeout-s", env: "VECDB_HTTP_IDLE_TIMEOUT_S", value: "N", type: "integer", min: 1, max: 86_400, defaults: { mcp: 1800 },
     commands: ["mcp"], group: "HTTP transport", doc: "close an HTTP session with no request for this long",
   },
@@ -257,12 +296,13 @@ export const SETTINGS = [
   },
   {
     key: "httpMaxSessionsPerAddress", flag: "max-sessions-per-address", env: "VECDB_HTTP_MAX_SESSIONS_PER_ADDRESS", value: "N", type: "integer",
-    min: 1, max: 100_000, defaults: { mcp: 32 }, commands: ["mcp"], group: "HTTP transport",
-    doc: "sessions one client address may hold (clients behind a proxy count as the proxy); past it 429 and Retry-After",
+    min: 1, max: 100_000, defaults: { mcp: 128 }, commands: ["mcp"], group: "HTTP transport",
+    doc: "sessions one client may hold (a client: an IPv4 address, an IPv6 /64, all of loopback, or behind --trusted-proxies the address they forward); past it 429 and Retry-After",
   },
   {
     key: "httpMaxConnectionsPerAddress", flag: "max-connections-per-address", env: "VECDB_HTTP_MAX_CONNECTIONS_PER_ADDRESS", value: "N", type: "integer",
-    min: 1, max: 100_000, defaults: { mcp: 128 }, commands: ["mcp"], group: "HTTP transport", doc: "open TCP connections one client address may hold; past it 503 and Retry-After",
+    min: 1, max: 100_000, defaults: { mcp: 128 }, commands: ["mcp"], group: "HTTP transport",
+    doc: "open TCP connections one client may hold outside sessions, and one session may hold; past it 503 and Retry-After",
   },
   {
     key: "httpBodyMbInFlight", flag: "max-body-mb-in-flight", env: "VECDB_HTTP_MAX_BODY_MB_IN_FLIGHT", value: "N", type: "integer", min: 1, max: 65_536,
@@ -270,7 +310,7 @@ export const SETTINGS = [
   },
   {
     key: "httpRequestTimeoutS", flag: "request-timeout-s", env: "VECDB_HTTP_REQUEST_TIMEOUT_S", value: "N", type: "integer", min: 1, max: 600,
-    defaults: { mcp: 10 }, commands: ["mcp"], group: "HTTP transport", doc: "headers, and a new session's first request, must arrive within this (else 408)",
+    defaults: { mcp: 10 }, commands: ["mcp"], group: "HTTP transport", doc: "headers, and every request body (plus a second per MiB), must arrive within this (else 408)",
   },
   {
     key: "httpShutdownGraceS", flag: "shutdown-grace-s", env: "VECDB_HTTP_SHUTDOWN_GRACE_S", value: "N", type: "integer", min: 0, max: 600,
@@ -337,7 +377,7 @@ export function allowedText(s: Setting): string {
   if (s.type === "choice") return (s.choices ?? []).join(", ");
   if (s.type === "list") return "comma-separated";
   if (s.type === "dirs") return "folders";
-  if (s.key === "embedUrl" || s.key === "controllerUrl") return "http(s) URL";
+  if (s.key === "embedUrl" || s.key === "controllerUrl" || s.key === "otherControllerUrl") return "http(s) URL";
   return "text";
 }
 

@@ -9,7 +9,7 @@ import type { AnyTool } from "../src/tool-kit/tool.js";
 export type ToolModule = () => Promise<{ default: AnyTool }>;
 
 /** The toolsets, named by what their tools act on, in the order the instructions name them (workflow first). */
-export const TOOLSET_NAMES = ["text", "vectors", "indexes", "collections", "namespaces", "inference", "backups", "imports"] as const;
+export const TOOLSET_NAMES = ["text", "vectors", "indexes", "collections", "namespaces", "inference", "backups", "imports", "transfer"] as const;
 export type ToolsetName = (typeof TOOLSET_NAMES)[number];
 
 /** The lean default: the tools marked inDefault below. */
@@ -75,6 +75,11 @@ export const toolsets: readonly Toolset[] = [
     purpose: "bulk imports from object storage",
     sentence: (has) => `Bulk imports: ${named(has, ["start_bulk_import", "list_bulk_imports", "describe_bulk_import", "cancel_bulk_import"])}.`,
   },
+  {
+    name: "transfer",
+    purpose: "copy an index between services, or export it to files",
+    sentence: (has) => `Transfer: ${named(has, ["copy_index", "export_index"])}.`,
+  },
 ];
 
 /** One tool of the registry. */
@@ -135,6 +140,8 @@ export const toolModules: readonly ToolEntry[] = [
   tool("list_bulk_imports", "imports", () => import("./imports/list_bulk_imports.js"), "List the bulk imports of an index with status and progress."),
   tool("describe_bulk_import", "imports", () => import("./imports/describe_bulk_import.js"), "Show one bulk import: status, percent, records imported, error."),
   tool("cancel_bulk_import", "imports", () => import("./imports/cancel_bulk_import.js"), "Cancel a pending or running bulk import; imported records stay."),
+  tool("copy_index", "transfer", () => import("./transfer/copy_index.js"), "Copy an index to another service or index, resumable, re-embedding text for another model."),
+  tool("export_index", "transfer", () => import("./transfer/export_index.js"), "Write an index's records to Parquet (bulk-import layout) or JSONL in an allowed folder."),
   // Only with --allow-destructive (src/mcp/access.ts):
   tool("delete_vectors", "vectors", () => import("./vectors/delete_vectors.js"), "Permanently delete records of one namespace: by ids, by metadata filter, or all."),
   tool("delete_index", "indexes", () => import("./indexes/delete_index.js"), "Permanently delete an index and all its records."),

@@ -3,6 +3,7 @@
 import type { z } from "zod";
 import { ResponseShapeError } from "./errors.js";
 import { dataUrlFor } from "./index-url.js";
+import { recordsOfFetchAnswer, type RawRecord } from "./fetch-answer.js";
 import type { HttpClient } from "./http.js";
 import {
   FetchByMetadataSchema,
@@ -142,6 +143,35 @@ export class DataPlane {
   ): Promise<Record<string, FetchedRecord>> {
     const found: Record<string, FetchedRecord> = {};
     for (const g of idGroups(ids, maxQueryChars)) Object.assign(found, await this.fetch(host, g, namespace, signal));
+    return found;
+  }
+
+  /**
+   * The whole records with these ids that exist, each as the JSON text the service sent (fetch-answer.ts), for
+   * copying: any number of ids, split as fetchMany splits them, the groups fetched `parallel` at a time.
+   */
+  async fetchRecords(host: string, ids: string[], namespace: string, signal?: AbortSignal, parallel = 4): Promise<Map<string, RawRecord>> {
+    const groups = idGroups(ids, 6000);
+    const found = new Map<string, RawRecord>();
+    const answers: string[] = new Array(groups.length);
+    let next = 0;
+    const worker = async () => {
+      for (let i = next++; i < groups.length; i = next++) {
+        const query = new URLSearchParams(groups[i].map((id): [string, string] => ["ids", id]));
+        query.set("namespace", namespace);
+        answers[i] = await this.http.request<string>({ url: `${this.dataUrl(host)}/vectors/fetch?${query.toString()}`, method: "GET", signal, raw: true });
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(parallel, groups.length) }, worker));
+    for (const text of answers) {
+      let records: Map<string, RawRecord>;
+      try {
+        records = recordsOfFetchAnswer(text);
+      } catch (err) {
+        throw new ResponseShapeError(`${this.dataUrl(host)}/vectors/fetch`, (err as Error).message);
+      }
+      for (const [id, record] of records) found.set(id, record);
+    }
     return found;
   }
 

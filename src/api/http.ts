@@ -39,6 +39,8 @@ export interface HttpRequest {
   retry?: boolean;
   /** Content-Type of the body; default application/json (text upserts send application/x-ndjson). */
   contentType?: string;
+  /** Answer with the body's text, not parsed (a copy passes records on without reading every number). */
+  raw?: boolean;
 }
 
 /** Connection refused means nothing listens: a few quick retries cover a restart, more only delay the error. */
@@ -131,7 +133,7 @@ export class HttpClient {
     const maxRetries = req.retry === false ? 0 : Math.max(0, this.settings.retries);
     let refused = 0;
     for (let attempt = 1; ; attempt++) {
-      const outcome = await this.attempt(url, method, headers, body, signal);
+      const outcome = await this.attempt(url, method, headers, body, signal, req.raw === true);
       if (outcome.kind === "ok") return outcome.value as T;
       const error = this.toError(outcome, url, method, attempt);
       if (outcome.kind === "failed" && outcome.code === "ECONNREFUSED") refused++;
@@ -161,6 +163,7 @@ export class HttpClient {
     headers: Record<string, string>,
     body: Buffer | undefined,
     signal: AbortSignal | undefined,
+    raw = false,
   ): Promise<Attempt> {
     const linked = linkAbort([signal, this.closing.signal], this.settings.timeoutMs);
     let res: Dispatcher.ResponseData;
@@ -187,6 +190,7 @@ export class HttpClient {
     }
     const status = res.statusCode;
     if (status >= 200 && status < 300) {
+      if (raw) return { kind: "ok", value: text };
       if (text.trim() === "") return { kind: "ok", value: undefined };
       try {
         return { kind: "ok", value: JSON.parse(text) };

@@ -16,6 +16,8 @@ export interface Service {
   hosts: HostResolver;
   /** /embed, /rerank, /models on the control-plane origin. */
   inference: Inference;
+  /** The control plane's origin (scheme, host, port): two Services with the same one reach the same service. */
+  origin: string;
   close(): Promise<void>;
 }
 
@@ -35,5 +37,5 @@ export function createService(settings: HttpSettings & { controllerUrl: string; 
   const data = new DataPlane(http, controllerUrl);
   const hosts = new HostResolver(control, (model) => control.untrustHost(model));
   const inference = new Inference(http, controllerUrl);
-  return { http, control, data, hosts, inference, close: () => http.close() };
+  return { http, control, data, hosts, inference, origin: controllerOrigin, close: () => http.close() };
 }

@@ -179,7 +179,7 @@ function wrap(handle: FileHandle, realPath: string, root: string | undefined, in
  * Where the open descriptor really is. Linux names it in /proc/self/fd; elsewhere the checked path's real path must
  * lead to the same device and inode as the descriptor (a swap and swap back in between would show another inode).
  */
-async function descriptorPath(fd: number, target: string, info: Stats): Promise<string | undefined> {
+export async function descriptorPath(fd: number, target: string, info: Stats): Promise<string | undefined> {
   if (process.platform === "linux") {
     try {
       const named = await readlink(`/proc/self/fd/${fd}`);

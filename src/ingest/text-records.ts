@@ -64,9 +64,9 @@ export function textRecordLine(record: TextRecord): string {
   return JSON.stringify({ _id: textRecordId(record), ...fieldsOf(record) });
 }
 
-/** NDJSON bodies of at most `maxRecords` records and `maxBytes` bytes, in input order. */
+/** NDJSON bodies of at most `maxRecords` records and `maxBytes` bytes, in input order (an array or a stream). */
 export async function* planTextBatches(
-  records: TextRecord[],
+  records: Iterable<TextRecord> | AsyncIterable<TextRecord>,
   opts: { maxRecords?: number; maxBytes?: number } = {},
 ): AsyncGenerator<PlannedBatch> {
   const maxRecords = opts.maxRecords ?? TEXT_BATCH_RECORDS;
@@ -82,13 +82,15 @@ export async function* planTextBatches(
     bytes = 0;
     return batch;
   };
-  for (let i = 0; i < records.length; i++) {
-    const line = Buffer.from(`${textRecordLine(records[i])}\n`);
+  let i = 0;
+  for await (const record of records) {
+    const line = Buffer.from(`${textRecordLine(record)}\n`);
     if (ids.length > 0 && (ids.length >= maxRecords || bytes + line.length > maxBytes)) yield close();
     if (ids.length === 0) first = i;
     lines.push(line);
-    ids.push(String(textRecordId(records[i])));
+    ids.push(String(textRecordId(record)));
     bytes += line.length;
+    i++;
   }
   if (ids.length > 0) yield close();
 }

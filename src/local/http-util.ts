@@ -104,6 +104,14 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   res.end(text);
 }
 
+/** API version 2026-07 answers a missing or wrong key with a plain-text 401 on both planes (JSON before). */
+export function sendPlainUnauthorized(res: ServerResponse): void {
+  if (res.headersSent || res.destroyed) return;
+  const text = "Invalid API key";
+  res.writeHead(401, { "content-type": "text/plain", "content-length": String(Buffer.byteLength(text)) });
+  res.end(text);
+}
+
 /**
  * Answers a too-large request and then drops the connection: the unread rest of the body is never
  * buffered. The socket is given a moment so the client can read the answer before the close.

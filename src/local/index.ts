@@ -15,11 +15,13 @@ import { API_KEY_FILE } from "./storage/api-key.js";
 import { preparePrivateDir, tightenDataFile } from "./storage/private-dir.js";
 import { ControlOperations } from "./control/operations.js";
 import { Backups } from "./control/backups.js";
+import { BackupSchedules } from "./control/backup-schedules.js";
 import { VectorStore } from "./storage/store.js";
 import { Models } from "./models/available-models.js";
 import { writeDescriptor } from "./sharing/descriptor.js";
 import { Lifecycle } from "./sharing/lifecycle.js";
 import { DeclaredNamespaces } from "./storage/declared-namespaces.js";
+import { NamespaceAliases } from "./storage/namespace-aliases.js";
 
 export interface LocalServiceOptions {
   dataDir: string;
@@ -41,6 +43,8 @@ export interface LocalServiceOptions {
   onIdle?: () => void;
   /** The data dir's lock, when the caller took it already (its release function); released on close. */
   heldLock?: () => void;
+  /** The clock backup schedules run by, in ms since the epoch (default: the wall clock); tests move it. */
+  now?: () => number;
   /** Directories bulk imports may read (file:// URIs under them); none by default. */
   allowDirs?: string[];
 }
@@ -49,8 +53,13 @@ export interface LocalService {
   controlUrl: string;
   apiKey: string;
   dataDir: string;
+  /** Runs the backup schedules that are due now (also done every minute); the ids of the backups started. */
+  runDueBackupSchedules(): Promise<string[]>;
   close(): Promise<void>;
 }
+
+/** How often the service looks for due backup schedules. */
+const SCHEDULE_CHECK_MS = 60_000;
 
 const DATABASE_FILE = "vecdb.mdb";
 
@@ -96,6 +105,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
     const inventory = new Inventory(root);
     const store = new VectorStore(root, { memoryLimitBytes: options.memoryLimitBytes, approximateAbove: options.approximateAbove, log });
     const declared = new DeclaredNamespaces(root);
+    const aliases = new NamespaceAliases(root);
     const models = new Models({ embedUrl: options.embedUrl, embedKey: options.embedKey, embedTimeoutMs: options.embedTimeoutMs });
     // Before anything writes: records a crash left behind mid-copy or mid-drop belong to no space any more.
     // Must precede operations.start(), which resumes copies whose target space is not live until they finish.
@@ -114,23 +124,30 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
       lookup: (name, id) => operations?.lookup(name, id),
       log,
       onRequest: (req, res) => lifecycle.track(req, res),
-      extras: { namespaces: declared, imports },
+      extras: { namespaces: declared, imports, aliases },
     });
-    operations = new ControlOperations(inventory, store, servers, hostForUrls(host), log, declared);
+    operations = new ControlOperations(inventory, store, servers, hostForUrls(host), log, declared, aliases);
     await operations.start();
-    const backups = new Backups(inventory, store, operations, log, declared);
+    const now = options.now ?? Date.now;
+    const backups = new Backups(inventory, store, operations, log, declared, now);
     backups.start();
+    const schedules = new BackupSchedules(inventory, backups, operations, log, now);
+    const runDue = () => schedules.runDue();
+    void runDue().catch((e: unknown) => log(`backup schedules: ${String(e)}`)); // a run missed while stopped happens now
+    const scheduleTimer = setInterval(() => void runDue().catch((e: unknown) => log(`backup schedules: ${String(e)}`)), SCHEDULE_CHECK_MS);
+    scheduleTimer.unref();
     imports.resume();
     // Every index's records into memory for search, in the background; a namespace needed sooner loads at once.
     // (a text index's postings with them)
     void store.warm([...inventory.indexes.values()].map((i) => ({ space: i.space, metric: i.metric, index: i.name, textField: i.vectorType === "sparse" ? i.embed?.fieldMap.text : undefined })), log);
 
-    const control = createServer(SERVER_TIMEOUTS, lifecycle.wrap(controlPlaneHandler(operations, apiKey, log, models, backups)));
+    const control = createServer(SERVER_TIMEOUTS, lifecycle.wrap(controlPlaneHandler(operations, apiKey, log, models, backups, schedules)));
     control.keepAliveTimeout = 5000;
     answerClientErrors(control, (status, kind, message) =>
       new ControlError(status, kind === "timeout" ? "DEADLINE_EXCEEDED" : "INVALID_ARGUMENT", message).toBody(),
     );
     const port = await listen(control, host, options.port ?? 0).catch(async (e: unknown) => {
+      clearInterval(scheduleTimer);
       lifecycle.stop();
       await servers.closeAll();
       throw e;
@@ -144,8 +161,10 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
       controlUrl,
       apiKey,
       dataDir,
+      runDueBackupSchedules: runDue,
       close() {
         closing ??= (async () => {
+          clearInterval(scheduleTimer);
           unpublish(); // first: no MCP server should pick a service that is going away
           lifecycle.stop();
           const closed = new Promise<void>((r) => control.close(() => r()));

@@ -5,6 +5,7 @@
 import { McpServer } from "@modelcontextprotocol/server";
 import type { Service } from "../api/service.js";
 import type { Config } from "../config.js";
+import type { ServiceDirectory } from "../tool-kit/named-services.js";
 import { createLogger, type Logger } from "../log.js";
 import { trackRoots } from "./roots.js";
 import { stateCodec } from "./request-state.js";
@@ -35,6 +36,8 @@ export interface CreateServerOptions {
   stopping?: AbortSignal;
   /** The secrets in use (the service's key, the embeddings server's, the HTTP token), redacted from every text. */
   secrets?: () => readonly (string | undefined)[];
+  /** The services a tool may name besides main (ToolContext.services). */
+  services?: ServiceDirectory;
 }
 
 export function createServer(config: Config, service: Service | ServiceSupply, options: CreateServerOptions): McpServer {
@@ -66,7 +69,19 @@ export function createServer(config: Config, service: Service | ServiceSupply, o
   server.server.onerror = (err) => base.info(`protocol: ${err.message}`);
   const log = bridgeLogs(server, base, secrets);
   const roots = trackRoots(server.server, config.allowDirs, log, !config.http); // over HTTP only --allow-dir (roots.ts)
-  registerTools(server, offered, { config, supply, log, secrets, roots, codec, clientRootsCount: !config.http, active, stop: options.stop, stopping: options.stopping });
+  registerTools(server, offered, {
+    config,
+    supply,
+    log,
+    secrets,
+    roots,
+    codec,
+    clientRootsCount: !config.http,
+    active,
+    stop: options.stop,
+    stopping: options.stopping,
+    services: options.services,
+  });
   // Resources read through the same read-only tools (never one a safe mode hides; the toolsets only shape tools/list)
   // and the scoped service.
   registerResources(server, all.filter((t) => t.annotations.readOnlyHint && toolRefusal(t, config) === undefined), async (signal) => ({

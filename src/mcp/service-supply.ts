@@ -26,7 +26,7 @@ export function fixedSupply(service: Service): ServiceSupply {
 }
 
 /** Runs a tool call on the supply's Service; when it failed because that Service went away, once more on a new one. */
-export async function runWithRecovery<R extends { isError?: boolean; table: string }>(
+export async function runWithRecovery<R extends { isError?: boolean; table: string; note?: string }>(
   tool: string,
   supply: ServiceSupply,
   run: (service: Service) => Promise<R>,
@@ -60,5 +60,15 @@ export async function runWithRecovery<R extends { isError?: boolean; table: stri
   }
   if (!fresh) return original();
   log.info(`${tool}: the local service went away during the call; retrying it once on the new one`);
-  return run(fresh);
+  let retried: R;
+  try {
+    retried = await run(fresh);
+  } catch (error) {
+    throw new ErrorWithNote(error, `${RETRIED} It failed on the new one too.`);
+  }
+  return { ...retried, note: retried.note ? `${RETRIED}\n${retried.note}` : RETRIED };
 }
+
+/** What a result run a second time says: the model must not take it for one uneventful run. */
+const RETRIED =
+  "Retried: the local service stopped answering during this call (it went away, and a new one was started); the call was run again from the start on the new one, and this is the second run's result. A write's records were all sent again.";

@@ -5,6 +5,7 @@
 import type { CallToolResult, InputRequiredResult, McpServer } from "@modelcontextprotocol/server";
 import type { Service } from "../api/service.js";
 import type { Config } from "../config.js";
+import type { ServiceDirectory } from "../tool-kit/named-services.js";
 import { linkAbort } from "../common/linked-abort.js";
 import { redact, type Logger } from "../log.js";
 import { resultChannels, type ToolContext } from "../tool-kit/tool.js";
@@ -34,6 +35,8 @@ export interface RegistrationContext {
   active: ReadonlySet<string>;
   stop?: AbortSignal;
   stopping?: AbortSignal;
+  /** ToolContext.services. */
+  services?: ServiceDirectory;
 }
 
 /** The structured result with every secret replaced, should the service have echoed one into a message. */
@@ -61,6 +64,7 @@ export function registerTools(server: McpServer, offered: readonly LazyTool[], a
         const progressRequested = extra.mcpReq._meta?.progressToken !== undefined;
         const context = (service: Service): ToolContext => ({
           service: scopedService(service, config.indexes), // under --indexes, the others are invisible
+          services: at.services,
           config,
           tools: active,
           signal,

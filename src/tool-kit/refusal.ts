@@ -2,7 +2,6 @@
 // turns it into the text the model reads, so every refusal reads the same way:
 //   <problem> Nothing was <untouched>.
 //   Next step: <next>
-import type { ToolAnnotations } from "./tool.js";
 
 /** What a refused call did not do: "Nothing was read." … "Nothing was deleted." */
 export type Untouched = "read" | "written" | "created" | "changed" | "deleted";
@@ -20,7 +19,7 @@ export interface Refusal {
 }
 
 /** What a tool declared to do: enough to say what a refused call of it did not do. */
-export type Declared = { annotations: Pick<ToolAnnotations, "readOnlyHint">; requiresAllowDestructive?: boolean };
+export type Declared = { annotations: { readOnlyHint: boolean }; requiresAllowDestructive?: boolean };
 
 /** What a refused call of `tool` did not do, by what the tool does: reads, deletes, or else writes. */
 export function untouchedBy(tool: Declared): Untouched {

@@ -4,6 +4,8 @@ import { z } from "zod";
 import type { Service } from "../api/service.js";
 import type { Config } from "../config.js";
 import type { Logger } from "../log.js";
+import type { ServiceDirectory } from "./named-services.js";
+import { answerBudgeted, type AnswerSize } from "./results/answer-budget.js";
 
 export interface ToolAnnotations {
   readOnlyHint: boolean;
@@ -17,6 +19,8 @@ export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint:
 
 export interface ToolContext {
   service: Service;
+  /** The services a tool may name ("main", "local", "other"), for the tools that move records between them. */
+  services?: ServiceDirectory;
   config: Config;
   /** The tools on in this session (toolsets, safe modes): an empty state or a next step names only these. */
   tools: ReadonlySet<string>;
@@ -72,6 +76,9 @@ export interface ToolDefinition<In extends z.ZodRawShape = z.ZodRawShape, Out ex
   budgetedResult?: boolean;
   /** Changes something --indexes cannot scope (a collection, which may hold any index's records): absent under it. */
   unscopedWrite?: boolean;
+  /** The answer it will receive, when that can be large: its calls then hold room in the answer budget while they run
+   * (results/answer-budget.ts). */
+  answerSize?: (args: z.output<z.ZodObject<In>>) => AnswerSize;
   run(args: z.output<z.ZodObject<In>>, ctx: ToolContext): Promise<ToolResult<z.output<z.ZodObject<Out>>>>;
 }
 
@@ -107,9 +114,10 @@ export function resultSizeChars(budget: number): number {
   return Math.min(500_000, 2 * 5 * budget);
 }
 
-/** Identity function that lets TypeScript infer a tool's argument and result types from its schemas. */
+/** Lets TypeScript infer a tool's argument and result types from its schemas; a tool with an answerSize holds room in
+ * the answer budget while it runs. */
 export function defineTool<In extends z.ZodRawShape, Out extends z.ZodRawShape>(def: ToolDefinition<In, Out>): ToolDefinition<In, Out> {
-  return def;
+  return def.answerSize ? { ...def, run: answerBudgeted(def.name, def.run.bind(def), def.answerSize) } : def;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the registry holds tools of every shape

@@ -122,6 +122,7 @@ describe("defaults", () => {
         mode: "remote",
         apiKey: "k",
         controllerUrl: "https://api.pinecone.io",
+        otherControllerUrl: "https://api.pinecone.io",
         apiVersion: "2026-04",
         timeoutMs: 30000,
         concurrency: 8,
@@ -136,10 +137,11 @@ describe("defaults", () => {
         httpPort: 3333,
         httpHost: "127.0.0.1",
         httpAllowedHosts: [],
+        httpTrustedProxies: [],
         httpIdleTimeoutS: 1800,
         httpNoToken: false,
         httpMaxSessions: 256,
-        httpMaxSessionsPerAddress: 32,
+        httpMaxSessionsPerAddress: 128,
         httpMaxConnectionsPerAddress: 128,
         httpBodyMbInFlight: 256,
         httpRequestTimeoutS: 10,
@@ -150,6 +152,7 @@ describe("defaults", () => {
         tools: [],
         excludeTools: [],
         maxResultTokens: 10000,
+        answerMbInFlight: 256,
       },
     });
     const flags = loadConfig(["--local", "--data-dir", "/d", "--timeout-ms", "500", "--concurrency", "2", "--retries", "0"], { PINECONE_API_KEY: "k", PINECONE_CONTROLLER_HOST: "http://127.0.0.1:5/" });

@@ -2,7 +2,6 @@
 // a generated token, idle SDK sessions that really close, slow senders that hold no slot, calls that still answer
 // when their session closes (SIGTERM, DELETE), 431 / 408, batches and ids in flight, the depth limit, the caps.
 import { connect as netConnect } from "node:net";
-import { Agent, fetch as undiciFetch } from "undici";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startServiceProcess, type RunningService } from "../helpers/local-service.js";
 import {
@@ -38,6 +37,8 @@ afterAll(async () => {
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const TEAM_TOKEN = "team-token-0123456789abcdef";
+const TEAM = { Authorization: `Bearer ${TEAM_TOKEN}` };
 
 /** Initializes a raw session at `version`; returns its id. */
 async function rawSession(url: string, version: string, headers: Record<string, string> = {}): Promise<string> {
@@ -124,21 +125,44 @@ describe("sessions of the SDK's own client", () => {
     expect(over.status).toBe(429);
     expect(over.headers["retry-after"]).toBe("5");
     expect(rpcError(over.body).message).toBe("Too many sessions from your address (2); close one (HTTP DELETE) or retry later");
-    // another address is not affected
-    expect((await raw(p.url, { body: INIT, localAddress: "127.0.0.2" })).status).toBe(200);
+    // 127.0.0.2, 127.0.0.3 … are the same machine: one client, not one each
+    expect((await raw(p.url, { body: INIT, localAddress: "127.0.0.2" })).status).toBe(429);
+    expect((await raw(p.url, { body: INIT, localAddress: "127.0.0.3" })).status).toBe(429);
   });
+
+  test("behind --trusted-proxies the caps count the forwarded client; a header from anyone else is not believed", async () => {
+    const p = await startHttp(["--max-sessions-per-address", "2", "--trusted-proxies", "127.0.0.1"], { VECDB_HTTP_TOKEN: TEAM_TOKEN });
+    const via = (client: string, localAddress = "127.0.0.1") => raw(p.url, { headers: { ...TEAM, "X-Forwarded-For": client }, body: INIT, localAddress });
+    expect((await via("198.51.100.7")).status).toBe(200);
+    expect((await via("198.51.100.7")).status).toBe(200);
+    expect((await via("198.51.100.7")).status).toBe(429);
+    expect((await via("198.51.100.8")).status).toBe(200); // another client behind the same proxy
+    // From an address that is not the proxy, the header is the client's own claim: it counts as its address.
+    expect((await via("203.0.113.1", "127.0.0.2")).status).toBe(200);
+    expect((await via("203.0.113.2", "127.0.0.2")).status).toBe(200);
+    expect((await via("203.0.113.3", "127.0.0.2")).status).toBe(429);
+  });
+
+  test("128 SDK sessions from one address (every client on loopback, or behind a proxy) all run, with the defaults", async () => {
+    const p = await startHttp([], { VECDB_HTTP_TOKEN: TEAM_TOKEN });
+    const clients = await Promise.all(Array.from({ length: 128 }, () => connect(p.url, TEAM)));
+    // Each session is usable at once after its initialize, however many started together: none is left orphaned.
+    const results = await Promise.all(clients.map((c) => c.client.callTool({ name: "list_indexes", arguments: {} }).then((r) => r.isError ?? false, (e: Error) => e.message)));
+    expect(results.filter((r) => r !== false)).toEqual([]);
+    await Promise.all(clients.map((c) => c.transport.terminateSession()));
+    await Promise.all(clients.map((c) => c.client.close()));
+    expect(p.stderr()).not.toMatch(/refused|vecdb-mcp error:/);
+  }, 60_000);
 });
 
 describe("slow and half-sent requests", () => {
   test("256 trickling initializes hold no session slot and do not keep a real client out", async () => {
-    const p = await startHttp([
-      "--insecure-http-no-token",
-      "--max-sessions", "4",
-      "--request-timeout-s", "5",
-      "--max-connections-per-address", "64",
-    ]);
+    const p = await startHttp(
+      ["--max-sessions", "4", "--request-timeout-s", "5", "--max-connections-per-address", "64", "--trusted-proxies", "127.0.0.1"],
+      { VECDB_HTTP_TOKEN: TEAM_TOKEN },
+    );
     const body = JSON.stringify(INIT);
-    const tricklers = Array.from({ length: 256 }, () => openPost(p.url, { "Content-Length": String(body.length) }));
+    const tricklers = Array.from({ length: 256 }, () => openPost(p.url, { ...TEAM, "Content-Length": String(body.length) }, "127.0.0.2"));
     const outcomes = tricklers.map((t) => t.response.then((r) => r.status, () => "reset"));
     let timedOut = 0; // the tricklers' 408s, which come at the deadline
     for (const o of outcomes) void o.then((status) => status === 408 && timedOut++);
@@ -151,20 +175,19 @@ describe("slow and half-sent requests", () => {
     }, 500);
     try {
       await Promise.all(started);
-      // A real client from another address gets in at once, though only 4 sessions are allowed.
-      const agent = new Agent({ localAddress: "127.0.0.2" });
-      const viaOther = ((url: string | URL, init?: RequestInit) => undiciFetch(url, { ...(init as object), dispatcher: agent })) as unknown as typeof fetch;
-      const real = await connect(p.url, {}, viaOther);
+      // A real client from another address (behind the trusted proxy) gets in at once, though only 4 sessions are allowed.
+      const real = await connect(p.url, { ...TEAM, "X-Forwarded-For": "198.51.100.7" });
       expect((await real.client.callTool({ name: "list_indexes", arguments: {} })).isError).toBeFalsy();
       expect(timedOut).toBe(0); // it got in while every trickler still held its connection: it did not wait for them
       await real.transport.terminateSession();
       await real.client.close();
-      // The senders get 408 at the deadline (those over the per-address connection cap 503 at once).
+      // The senders get 408 at the deadline: the 64 within the connection cap and the 64 on probation past it (those
+      // past twice the cap get 503 at once).
       const statuses = await Promise.all(outcomes);
-      expect(statuses.filter((s) => s === 408).length).toBe(64);
+      expect(statuses.filter((s) => s === 408).length).toBe(128);
       expect(statuses.every((s) => s === 408 || s === 503 || s === "reset")).toBe(true);
       // and then a client from their address gets in too
-      const after = await connect(p.url);
+      const after = await connect(p.url, TEAM);
       await after.transport.terminateSession();
       await after.client.close();
     } finally {
@@ -196,27 +219,82 @@ describe("slow and half-sent requests", () => {
     expect(p.stderr()).not.toMatch(/vecdb-mcp error:/);
   });
 
-  test("bodies being received at once are bounded: past the budget 503 with Retry-After, then it frees", async () => {
+  test("bodies being received at once are bounded as their bytes arrive: past the budget 503 with Retry-After, then it frees", async () => {
     const p = await startHttp(["--insecure-http-no-token", "--max-body-mb-in-flight", "1"]);
     const first = openPost(p.url, { "Content-Length": String(800_000) });
     first.response.catch(() => {}); // it is cut off below
-    first.req.write(" ".repeat(1000));
-    // The first body's reservation is made once the server has read its headers; until then a second body fits.
+    const sentFirst = new Promise<void>((r) => first.req.write(" ".repeat(600_000), () => r()));
+    await sentFirst;
+    // Once the server holds the first body's 600,000 bytes, 800,000 more do not fit.
     let second!: Awaited<ReturnType<typeof raw>>;
     await until(async () => {
       second = await raw(p.url, { headers: { "Content-Length": String(800_000) }, body: " ".repeat(800_000) });
       return second.status === 503;
-    }, "the first body's reservation");
-    expect(second.status).toBe(503);
+    }, "the first body's bytes to be held");
     expect(second.headers["retry-after"]).toBe("2");
     expect(rpcError(second.body).message).toBe("Service Unavailable: 1 MiB of request bodies are in progress already; retry shortly");
-    first.req.destroy(); // the client goes away mid-upload: its reservation is given back
-    const wentAway = /vecdb-mcp info: POST from .* not answered: the client went away after 1000 of 800000 bytes of the body/;
+    first.req.destroy(); // the client goes away mid-upload: its bytes are given back
+    const wentAway = /vecdb-mcp info: POST from .* not answered: the client went away after \d+ of 800000 bytes of the body/;
     await until(() => wentAway.test(p.stderr()), "the server to see the client go");
     const third = await raw(p.url, { headers: { "Content-Length": String(800_000) }, body: " ".repeat(800_000) });
     expect(third.status).toBe(400); // read whole (and refused as not JSON), not 503: the budget is free again
     expect((await raw(p.url, { body: INIT })).status).toBe(200);
     expect(p.stderr()).not.toMatch(/Parse error|vecdb-mcp error:/);
+  });
+
+  test("a session's request declaring the whole body budget and sending a byte at a time holds nothing back, and gets 408 at the deadline", async () => {
+    const p = await startHttp(["--insecure-http-no-token", "--max-body-mb-in-flight", "1", "--request-timeout-s", "2"]);
+    const sid = await rawSession(p.url, "2025-06-18");
+    const session = { "Mcp-Session-Id": sid, "Mcp-Protocol-Version": "2025-06-18" };
+    const slow = openPost(p.url, { ...session, "Content-Length": String(1024 * 1024) });
+    slow.response.catch(() => {});
+    const drip = setInterval(() => slow.req.writable && slow.req.write("["), 200);
+    try {
+      await new Promise<void>((r) => slow.req.write("[", () => r()));
+      // Another client's call, with a body of 60 kB: none of the budget would be left if the declared length were reserved.
+      const other = await connect(p.url);
+      const vectors = Array.from({ length: 50 }, (_, i) => ({ id: `trickle-${i}`, values: randomVector(64, i + 1) }));
+      const call = await other.client.callTool({ name: "upsert_vectors", arguments: { index: "big", namespace: "trickle", vectors } });
+      expect(call.isError).toBeFalsy();
+      await other.transport.terminateSession();
+      await other.client.close();
+      const r = await slow.response;
+      expect(r.status).toBe(408);
+      expect(rpcError(r.body).message).toBe("Request Timeout: the body did not arrive in time (2 s, plus a second per MiB)");
+    } finally {
+      clearInterval(drip);
+      slow.req.destroy();
+    }
+  });
+
+  test("a 503 for the body budget during a large upload reaches the client (fetch) as the 503 with its message, not a reset", async () => {
+    const p = await startHttp(["--insecure-http-no-token", "--max-body-mb-in-flight", "8"]);
+    const sid = await rawSession(p.url, "2025-06-18");
+    const headers = { "Content-Type": "application/json", Accept: "application/json, text/event-stream", "Mcp-Session-Id": sid, "Mcp-Protocol-Version": "2025-06-18" };
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 9, method: "ping", params: { pad: "x".repeat(10_000_000) } });
+    // One upload holds 7 MB of the 8 MiB budget; 8 more of 10 MB each at once are refused while they are still being sent
+    // (far more than the sockets' buffers hold: the server answers long before it could have read them).
+    const holder = openPost(p.url, { ...headers, "Content-Length": String(Buffer.byteLength(body)) });
+    holder.response.catch(() => {});
+    await new Promise<void>((r) => holder.req.write(body.slice(0, 7_000_000), () => r()));
+    await until(async () => (await raw(p.url, { headers, body: " ".repeat(2_000_000) })).status === 503, "the holder's bytes to be held");
+    const outcomes: { status: number; text: string }[] = [];
+    for (let round = 0; round < 3; round++) {
+      const sent = Array.from({ length: 8 }, () =>
+        fetch(p.url, { method: "POST", headers, body }).then(
+          async (r) => ({ status: r.status, text: await r.text() }),
+          (e: Error) => ({ status: 0, text: `${e.message}: ${String((e.cause as Error | undefined)?.message)}` }),
+        ),
+      );
+      outcomes.push(...(await Promise.all(sent)));
+    }
+    holder.req.destroy();
+    const refused = outcomes.filter((o) => o.status !== 200);
+    expect(refused.length).toBeGreaterThan(0);
+    for (const o of refused) {
+      expect(o).toEqual({ status: 503, text: expect.stringContaining("Service Unavailable: 8 MiB of request bodies are in progress already; retry shortly") });
+    }
+    expect(p.stderr()).toMatch(/refused POST \/mcp from .*: bodies in flight at the limit/);
   });
 });
 
@@ -391,6 +469,22 @@ describe("calls in flight when their session closes", () => {
     await expectExactAccount(result, "sigterm-past-grace");
     expect(await p.exited).toBe(0);
     await client.close().catch(() => {});
+  });
+
+  test("SIGTERM while a call's body is still arriving: the call is answered with its account, not cut off", async () => {
+    const p = await startHttp(["--insecure-http-no-token", "--shutdown-grace-s", "0", "--log-level", "debug"]);
+    const sid = await rawSession(p.url, "2025-06-18");
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "upsert_vectors", arguments: { index: "big", namespace: "sigterm-uploading", vectors } } });
+    const upload = openPost(p.url, { "Mcp-Session-Id": sid, "Mcp-Protocol-Version": "2025-06-18", "Content-Length": String(Buffer.byteLength(body)) });
+    await new Promise<void>((r) => upload.req.write(body.slice(0, 1000), () => r()));
+    p.child.kill("SIGTERM");
+    await until(() => /shutting down: stopping 1 session/.test(p.stderr()), "the server to wait for the call being received");
+    upload.req.end(body.slice(1000));
+    const result = sseMessages((await upload.response).body).find((m) => m.id === 4).result;
+    expect(result.structuredContent).toMatchObject({ records: N, upserted: 0, failed: N });
+    expect(result.content[0].text).toContain("the server stopped the call (it is shutting down, or the session was closed)");
+    await expectExactAccount(result, "sigterm-uploading");
+    expect(await p.exited).toBe(0);
   });
 
   test("SIGTERM within the grace period: the running call finishes whole, new requests are refused meanwhile", async () => {

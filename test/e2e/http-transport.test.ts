@@ -232,6 +232,17 @@ describe("starting", () => {
     expect(r.stderr).toBe("vecdb-mcp: --insecure-http-no-token and VECDB_HTTP_TOKEN contradict each other: give one of them\n");
   });
 
+  test("--insecure-http-no-token with --allowed-hosts or --trusted-proxies (reached through a proxy): refused, naming both", () => {
+    for (const [flag, value] of [["--allowed-hosts", "mcp.example.internal"], ["--trusted-proxies", "10.0.0.5"]]) {
+      const r = run(["--http", "--insecure-http-no-token", flag, value, "--port", "0"]);
+      expect(r.status).toBe(2);
+      expect(r.stdout).toBe("");
+      expect(r.stderr).toBe(
+        `vecdb-mcp: --insecure-http-no-token is refused together with ${flag}: a server reached through another name or a proxy is open to everyone who reaches that; leave --insecure-http-no-token out and a token is generated (or set VECDB_HTTP_TOKEN)\n`,
+      );
+    }
+  });
+
   test("a token shorter than 16 characters is refused without echoing it", () => {
     const r = run(["--http", "--port", "0"], { VECDB_HTTP_TOKEN: "short-secret" });
     expect(r.status).toBe(2);
@@ -272,33 +283,35 @@ test("the safe modes apply to every HTTP session (--read-only: no write tool is 
 
 describe("limits and extra names", () => {
   let p: HttpServerProcess;
+  const token = "limits-token-0123456789abcdef";
+  const auth = { Authorization: `Bearer ${token}` };
   beforeAll(async () => {
-    p = await startHttp({ args: ["--insecure-http-no-token", "--allowed-hosts", "mcp.test.internal", "--max-sessions", "40", "--max-sessions-per-address", "1000"] });
+    p = await startHttp({ args: ["--allowed-hosts", "mcp.test.internal", "--max-sessions", "40", "--max-sessions-per-address", "1000"], env: { VECDB_HTTP_TOKEN: token } });
   });
 
   test("--allowed-hosts: a name the server is reached by (DNS name, proxy) is accepted in Host and Origin", async () => {
-    const r = await raw(p.url, { headers: { Host: "mcp.test.internal", Origin: "https://mcp.test.internal" }, body: INIT });
+    const r = await raw(p.url, { headers: { ...auth, Host: "mcp.test.internal", Origin: "https://mcp.test.internal" }, body: INIT });
     expect(r.status).toBe(200);
-    expect((await raw(p.url, { headers: { Host: "other.test.internal" }, body: INIT })).status).toBe(403);
+    expect((await raw(p.url, { headers: { ...auth, Host: "other.test.internal" }, body: INIT })).status).toBe(403);
   });
 
   test("at most --max-sessions sessions: the next initialize gets 503 with Retry-After; DELETE frees a place", async () => {
     const ids: string[] = [];
     for (let i = 0; ids.length < 39; i++) {
-      const batch = await Promise.all(Array.from({ length: Math.min(32, 39 - ids.length) }, () => raw(p.url, { body: INIT })));
+      const batch = await Promise.all(Array.from({ length: Math.min(32, 39 - ids.length) }, () => raw(p.url, { headers: auth, body: INIT })));
       for (const r of batch) {
         expect(r.status).toBe(200);
         ids.push(r.headers["mcp-session-id"] as string);
       }
     }
     // 39 here + 1 from the test above
-    const over = await raw(p.url, { body: INIT });
+    const over = await raw(p.url, { headers: auth, body: INIT });
     expect(over.status).toBe(503);
     expect(over.headers["retry-after"]).toBe("5");
     expect(rpcError(over.body).message).toBe("Too many sessions (40); close one (HTTP DELETE) or retry later");
-    const del = await raw(p.url, { method: "DELETE", headers: { "Mcp-Session-Id": ids[0] } });
+    const del = await raw(p.url, { method: "DELETE", headers: { ...auth, "Mcp-Session-Id": ids[0] } });
     expect(del.status).toBe(200);
-    expect((await raw(p.url, { body: INIT })).status).toBe(200);
+    expect((await raw(p.url, { headers: auth, body: INIT })).status).toBe(200);
   });
 });
 

@@ -144,6 +144,11 @@ describe("three servers on one data dir, no key", () => {
     expect(result.isError, result.text).toBe(false);
     expect(result.structured).toMatchObject({ upserted: 10_000, failed: 0 });
     expect(b.stderr()).toMatch(/went away/);
+    // The model is told the call ran twice, in the text and in structuredContent.
+    const retried =
+      "Retried: the local service stopped answering during this call (it went away, and a new one was started); the call was run again from the start on the new one, and this is the second run's result. A write's records were all sent again.";
+    expect(result.text).toContain(retried);
+    expect((result.structured as { note?: string }).note).toContain(retried);
 
     const fresh = await until("a fresh service", () => {
       const d = descriptorIn(dir);

@@ -113,6 +113,8 @@ export async function startProxy(opts: {
   target: string;
   fault?: (req: IncomingMessage, n: number) => Fault;
   rewrite?: (body: string) => string;
+  /** Sees each request's body (identity checks aside) before its fate. */
+  onBody?: (req: IncomingMessage, body: Buffer) => void;
 }): Promise<Proxy> {
   const requests: Proxy["requests"] = [];
   let n = 0;
@@ -123,6 +125,7 @@ export async function startProxy(opts: {
     req.on("end", () => {
       // The client's loopback identity check (src/api/loopback-identity.ts) passes through, neither faulted nor counted.
       const identity = req.url?.startsWith("/_vecdb/identity") === true;
+      if (!identity) opts.onBody?.(req, Buffer.concat(chunks));
       const fate = identity ? "pass" : (opts.fault?.(req, n++) ?? "pass");
       const entry: Proxy["requests"][number] = { method: req.method ?? "", path: req.url ?? "", status: 0 };
       if (!identity) requests.push(entry);

@@ -49,7 +49,7 @@ describe("over stdio", () => {
     expect(names(s)).toEqual(DEFAULT_TOOLS);
     expect(s.client.getInstructions()).toContain(
       "Off: namespaces (the namespaces of an index), inference (embed and rerank with the service's models), backups (backups of " +
-        "serverless indexes and restoring them), imports (bulk imports from object storage). A person turns toolsets on with " +
+        "serverless indexes and restoring them), imports (bulk imports from object storage), transfer (copy an index between services, or export it to files). A person turns toolsets on with " +
         "--toolsets default,namespaces or all (VECDB_TOOLSETS).",
     );
   });
@@ -94,7 +94,7 @@ describe("over stdio", () => {
   });
 
   test.each([
-    [["--toolsets", "text,nope"], {}, '--toolsets / VECDB_TOOLSETS: unknown toolset "nope"; the toolsets are "default", "all", "text", "vectors", "indexes", "collections", "namespaces", "inference", "backups", "imports"'],
+    [["--toolsets", "text,nope"], {}, '--toolsets / VECDB_TOOLSETS: unknown toolset "nope"; the toolsets are "default", "all", "text", "vectors", "indexes", "collections", "namespaces", "inference", "backups", "imports", "transfer"'],
     [[], { VECDB_TOOLS: "list_indexs" }, '--tools / VECDB_TOOLS: unknown tool "list_indexs"; the tools are "list_indexes", '],
     [["--exclude-tools", "drop_all"], {}, '--exclude-tools / VECDB_EXCLUDE_TOOLS: unknown tool "drop_all"; the tools are "list_indexes", '],
   ])("an unknown name stops the server at start: %j %j", (args, extraEnv, line) => {
@@ -173,7 +173,7 @@ describe("over HTTP, a session chooses within what the server allows", () => {
       code: -32602,
       message:
         'Bad Request: X-MCP-Toolsets header (or ?toolsets=): unknown toolset "vectorz"; the toolsets are "default", "all", "text", "vectors", ' +
-        '"indexes", "collections", "namespaces", "inference", "backups", "imports"',
+        '"indexes", "collections", "namespaces", "inference", "backups", "imports", "transfer"',
     });
   });
 });

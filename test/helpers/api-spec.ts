@@ -18,7 +18,9 @@ export type SpecFile =
   | "data_2024-07.oas.yaml"
   | "db_control_2026-04.oas.yaml"
   | "db_data_2026-04.oas.yaml"
-  | "inference_2026-04.oas.yaml";
+  | "inference_2026-04.oas.yaml"
+  | "db_control_2026-07.oas.yaml"
+  | "db_data_2026-07.oas.yaml";
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -47,6 +49,11 @@ export function fixQuirks(node: unknown): unknown {
   if (Array.isArray(out["x-enum"]) && !("enum" in out)) {
     out.enum = out["x-enum"];
     delete out["x-enum"];
+  }
+  // `nullable` beside allOf / $ref with no `type` (2026-07): ajv wants a type; say "this, or null" instead.
+  if (out.nullable === true && out.type === undefined) {
+    const { nullable: _nullable, ...rest } = out;
+    return { anyOf: [rest, { type: "null" }] };
   }
   // Defaults written as strings ('false', '100').
   if (typeof out.default === "string") {

@@ -34,6 +34,7 @@ export function ensureBundle(): void {
   if (checked) return;
   if (stale()) {
     const deadline = Date.now() + 60_000;
+    mkdirSync(join(ROOT, "dist"), { recursive: true }); // a fresh checkout has no dist/: the lock could never be taken
     for (;;) {
       try {
         mkdirSync(LOCK, { recursive: false });

@@ -25,7 +25,7 @@ describe("runWithRecovery", () => {
     expect(sup.asked).toBe(0);
   });
 
-  it("the service went away: the call runs once more, on the new service, and that answer is the result", async () => {
+  it("the service went away: the call runs once more, on the new service, and that answer is the result, saying so", async () => {
     const used: string[] = [];
     const run = async (s: Service): Promise<R> => {
       used.push((s as unknown as { name: string }).name);
@@ -33,7 +33,10 @@ describe("runWithRecovery", () => {
       return { table: "landed" };
     };
     const out = await runWithRecovery<R>("upsert_vectors", supply(async () => second), run, signal, log);
-    expect(out).toEqual({ table: "landed" });
+    expect(out).toEqual({
+      table: "landed",
+      note: "Retried: the local service stopped answering during this call (it went away, and a new one was started); the call was run again from the start on the new one, and this is the second run's result. A write's records were all sent again.",
+    });
     expect(used).toEqual(["first", "second"]);
     expect(lines.at(-1)).toBe("upsert_vectors: the local service went away during the call; retrying it once on the new one");
   });

@@ -38,9 +38,9 @@ describe("server.json", () => {
       .flatMap((s) => (s.env ? [s.env] : []))
       .filter((name) => !name.startsWith("VECDB_HTTP_"));
     expect(Object.keys(vars).sort()).toEqual(read.sort());
-    expect(vars.PINECONE_API_KEY).toMatchObject({ isSecret: true, isRequired: false });
-    expect(vars.VECDB_EMBED_KEY).toMatchObject({ isSecret: true, isRequired: false });
-    for (const name of read.filter((n) => n !== "PINECONE_API_KEY" && n !== "VECDB_EMBED_KEY")) {
+    const secrets = ["PINECONE_API_KEY", "VECDB_EMBED_KEY", "VECDB_OTHER_API_KEY"];
+    for (const name of secrets) expect(vars[name], name).toMatchObject({ isSecret: true, isRequired: false });
+    for (const name of read.filter((n) => !secrets.includes(n))) {
       expect(vars[name], name).toMatchObject({ isSecret: false, isRequired: false });
     }
     // The defaults advertised are the server's own, and each is a value the server accepts.
@@ -53,9 +53,12 @@ describe("server.json", () => {
     expect(vars.VECDB_CONCURRENCY.default).toBe(String(config.concurrency));
     expect(vars.VECDB_RETRIES.default).toBe(String(config.retries));
     expect(vars.VECDB_LOG_LEVEL.default).toBe(config.logLevel);
+    // The second service's host means something only beside its key.
+    const companions: Record<string, Record<string, string>> = { VECDB_OTHER_HOST: { VECDB_OTHER_API_KEY: "pcsk_other_key_for_test" } };
     for (const v of Object.values(vars) as { name: string; default?: string; description?: string }[]) {
       expect(v.description, v.name).toBeTruthy();
-      if (v.default !== undefined) expect(() => loadConfig([], { VECDB_DATA_DIR: "/tmp/unused", [v.name]: v.default }), v.name).not.toThrow();
+      const env = { VECDB_DATA_DIR: "/tmp/unused", ...companions[v.name], [v.name]: v.default };
+      if (v.default !== undefined) expect(() => loadConfig([], env), v.name).not.toThrow();
     }
   });
 });

@@ -39,6 +39,7 @@ export default defineTool({
   },
   annotations: READ_ONLY,
   budgetedResult: true,
+  answerSize: (args) => ({ index: args.index, records: args.limit ?? 100, values: true }), // the service sends values either way
   async run({ index, namespace = "", filter, limit, paginationToken, includeValues }, { service, signal, config }) {
     checkFilter(filter);
     const page = await onIndexHost(service, index, signal, (model) =>

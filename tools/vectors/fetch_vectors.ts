@@ -49,6 +49,7 @@ export default defineTool({
   },
   annotations: READ_ONLY,
   budgetedResult: true,
+  answerSize: (args) => ({ index: args.index, records: new Set(args.ids).size, values: true }), // the service sends values either way
   async run({ index, namespace = "", ids, includeValues = false, valuesFormat }, { service, signal, config }) {
     const unique = [...new Set(ids)];
     const found = await onIndexHost(service, index, signal, (model) => service.data.fetchMany(model.host, unique, namespace, signal));

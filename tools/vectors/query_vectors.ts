@@ -67,6 +67,7 @@ export default defineTool({
   },
   annotations: READ_ONLY,
   budgetedResult: true,
+  answerSize: (args) => ({ index: args.index, records: args.topK, values: args.includeValues ?? false }),
   async run(args, { service, signal, config }) {
     const { index, namespace = "", id, topK, filter, includeMetadata = true, includeValues = false } = args;
     const { vector, sparseVector } = queryVectors(args, "read");

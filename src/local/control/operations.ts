@@ -1,7 +1,7 @@
 // The control plane's operations on indexes and collections: inventory, data-plane ports and the
 // background copies between spaces. Mutations run one at a time and answer only after lmdb committed.
 import { randomUUID } from "node:crypto";
-import type { Inventory, StoredCollection, StoredIndex } from "../storage/inventory.js";
+import type { Inventory, ReadCapacityRecord, StoredCollection, StoredIndex } from "../storage/inventory.js";
 import { ControlError, invalid, notFound, alreadyExists } from "./errors.js";
 import type { DataServers } from "../data/servers.js";
 import { Jobs, Serial } from "./jobs.js";
@@ -10,8 +10,11 @@ import { collectionModel, indexModel } from "./records.js";
 import type { ConfigureInput, CreateIndexInput } from "./validate.js";
 import type { VectorStore } from "../storage/store.js";
 import type { DeclaredNamespaces } from "../storage/declared-namespaces.js";
+import type { NamespaceAliases } from "../storage/namespace-aliases.js";
 
 type Model = Record<string, unknown>;
+/** How an index is described: in the 2026-04 shape (records.ts) or the 2026-07 one (index-model-2026-07.ts). */
+export type IndexShape = (index: StoredIndex, hostName: string) => Model;
 
 export class ControlOperations {
   readonly serial = new Serial();
@@ -25,6 +28,8 @@ export class ControlOperations {
     private readonly log: (line: string) => void,
     /** Namespaces created by name: dropped and copied with their space. */
     private readonly declared?: DeclaredNamespaces,
+    /** Namespace aliases: dropped with their index's space. */
+    private readonly aliases?: NamespaceAliases,
   ) {}
 
   /** The index record with this name, if it is still the one with this id. */
@@ -38,6 +43,7 @@ export class ControlOperations {
     for (const space of this.inventory.pendingDrops()) {
       await this.store.dropSpace(space);
       await this.declared?.dropSpace(space);
+      await this.aliases?.dropSpace(space);
       await this.inventory.clearDrop(space);
     }
     for (const index of [...this.inventory.indexes.values()]) {
@@ -56,15 +62,15 @@ export class ControlOperations {
     await this.jobs.all();
   }
 
-  listIndexes(): Model {
-    return { indexes: sortedByName(this.inventory.indexes).map((i) => indexModel(i, this.hostName)) };
+  listIndexes(shape: IndexShape = indexModel): Model {
+    return { indexes: sortedByName(this.inventory.indexes).map((i) => shape(i, this.hostName)) };
   }
 
-  describeIndex(name: string): Model {
-    return indexModel(this.getIndex(name), this.hostName);
+  describeIndex(name: string, shape: IndexShape = indexModel): Model {
+    return shape(this.getIndex(name), this.hostName);
   }
 
-  createIndex(input: CreateIndexInput): Promise<Model> {
+  createIndex(input: CreateIndexInput, shape: IndexShape = indexModel): Promise<Model> {
     return this.serial.run(async () => {
       let copyFrom: string | undefined;
       if (input.sourceCollection !== undefined) {
@@ -81,7 +87,7 @@ export class ControlOperations {
         }
         copyFrom = collection.space;
       }
-      return indexModel(await this.addIndex(input, copyFrom), this.hostName);
+      return shape(await this.addIndex(input, copyFrom), this.hostName);
     });
   }
 
@@ -113,6 +119,8 @@ export class ControlOperations {
         ...(copyFrom ? { copyFrom } : {}),
         ...(restoreJobId ? { restoreJobId } : {}),
         ...(input.embed ? { embed: input.embed } : {}),
+        ...(input.schema ? { schema: input.schema } : {}),
+        ...(input.sourceBackupId ? { sourceBackupId: input.sourceBackupId } : {}),
         createdAt: new Date().toISOString(),
       };
       index.port = await this.servers.open(index, 0);
@@ -129,7 +137,7 @@ export class ControlOperations {
     }
   }
 
-  configureIndex(name: string, input: ConfigureInput): Promise<Model> {
+  configureIndex(name: string, input: ConfigureInput, shape: IndexShape = indexModel): Promise<Model> {
     return this.serial.run(async () => {
       const index = this.getIndex(name);
       const next: StoredIndex = { ...index, tags: { ...index.tags } };
@@ -140,6 +148,10 @@ export class ControlOperations {
           else next.tags[k] = v;
         }
       }
+      if (input.semanticField !== undefined && index.embed && input.semanticField !== index.embed.fieldMap.text) {
+        throw invalid(`schema.fields.${input.semanticField} is not a semantic_text field of index ${name}; its semantic_text field is ${index.embed.fieldMap.text}.`);
+      }
+      if (input.readCapacity) next.spec = withReadCapacity(index, input.readCapacity);
       if (input.embed) {
         if (!index.embed) {
           throw invalid(
@@ -158,7 +170,7 @@ export class ControlOperations {
         next.spec = { pod };
       }
       await this.inventory.putIndex(next);
-      return indexModel(next, this.hostName);
+      return shape(next, this.hostName);
     });
   }
 
@@ -259,6 +271,7 @@ export class ControlOperations {
         await this.jobs.settled(space);
         await this.store.dropSpace(space);
         await this.declared?.dropSpace(space);
+        await this.aliases?.dropSpace(space);
         await this.inventory.clearDrop(space);
       },
       (e) => this.log(`dropping ${space} failed (retried at the next start): ${String(e)}`),
@@ -314,6 +327,30 @@ export class ControlOperations {
       },
     );
   }
+}
+
+/** The index's spec with a read capacity change applied (what is left out keeps its value). */
+function withReadCapacity(index: StoredIndex, change: NonNullable<ConfigureInput["readCapacity"]>): StoredIndex["spec"] {
+  const spec = index.spec;
+  if ("pod" in spec) throw invalid(`read_capacity cannot be configured: index ${index.name} is pod-based (scale it with deployment.replicas and deployment.pod_type).`);
+  const current = "serverless" in spec ? spec.serverless.read_capacity : spec.byoc.read_capacity;
+  let next: ReadCapacityRecord;
+  if (change.mode === "OnDemand") {
+    if ("byoc" in spec) throw invalid(`read_capacity.mode OnDemand is not supported for BYOC index ${index.name}: BYOC indexes use Dedicated read capacity.`);
+    next = { mode: "OnDemand" };
+  } else {
+    const was = current?.mode === "Dedicated" ? current.dedicated : undefined;
+    const nodeType = change.nodeType ?? was?.node_type;
+    const replicas = change.manual?.replicas ?? was?.manual.replicas;
+    const shards = change.manual?.shards ?? was?.manual.shards;
+    if (nodeType === undefined || replicas === undefined || shards === undefined) {
+      throw invalid(
+        `read_capacity: index ${index.name} has OnDemand read capacity; moving it to Dedicated needs dedicated.node_type, dedicated.scaling (Manual) and dedicated.manual.replicas and shards.`,
+      );
+    }
+    next = { mode: "Dedicated", dedicated: { node_type: nodeType, scaling: "Manual", manual: { replicas, shards } } };
+  }
+  return "serverless" in spec ? { serverless: { ...spec.serverless, read_capacity: next } } : { byoc: { ...spec.byoc, read_capacity: next } };
 }
 
 function sortedByName<T extends { name: string }>(map: Map<string, T>): T[] {

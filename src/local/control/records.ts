@@ -5,7 +5,9 @@ export function indexModel(index: StoredIndex, hostName: string): Record<string,
   const spec =
     "serverless" in index.spec
       ? { serverless: { ...index.spec.serverless, read_capacity: readCapacity(index.spec.serverless.read_capacity) } }
-      : { pod: { ...index.spec.pod } };
+      : "byoc" in index.spec
+        ? { byoc: { ...index.spec.byoc, read_capacity: readCapacity(index.spec.byoc.read_capacity) } }
+        : { pod: { ...index.spec.pod } };
   return {
     name: index.name,
     vector_type: index.vectorType,
@@ -35,7 +37,7 @@ function embedModel(index: StoredIndex): Record<string, unknown> {
 }
 
 /** As the service describes read capacity: the mode as created, with its status (one local node: always Ready). */
-function readCapacity(rc: ReadCapacityRecord | undefined): Record<string, unknown> {
+export function readCapacity(rc: ReadCapacityRecord | undefined): Record<string, unknown> {
   if (!rc || rc.mode === "OnDemand" || !rc.dedicated) return { mode: "OnDemand", status: { state: "Ready" } };
   const { replicas, shards } = rc.dedicated.manual;
   return { mode: "Dedicated", dedicated: structuredClone(rc.dedicated), status: { state: "Ready", current_replicas: replicas, current_shards: shards } };

@@ -1,12 +1,13 @@
 // Validation of control-plane request bodies. Wrong JSON types and missing required fields are 422
 // (the real service fails to deserialize them); values that break a rule are 400 naming the field and the rule.
-import { invalid, unprocessable, ControlError } from "./errors.js";
+import { invalid, unprocessable } from "./errors.js";
+import { int, isObject, jsonType, obj, onlyKnown, str, typeError } from "./json-fields.js";
 import type { MetadataSchemaRecord, Metric, PodSpecRecord, ReadCapacityRecord, ServerlessSpecRecord, SpecRecord, StoredIndex, VectorType } from "../storage/inventory.js";
 
 const MAX_DIMENSION = 20000;
 const METRICS: Metric[] = ["cosine", "euclidean", "dotproduct"];
 const CLOUDS = ["aws", "gcp", "azure"];
-const POD_TYPE = /^(s1|p1|p2)\.(x1|x2|x4|x8)$/;
+export const POD_TYPE = /^(s1|p1|p2)\.(x1|x2|x4|x8)$/;
 
 export function parseJsonObject(body: Buffer): Record<string, unknown> {
   let value: unknown;
@@ -19,59 +20,8 @@ export function parseJsonObject(body: Buffer): Record<string, unknown> {
   return value;
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-function jsonType(v: unknown): string {
-  if (v === null) return "null";
-  if (Array.isArray(v)) return "array";
-  return typeof v === "number" && Number.isInteger(v) ? "integer" : typeof v;
-}
-
-function typeError(field: string, v: unknown, expected: string): ControlError {
-  return unprocessable(`${field}: invalid type: ${jsonType(v)}, expected ${expected}`);
-}
-
-function str(obj: Record<string, unknown>, key: string, field: string, required: boolean): string | undefined {
-  const v = obj[key];
-  if (v === undefined || v === null) {
-    if (required) throw unprocessable(`missing field \`${field}\``);
-    return undefined;
-  }
-  if (typeof v !== "string") throw typeError(field, v, "a string");
-  return v;
-}
-
-function int(obj: Record<string, unknown>, key: string, field: string): number | undefined {
-  const v = obj[key];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== "number" || !Number.isInteger(v)) throw typeError(field, v, "an integer");
-  return v;
-}
-
-function obj(parent: Record<string, unknown>, key: string, field: string, required: boolean): Record<string, unknown> | undefined {
-  const v = parent[key];
-  if (v === undefined || v === null) {
-    if (required) throw unprocessable(`missing field \`${field}\``);
-    return undefined;
-  }
-  if (!isObject(v)) throw typeError(field, v, "an object");
-  return v;
-}
-
-/** Refuses any key of `o` not in `known`: a setting this service does not know is never dropped in silence. */
-function onlyKnown(o: Record<string, unknown>, known: readonly string[], where: string): void {
-  for (const key of Object.keys(o)) {
-    if (known.includes(key) || o[key] === undefined) continue;
-    const at = where === "" ? key : `${where}.${key}`;
-    throw invalid(`${at} is not a setting the local service knows, so it is refused rather than ignored; known${where === "" ? "" : ` in ${where}`}: ${known.join(", ")}.`);
-  }
-}
-
 /** spec.serverless.read_capacity: OnDemand, or Dedicated with its node type and manual scaling (stored and described as given). */
-function parseReadCapacity(rc: Record<string, unknown>): ReadCapacityRecord {
-  const where = "spec.serverless.read_capacity";
+export function parseReadCapacity(rc: Record<string, unknown>, where = "spec.serverless.read_capacity"): ReadCapacityRecord {
   onlyKnown(rc, ["mode", "dedicated"], where);
   const mode = str(rc, "mode", `${where}.mode`, true)!;
   if (mode === "OnDemand") {
@@ -95,8 +45,7 @@ function parseReadCapacity(rc: Record<string, unknown>): ReadCapacityRecord {
 }
 
 /** spec.serverless.schema: the metadata fields that can be filtered on (only `filterable: true` exists). */
-function parseSchema(schema: Record<string, unknown>): MetadataSchemaRecord {
-  const where = "spec.serverless.schema";
+export function parseMetadataSchema(schema: Record<string, unknown>, where = "spec.serverless.schema"): MetadataSchemaRecord {
   onlyKnown(schema, ["fields"], where);
   const fields = obj(schema, "fields", `${where}.fields`, true)!;
   const out: MetadataSchemaRecord = { fields: {} };
@@ -156,7 +105,7 @@ export function parseTags(v: unknown): Record<string, string> | undefined {
 }
 
 /** The stored index's own settings, as a create request gives them. */
-export type CreateIndexInput = Pick<StoredIndex, "name" | "vectorType" | "dimension" | "metric" | "spec" | "deletionProtection" | "tags" | "embed"> & {
+export type CreateIndexInput = Pick<StoredIndex, "name" | "vectorType" | "dimension" | "metric" | "spec" | "deletionProtection" | "tags" | "embed" | "schema" | "sourceBackupId"> & {
   sourceCollection?: string;
 };
 
@@ -243,7 +192,7 @@ export function parseCreateIndex(body: Record<string, unknown>): CreateIndexInpu
     const readCapacity = obj(sl, "read_capacity", "spec.serverless.read_capacity", false);
     if (readCapacity) serverless.read_capacity = parseReadCapacity(readCapacity);
     const schema = obj(sl, "schema", "spec.serverless.schema", false);
-    if (schema) serverless.schema = parseSchema(schema);
+    if (schema) serverless.schema = parseMetadataSchema(schema);
     parsedSpec = { serverless };
   } else {
     if (vectorType === "sparse") throw invalid("vector_type sparse is only supported for serverless indexes, not pod-based ones.");
@@ -278,6 +227,10 @@ export interface ConfigureInput {
   tags?: Record<string, string>;
   pod?: { replicas?: number; pod_type?: string };
   embed?: { model?: string; field_map?: Record<string, unknown>; read_parameters?: Record<string, unknown>; write_parameters?: Record<string, unknown> };
+  /** 2026-07: the semantic_text field the embed change names (the index's text field). */
+  semanticField?: string;
+  /** 2026-07: a read capacity change (fields left out keep their value). */
+  readCapacity?: { mode: "OnDemand" | "Dedicated"; nodeType?: string; manual?: { replicas?: number; shards?: number } };
 }
 
 const CONFIGURE_FIELDS = ["deletion_protection", "tags", "spec", "embed"];

@@ -7,6 +7,8 @@ export class DataPlaneError extends Error {
     readonly status: number,
     readonly code: number,
     message: string,
+    /** google.rpc.ErrorInfo entries (2026-07 names the reason of some refusals, e.g. namespace aliases'). */
+    readonly details: unknown[] = [],
   ) {
     super(message);
   }
@@ -20,8 +22,8 @@ export function notFound(message: string): DataPlaneError {
   return new DataPlaneError(404, GRPC.NOT_FOUND, message);
 }
 
-export function errorBody(e: DataPlaneError): { code: number; message: string; details: never[] } {
-  return { code: e.code, message: e.message, details: [] };
+export function errorBody(e: DataPlaneError): { code: number; message: string; details: unknown[] } {
+  return { code: e.code, message: e.message, details: e.details };
 }
 
 /** The hosted service's refusals of what one kind of index does not support, in its words. */

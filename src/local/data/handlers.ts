@@ -27,6 +27,9 @@ import { recordsRoute } from "./routes/records.js";
 import { MemoryLimitError } from "../search/vectors.js";
 import type { DataPlaneExtras, DataPlaneIndex, DataPlaneRequest, DataPlaneResponse, Route, RouteContext } from "./types.js";
 import { bulkImportRoute } from "./routes/bulk-imports.js";
+import { wrongApiRefusal } from "./wrong-api.js";
+import { namespaceAliasesRoute, throughAliases } from "./namespace-aliases.js";
+import { checkStricter2026_07 } from "./stricter-2026-07.js";
 
 export type { DataPlaneIndex, DataPlaneRequest, DataPlaneResponse } from "./types.js";
 
@@ -58,14 +61,22 @@ async function namespaceRoute(ctx: RouteContext, encoded: string): Promise<unkno
 }
 
 export async function handleDataPlane(
-  req: DataPlaneRequest,
+  request: DataPlaneRequest,
   index: DataPlaneIndex,
   store: VectorStore,
   extras?: DataPlaneExtras,
   models?: Models,
 ): Promise<DataPlaneResponse> {
   try {
-    const path = req.pathname.length > 1 ? req.pathname.replace(/\/+$/, "") : req.pathname;
+    const requested = request.pathname.length > 1 ? request.pathname.replace(/\/+$/, "") : request.pathname;
+    const wrongApi = wrongApiRefusal(index, requested);
+    if (wrongApi) return wrongApi;
+    checkStricter2026_07(request, requested);
+    const aliasRoute = /^\/namespace-aliases(?:\/([^/]+))?$/.exec(requested);
+    if (aliasRoute) return { status: 200, body: await namespaceAliasesRoute({ req: request, index, store, extras }, aliasRoute[1]) };
+    // A read through a namespace alias is served by its target; a write to one is refused.
+    const req = throughAliases({ req: request, index, store, extras }, requested);
+    const path = req === request ? requested : req.pathname;
     const records = await recordsRoute({ req, index, store, extras, models }, path);
     if (records) return records;
     const ns = /^\/namespaces\/([^/]+)$/.exec(path);

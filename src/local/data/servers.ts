@@ -3,7 +3,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { StoredIndex } from "../storage/inventory.js";
-import { answerClientErrors, answerIdentity, apiKeyMatches, readBody, requestUrl, sendJson, sendTooLargeAndClose, SERVER_TIMEOUTS } from "../http-util.js";
+import { answerClientErrors, answerIdentity, apiKeyMatches, readBody, requestUrl, sendJson, sendPlainUnauthorized, sendTooLargeAndClose, SERVER_TIMEOUTS } from "../http-util.js";
+import { requestApiVersion } from "../api-version.js";
 import { handleDataPlane, type DataPlaneIndex } from "./handlers.js";
 import type { VectorStore } from "../storage/store.js";
 import type { DataPlaneExtras } from "./types.js";
@@ -39,13 +40,15 @@ export interface DataServersOptions {
 export function dataPlaneIndex(index: StoredIndex): DataPlaneIndex {
   // A sparse index has no dimension; the data plane gets 0 for it.
   const spec = index.spec;
-  const filterable = "serverless" in spec ? (spec.serverless.schema ? Object.keys(spec.serverless.schema.fields) : undefined) : spec.pod.metadata_config?.indexed;
+  const filterable = "serverless" in spec ? (spec.serverless.schema ? Object.keys(spec.serverless.schema.fields) : undefined) : "pod" in spec ? spec.pod.metadata_config?.indexed : undefined;
   const kind = "pod" in spec ? "pod" : "serverless";
+  const readCapacity = "serverless" in spec ? spec.serverless.read_capacity : "byoc" in spec ? spec.byoc.read_capacity : undefined;
   return {
     name: index.name, space: index.space, dimension: index.dimension ?? 0, metric: index.metric, vectorType: index.vectorType, kind, id: index.id,
     ...(index.embed ? { embed: index.embed } : {}),
     ...(filterable ? { filterable } : {}),
-    ...("serverless" in spec && spec.serverless.read_capacity?.mode === "Dedicated" ? { dedicatedReads: true } : {}),
+    ...(readCapacity?.mode === "Dedicated" ? { dedicatedReads: true } : {}),
+    ...(index.schema ? { schema: index.schema } : {}),
   };
 }
 
@@ -100,7 +103,8 @@ export class DataServers {
     try {
       if (answerIdentity(req, res, this.opts.apiKey, name)) return;
       if (!apiKeyMatches(req, this.opts.apiKey)) {
-        sendJson(res, 401, dataError(16, "Invalid API Key"));
+        if (requestApiVersion(req.headers) === "2026-07") sendPlainUnauthorized(res);
+        else sendJson(res, 401, dataError(16, "Invalid API Key"));
         return;
       }
       reading.add(req);
@@ -126,7 +130,7 @@ export class DataServers {
         return;
       }
       const answer = await handleDataPlane(
-        { method: req.method ?? "GET", pathname: url.pathname, query: url.searchParams, body: read.body },
+        { method: req.method ?? "GET", pathname: url.pathname, query: url.searchParams, body: read.body, apiVersion: requestApiVersion(req.headers) },
         dataPlaneIndex(index),
         this.opts.store,
         this.opts.extras,

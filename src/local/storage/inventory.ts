@@ -2,6 +2,7 @@
 // memory. Only one process uses a data dir (see lock.ts), so the in-memory maps are the truth between
 // commits; every mutation resolves only once lmdb has committed it and flushed it to disk.
 import type { Database, RootDatabase } from "lmdb";
+import type { IndexSchemaRecord } from "./index-schema.js";
 
 export type Metric = "cosine" | "euclidean" | "dotproduct";
 export type VectorType = "dense" | "sparse";
@@ -27,7 +28,12 @@ export interface ServerlessSpecRecord {
   read_capacity?: ReadCapacityRecord;
   schema?: MetadataSchemaRecord;
 }
-export type SpecRecord = { serverless: ServerlessSpecRecord } | { pod: PodSpecRecord };
+/** Bring-your-own-cloud (created with API version 2026-07 only): an environment, and dedicated read capacity. */
+interface ByocSpecRecord {
+  environment: string;
+  read_capacity?: ReadCapacityRecord;
+}
+export type SpecRecord = { serverless: ServerlessSpecRecord } | { pod: PodSpecRecord } | { byoc: ByocSpecRecord };
 
 /** An index with integrated embedding: the model that turns its records' text into vectors, and how. */
 export interface StoredEmbed {
@@ -57,6 +63,13 @@ export interface StoredIndex {
   restoreJobId?: string;
   /** Set for an index made by create-for-model. */
   embed?: StoredEmbed;
+  /**
+   * Set for a document index (made with API version 2026-07 from a schema other than the reserved `_values` /
+   * `_sparse_values`): its typed fields. vectorType / dimension / metric then mirror its dense_vector field, if any.
+   */
+  schema?: IndexSchemaRecord;
+  /** Set for an index restored from a backup: that backup's id. */
+  sourceBackupId?: string;
   createdAt: string;
 }
 
@@ -75,7 +88,11 @@ export interface StoredBackup {
   vectorType: VectorType;
   dimension?: number;
   metric: Metric;
+  /** The source's document schema, when it was a document index: a restore makes a document index again. */
+  schema?: IndexSchemaRecord;
   tags: Record<string, string>;
+  /** Set for a backup a backup schedule made (its history, and its retention). */
+  scheduleId?: string;
   recordCount?: number;
   namespaceCount?: number;
   sizeBytes?: number;
@@ -92,6 +109,20 @@ export interface StoredRestoreJob {
   percentComplete: number;
   createdAt: string;
   completedAt?: string;
+}
+
+/** A time-based backup schedule of one index (API version 2026-07); its history is the backups with its id. */
+export interface StoredBackupSchedule {
+  scheduleId: string;
+  name: string;
+  indexId: string;
+  indexName: string;
+  frequency: "daily" | "weekly" | "monthly";
+  retentionDays: number;
+  enabled: boolean;
+  /** When the next backup is due (ISO); absent while disabled. */
+  nextRunAt?: string;
+  createdAt: string;
 }
 
 export interface StoredCollection {
@@ -113,6 +144,7 @@ const COLLECTION = "collection:";
 const DROP = "drop:";
 const BACKUP = "backup:";
 const RESTORE = "restore:";
+const SCHEDULE = "schedule:";
 
 export class Inventory {
   readonly indexes = new Map<string, StoredIndex>();
@@ -121,6 +153,8 @@ export class Inventory {
   readonly backups = new Map<string, StoredBackup>();
   /** By restore job id. */
   readonly restoreJobs = new Map<string, StoredRestoreJob>();
+  /** By schedule id. */
+  readonly schedules = new Map<string, StoredBackupSchedule>();
   private readonly db: Database<unknown, string>;
 
   constructor(root: RootDatabase) {
@@ -130,6 +164,7 @@ export class Inventory {
       else if (key.startsWith(COLLECTION)) this.collections.set(key.slice(COLLECTION.length), value as StoredCollection);
       else if (key.startsWith(BACKUP)) this.backups.set(key.slice(BACKUP.length), value as StoredBackup);
       else if (key.startsWith(RESTORE)) this.restoreJobs.set(key.slice(RESTORE.length), value as StoredRestoreJob);
+      else if (key.startsWith(SCHEDULE)) this.schedules.set(key.slice(SCHEDULE.length), value as StoredBackupSchedule);
     }
   }
 
@@ -159,6 +194,18 @@ export class Inventory {
   async putRestoreJob(job: StoredRestoreJob): Promise<void> {
     this.restoreJobs.set(job.restoreJobId, job);
     await this.db.put(RESTORE + job.restoreJobId, job);
+    await this.db.flushed;
+  }
+
+  async putSchedule(schedule: StoredBackupSchedule): Promise<void> {
+    this.schedules.set(schedule.scheduleId, schedule);
+    await this.db.put(SCHEDULE + schedule.scheduleId, schedule);
+    await this.db.flushed;
+  }
+
+  async removeSchedule(scheduleId: string): Promise<void> {
+    this.schedules.delete(scheduleId);
+    await this.db.remove(SCHEDULE + scheduleId);
     await this.db.flushed;
   }
 

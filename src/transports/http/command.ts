@@ -24,6 +24,7 @@ export async function runHttpTransport(args: {
       port: config.httpPort,
       token: config.httpToken,
       allowedHosts: config.httpAllowedHosts,
+      trustedProxies: config.httpTrustedProxies,
       idleTimeoutMs: config.httpIdleTimeoutS * 1000,
       maxSessions: config.httpMaxSessions,
       maxSessionsPerAddress: config.httpMaxSessionsPerAddress,

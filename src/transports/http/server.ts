@@ -3,8 +3,8 @@
 // (modern.ts): no session, any process of a fleet can take it. A 2025-era client gets a session as before: one McpServer
 // per session over the SDK's Node transport. Every server shares one Service. In front of both: a bearer token,
 // Host/Origin checks against DNS rebinding, and what the SDK leaves open:
-// bodies read here (size, a budget of bytes in flight, a deadline for a new session's first request), JSON-RPC checks
-// (messages.ts), a session slot reserved only once a valid initialize has been read, caps per address, idleness
+// bodies read here (size, a budget of bytes in flight, a deadline for every body), JSON-RPC checks
+// (messages.ts), a session slot reserved only once a valid initialize has been read, caps per client, idleness
 // counted from the last POST (the SDK client's GET stream stays open for good), responses with a send deadline,
 // and calls that still answer when their session closes (DELETE, shutdown).
 import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
@@ -13,7 +13,8 @@ import type { AddressInfo, Socket } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { McpServer } from "@modelcontextprotocol/server";
 import { NodeStreamableHTTPServerTransport } from "@modelcontextprotocol/node";
-import { BodyBudget, readBody, type Refusal } from "./body.js";
+import { BodyBudget, discardRest, readBody, type Refusal } from "./body.js";
+import { requestClient, TrustedProxies } from "./client-address.js";
 import { limitConnections } from "./connections.js";
 import { rebindingGuard, urlHost } from "./rebinding.js";
 import { requestedSelection, type RequestedSelection } from "./session-selection.js";
@@ -65,8 +66,10 @@ export interface HttpServerOptions {
   maxConnectionsPerAddress?: number;
   /** Bytes of request bodies in progress (received, or being answered) at once, over every connection. */
   bodyBytesInFlight?: number;
-  /** Headers, and the body of a request without a session, must arrive within this. */
+  /** Headers, and every body (plus a second per MiB), must arrive within this. */
   requestTimeoutMs?: number;
+  /** Proxies whose X-Forwarded-For names the client (addresses or CIDR ranges); no one else's is believed. */
+  trustedProxies?: readonly string[];
   /** At close(), running calls get this long to finish before they are told to stop. */
   shutdownGraceMs?: number;
   /** A response the client stops reading for this long is dropped. */
@@ -132,11 +135,12 @@ async function until(done: () => boolean, ms: number): Promise<boolean> {
 export async function startHttpServer(opts: HttpServerOptions): Promise<HttpMcpServer> {
   const { log } = opts;
   const maxSessions = opts.maxSessions ?? 256;
-  const maxPerAddress = opts.maxSessionsPerAddress ?? 32;
+  const maxPerAddress = opts.maxSessionsPerAddress ?? 128;
   const requestTimeoutMs = opts.requestTimeoutMs ?? 10_000;
   const sendTimeoutMs = opts.sendTimeoutMs ?? 60_000;
   const budget = new BodyBudget(opts.bodyBytesInFlight ?? 256 * 1024 * 1024);
   const tokenDigest = opts.token ? digest(opts.token) : undefined;
+  const trustedProxies = new TrustedProxies(opts.trustedProxies ?? []);
   const sessions = new Map<string, Session>();
   let starting = 0; // sessions whose initialize request is being handled
   let closed = false;
@@ -145,14 +149,17 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpMcpS
 
   const refuse = (req: IncomingMessage, res: ServerResponse, r: Refusal, id: Id | null = null) => {
     log.info(`refused ${req.method} ${(req.url ?? "").slice(0, 200)} from ${req.socket.remoteAddress}: ${r.reason}`);
-    const headers = { ...r.headers, ...(r.status === 408 || r.status === 413 || r.status === 503 ? { Connection: "close" } : {}) };
-    sendError(res, r.status, r.code, r.message, headers, id);
+    // A body still arriving is read on and dropped, so that the client gets this answer rather than a reset.
+    const draining = r.status !== 408 && r.status !== 413 && discardRest(req, requestTimeoutMs);
+    const close = (r.status === 408 || r.status === 413 || r.status === 503) && !draining;
+    sendError(res, r.status, r.code, r.message, { ...r.headers, ...(close ? { Connection: "close" } : {}) }, id);
   };
 
   const closeSession = async (id: string, why: string) => {
     const s = sessions.get(id);
     if (!s) return;
     sessions.delete(id);
+    conns.sessionEnded(id);
     log.debug(`session ${id} closed (${why})`);
     s.stopping.abort();
     s.stop.abort();
@@ -196,7 +203,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpMcpS
   };
 
   /** The body as JSON, or undefined when it was refused (already answered) or the client went away. */
-  const readJson = async (req: IncomingMessage, res: ServerResponse, deadlineMs?: number): Promise<{ json: unknown } | undefined> => {
+  const readJson = async (req: IncomingMessage, res: ServerResponse, deadlineMs = requestTimeoutMs): Promise<{ json: unknown } | undefined> => {
     const body = await readBody(req, { maxBytes: MAX_BODY_BYTES, budget, deadlineMs });
     if (!body.ok) {
       if (body.refusal) refuse(req, res, body.refusal);
@@ -215,8 +222,10 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpMcpS
   };
 
   const newSession = async (req: IncomingMessage, res: ServerResponse, json: unknown) => {
-    const address = req.socket.remoteAddress ?? "?";
+    const address = requestClient(req.socket.remoteAddress, req.headers["x-forwarded-for"], trustedProxies);
     const id = readableId(json);
+    const overConnections = conns.forNewSession(req.socket);
+    if (overConnections) return refuse(req, res, overConnections, id);
     const checked = checkMessages(json);
     if (!checked.ok) return refuse(req, res, checked.refusal, id);
     const init = checked.messages.find(isInitialize);
@@ -302,6 +311,9 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpMcpS
       await windDown(s);
       return s.transport.handleRequest(req, res);
     }
+    // A call whose body is still arriving is in flight already: shutdown and DELETE wait for its answer too.
+    s.posts++;
+    res.once("close", () => s.posts--);
     const read = await readJson(req, res);
     if (!read) return;
     const checked = checkMessages(read.json, s);
@@ -338,12 +350,15 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpMcpS
     if (method !== "POST" && method !== "GET" && method !== "DELETE") {
       return sendError(res, 405, -32000, "Method Not Allowed: use POST, GET or DELETE", { Allow: "POST, GET, DELETE" });
     }
-    if (closed) return sendError(res, 503, -32000, "Service Unavailable: the server is shutting down", { Connection: "close" });
+    // Through refuse(): a body still arriving is read and dropped, so the client gets this 503 rather than a reset.
+    if (closed) return refuse(req, res, { status: 503, code: -32000, message: "Service Unavailable: the server is shutting down", reason: "shutting down" });
 
     const id = req.headers["mcp-session-id"];
     if (typeof id === "string" && id !== "") {
       const s = sessions.get(id);
       if (!s) return sendError(res, 404, -32001, "Session not found: it was closed or has expired; initialize a new session");
+      const overConnections = conns.toSession(req.socket, id);
+      if (overConnections) return refuse(req, res, overConnections);
       return inSession(s, req, res);
     }
     if (method !== "POST") return sendError(res, 400, -32000, "Bad Request: Mcp-Session-Id header is required");
@@ -360,7 +375,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpMcpS
       sendError(res, 500, -32603, "Internal error");
     });
   });
-  limitConnections(http, { maxPerAddress: opts.maxConnectionsPerAddress ?? 128, log });
+  const conns = limitConnections(http, { maxPerClient: opts.maxConnectionsPerAddress ?? 128, trusted: trustedProxies, log });
 
   await new Promise<void>((resolve, reject) => {
     http.once("error", reject);

@@ -1,4 +1,5 @@
-// Reading a request body in front of the SDK: size limit, a budget of bytes in flight, a deadline, a client gone.
+// Reading a request body in front of the SDK: size limit, a budget of bytes in flight taken as they arrive, a deadline
+// for every body, a client gone.
 import { PassThrough } from "node:stream";
 import type { IncomingMessage } from "node:http";
 import { expect, test } from "vitest";
@@ -10,11 +11,11 @@ function request(contentLength?: number) {
   return stream as unknown as IncomingMessage & PassThrough;
 }
 
-test("a whole body is read as UTF-8; its reservation is held until released", async () => {
+test("a whole body is read as UTF-8; its bytes are held until released", async () => {
   const budget = new BodyBudget(100);
   const req = request(7);
-  const read = readBody(req, { maxBytes: 50, budget });
-  expect(budget.inUse).toBe(7); // the declared length, reserved up front
+  const read = readBody(req, { maxBytes: 50, budget, deadlineMs: 1000 });
+  expect(budget.inUse).toBe(0); // what is declared reserves nothing
   req.end(Buffer.from("{\"é\":1"));
   const r = await read;
   expect(r.ok && r.text).toBe('{"é":1');
@@ -24,15 +25,37 @@ test("a whole body is read as UTF-8; its reservation is held until released", as
   expect(budget.inUse).toBe(0);
 });
 
-test("declared over the limit: 413 before reading; past the budget: 503 with Retry-After", async () => {
+test("declaring most of the budget and sending a byte at a time holds a byte, not the budget", async () => {
   const budget = new BodyBudget(100);
-  const big = await readBody(request(51), { maxBytes: 50, budget });
+  const attacker = request(95);
+  const held = readBody(attacker, { maxBytes: 100, budget, deadlineMs: 1000 });
+  attacker.write("{");
+  const other = request(60);
+  const read = readBody(other, { maxBytes: 100, budget, deadlineMs: 1000 });
+  other.end(Buffer.alloc(60, 0x20));
+  const r = await read;
+  expect(r.ok).toBe(true);
+  expect(budget.inUse).toBe(61);
+  if (r.ok) r.release();
+  attacker.destroy();
+  await held;
+  expect(budget.inUse).toBe(0);
+});
+
+test("declared over the limit: 413 before reading; past the budget as bytes arrive: 503 with Retry-After, its bytes given back", async () => {
+  const budget = new BodyBudget(100);
+  const big = await readBody(request(51), { maxBytes: 50, budget, deadlineMs: 1000 });
   expect(!big.ok && big.refusal?.status).toBe(413);
   const holding = request(80);
-  const first = readBody(holding, { maxBytes: 100, budget });
-  const second = await readBody(request(30), { maxBytes: 100, budget });
-  expect(!second.ok && second.refusal).toMatchObject({ status: 503, headers: { "Retry-After": "2" } });
-  holding.end(Buffer.alloc(80, 0x20));
+  const first = readBody(holding, { maxBytes: 100, budget, deadlineMs: 1000 });
+  holding.write(Buffer.alloc(80, 0x20));
+  const second = request(30);
+  const refused = readBody(second, { maxBytes: 100, budget, deadlineMs: 1000 });
+  second.write(Buffer.alloc(15, 0x20));
+  second.write(Buffer.alloc(15, 0x20));
+  expect(await refused).toMatchObject({ ok: false, refusal: { status: 503, headers: { "Retry-After": "2" }, message: "Service Unavailable: 0 MiB of request bodies are in progress already; retry shortly" } });
+  expect(budget.inUse).toBe(80);
+  holding.end();
   const done = await first;
   if (done.ok) done.release();
   expect(budget.inUse).toBe(0);
@@ -41,7 +64,7 @@ test("declared over the limit: 413 before reading; past the budget: 503 with Ret
 test("a chunked body reserves as it arrives and is refused once past the limit", async () => {
   const budget = new BodyBudget(1000);
   const req = request();
-  const read = readBody(req, { maxBytes: 10, budget });
+  const read = readBody(req, { maxBytes: 10, budget, deadlineMs: 1000 });
   req.write(Buffer.alloc(8));
   req.write(Buffer.alloc(8));
   const r = await read;
@@ -49,16 +72,31 @@ test("a chunked body reserves as it arrives and is refused once past the limit",
   expect(budget.inUse).toBe(0);
 });
 
-test("a body not complete by the deadline gets 408; a client that goes away is reported, not answered", async () => {
+test("every body has a deadline: not complete in time gets 408; a client that goes away is reported, not answered", async () => {
   const budget = new BodyBudget(1000);
   const slow = request(10);
   slow.write("{");
   const timedOut = await readBody(slow, { maxBytes: 100, budget, deadlineMs: 50 });
-  expect(!timedOut.ok && timedOut.refusal).toMatchObject({ status: 408, message: "Request Timeout: the body did not arrive within 0.05 s" });
+  expect(!timedOut.ok && timedOut.refusal).toMatchObject({
+    status: 408,
+    message: "Request Timeout: the body did not arrive in time (0.05 s, plus a second per MiB)",
+  });
+  expect(budget.inUse).toBe(0);
   const gone = request(10);
-  const read = readBody(gone, { maxBytes: 100, budget });
+  const read = readBody(gone, { maxBytes: 100, budget, deadlineMs: 1000 });
   gone.write("{\"a\"");
   gone.destroy();
   expect(await read).toEqual({ ok: false, clientGone: "the client went away after 4 of 10 bytes of the body" });
   expect(budget.inUse).toBe(0);
+});
+
+test("a large body gets a second per MiB received past the deadline", async () => {
+  const budget = new BodyBudget(8 * 1024 * 1024);
+  const req = request(3 * 1024 * 1024);
+  const started = Date.now();
+  const read = readBody(req, { maxBytes: 8 * 1024 * 1024, budget, deadlineMs: 50 });
+  req.write(Buffer.alloc(1024 * 1024, 0x20)); // 1 MiB at once, then nothing
+  const r = await read;
+  expect(!r.ok && r.refusal?.status).toBe(408);
+  expect(Date.now() - started).toBeGreaterThanOrEqual(1000); // 50 ms + 1 s for the MiB received
 });

@@ -1,0 +1,64 @@
+// Heavy answers over HTTP: concurrent query_vectors of topK 1000 with the values of a 768-d index take their turn in
+// the answer budget (--max-answer-mb-in-flight), while list_indexes from another session is answered meanwhile.
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { startServiceProcess, type RunningService } from "../helpers/local-service.js";
+import { connect, startHttp, type HttpServerProcess } from "../helpers/http-server.js";
+import { createIndex, dataUrl, randomVector, serverless } from "./support.js";
+
+let svc: RunningService;
+let p: HttpServerProcess;
+
+beforeAll(async () => {
+  svc = await startServiceProcess();
+  const { host } = await createIndex(svc, { name: "wide", dimension: 768, metric: "cosine", spec: serverless });
+  for (let b = 0; b < 10; b++) {
+    const vectors = Array.from({ length: 100 }, (_, i) => ({ id: `w${b * 100 + i}`, values: randomVector(768, b * 100 + i + 1) }));
+    const r = await fetch(`${dataUrl(host)}/vectors/upsert`, {
+      method: "POST",
+      headers: { "Api-Key": svc.apiKey, "X-Pinecone-API-Version": "2026-04", "Content-Type": "application/json" },
+      body: JSON.stringify({ vectors, namespace: "" }),
+    });
+    expect(r.status).toBe(200);
+  }
+  // Room for one such answer at a time (each is estimated at ~49 MiB).
+  p = await startHttp({
+    env: { PINECONE_API_KEY: svc.apiKey, PINECONE_CONTROLLER_HOST: svc.controlUrl },
+    args: ["--insecure-http-no-token", "--max-answer-mb-in-flight", "60", "--log-level", "debug"],
+  });
+});
+afterAll(async () => {
+  await p?.stop();
+  await svc?.stop();
+});
+
+test("heavy answers wait their turn within the budget; list_indexes is answered while they wait", async () => {
+  const heavy = await Promise.all(Array.from({ length: 4 }, () => connect(p.url)));
+  const light = await connect(p.url);
+  const finished: string[] = [];
+  const calls = heavy.flatMap((c, s) =>
+    Array.from({ length: 3 }, (_, k) =>
+      c.client
+        .callTool({ name: "query_vectors", arguments: { index: "wide", vector: randomVector(768, 7 + s * 3 + k), topK: 1000, includeValues: true } })
+        .then((r) => (finished.push("query"), r)),
+    ),
+  );
+  // Once calls are waiting for room, a light call from another session is answered before they are all done.
+  await expect.poll(() => /query_vectors: waiting for \d+ MiB of the answer budget/.test(p.stderr()), { timeout: 30_000 }).toBe(true);
+  const listed = await light.client.callTool({ name: "list_indexes", arguments: {} });
+  finished.push("list_indexes");
+  expect(listed.isError).toBeFalsy();
+  const results = await Promise.all(calls);
+  expect(finished.indexOf("list_indexes")).toBeLessThan(finished.length - 1);
+  for (const r of results) {
+    expect(r.isError, JSON.stringify(r.content).slice(0, 300)).toBeFalsy();
+    expect((r.structuredContent as { matches: unknown[] }).matches.length).toBeGreaterThan(0);
+  }
+  // One at a time: each holder's line says the budget in use was its own answer alone.
+  const held = [...p.stderr().matchAll(/query_vectors: holding (\d+) MiB of the answer budget \((\d+) MiB of 60 MiB in use\)/g)];
+  expect(held).toHaveLength(12);
+  for (const [, own, inUse] of held) expect(inUse).toBe(own);
+  for (const c of [...heavy, light]) {
+    await c.transport.terminateSession();
+    await c.client.close();
+  }
+}, 120_000);
