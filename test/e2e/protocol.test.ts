@@ -60,6 +60,8 @@ describe("tools/list", () => {
       "list_bulk_imports",
       "describe_bulk_import",
       "cancel_bulk_import",
+      "copy_index",
+      "export_index",
     ]);
     for (const t of mcp.tools) {
       expect(t.title, t.name).toBeTruthy();
