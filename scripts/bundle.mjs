@@ -60,8 +60,11 @@ const slimStartup = {
   setup(b) {
     b.onResolve({ filter: /^undici$/ }, () => ({ path: join(root, "node_modules", "undici", "vecdb-lazy-index.js"), namespace: "shim" }));
     b.onResolve({ filter: /^\.\/vecdb-slim-index\.js$/, namespace: "shim" }, (args) => ({ path: join(args.resolveDir, "vecdb-slim-index.js"), namespace: "shim" }));
-    b.onResolve({ filter: /\/ajv-provider\.js$/ }, (args) =>
-      args.importer.includes("@modelcontextprotocol") ? { path: join(args.resolveDir, "vecdb-ajv-provider.js"), namespace: "shim" } : undefined,
+    // The SDK v2 server's validator (shimsNode.mjs imports ./ajvProvider-<hash>.mjs): the lazy one instead.
+    b.onResolve({ filter: /^\.\/ajvProvider-[\w-]+\.mjs$/ }, (args) =>
+      /@modelcontextprotocol[\\/]server[\\/]dist[\\/]shimsNode\.mjs$/.test(args.importer)
+        ? { path: join(args.resolveDir, "vecdb-ajv-provider.js"), namespace: "shim", pluginData: { real: args.path } }
+        : undefined,
     );
     b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
       /node_modules[\\/]zod[\\/]/.test(args.importer) ? { path: join(args.resolveDir, "..", "locales", "vecdb-en-only.js"), namespace: "shim" } : undefined,
@@ -79,7 +82,9 @@ const slimStartup = {
     b.onLoad({ filter: /.*/, namespace: "shim" }, (args) => {
       const name = args.path.split(/[\\/]/).pop();
       // resolveDir: the shim's own imports resolve as if it sat next to the module it replaces.
-      return { contents: readFileSync(join(SHIMS, sources[name]), "utf8"), resolveDir: dirname(args.path), loader: "js" };
+      let contents = readFileSync(join(SHIMS, sources[name]), "utf8");
+      if (args.pluginData?.real) contents = contents.replace("__VECDB_REAL_AJV_PROVIDER__", args.pluginData.real);
+      return { contents, resolveDir: dirname(args.path), loader: "js" };
     });
   },
 };

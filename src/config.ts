@@ -56,6 +56,8 @@ export interface Config {
   httpHost: string;
   /** Never logged. */
   httpToken?: string;
+  /** Never logged: signs the new era's multi-round-trip state (src/mcp/request-state.ts). */
+  stateSecret?: string;
   httpAllowedHosts: string[];
   httpTrustedProxies: string[];
   httpIdleTimeoutS: number;

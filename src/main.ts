@@ -12,6 +12,7 @@ import { helpText } from "./settings-help.js";
 import type { Command } from "./settings.js";
 import { shutdownOnce } from "./shutdown.js";
 import { LineStdioTransport } from "./transports/stdio.js";
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { newHttpToken } from "./transports/http/token.js";
 
 /** --help, or --version: not in protocol mode, these only print and exit. */
@@ -39,7 +40,7 @@ export async function runMcpCommand(argv: string[]): Promise<void> {
   // The keys of the local service in use (the shared one's can change when it is started again).
   const localKeys: string[] = [];
   // Never a placeholder key (loadConfig leaves it out), whose runs of characters would match variable names.
-  const secrets = () => [config.apiKey, config.otherApiKey, config.httpToken, config.embedKey, ...localKeys];
+  const secrets = () => [config.apiKey, config.otherApiKey, config.httpToken, config.embedKey, config.stateSecret, ...localKeys];
   const log = createLogger({ secrets, stderrLevel: config.logLevel });
   let local: { controlUrl: string; apiKey: string; close(): Promise<void> } | undefined;
   let shared: (ServiceSupply & { close(): Promise<void> }) | undefined;
@@ -125,14 +126,15 @@ export async function runMcpCommand(argv: string[]): Promise<void> {
       newServer: ({ stopping, stop, selection }) => createServer(config, service, { tools, log, secrets, stopping, stop, session: selection, services }),
     });
   }
-  const server = createServer(config, service, { tools, log, secrets, services });
-  const transport = new LineStdioTransport();
+  // serveStdio picks the era from the client's first message (initialize, or a 2026-07-28 request) and builds the
+  // server for the connection then; our line transport carries the bytes (stdio.ts says why).
+  const connection = serveStdio(() => createServer(config, service, { tools, log, secrets, services }), {
+    transport: new LineStdioTransport(),
+    onerror: (err) => log.info(`protocol: ${err.message}`),
+  });
 
-  const shutdown = shutdownOnce(log, [() => server.close(), closeService, () => local?.close()]);
+  const shutdown = shutdownOnce(log, [() => connection.close(), closeService, () => local?.close()]);
   process.stdin.on("end", () => void shutdown("stdin closed"));
-  server.server.onclose = () => void shutdown("transport closed");
   process.on("SIGINT", () => void shutdown("SIGINT"));
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
-
-  await server.connect(transport);
 }

@@ -260,6 +260,12 @@ export const SETTINGS = [
     check: (label) => z.string().min(16, { error: () => `${label} must be at least 16 characters` }),
   },
   {
+    key: "stateSecret", env: "VECDB_HTTP_STATE_SECRET", type: "text", commands: ["mcp"], group: "HTTP transport", secret: true,
+    defaultText: "random, per process",
+    doc: "signs what a 2026-07-28 client carries between the rounds of one call (a confirmation's state), at least 32 characters; give every process behind one load balancer the same",
+    check: (label) => z.string().refine((k) => Buffer.byteLength(k, "utf8") >= 32, { error: () => `${label} must be at least 32 bytes (a signing key)` }),
+  },
+  {
     key: "httpNoToken", flag: "insecure-http-no-token", type: "switch", defaults: { mcp: false }, commands: ["mcp"], group: "HTTP transport",
     doc: "serve HTTP with no token: every local user and process can call the server (loopback only)",
   },

@@ -1,25 +1,24 @@
 // Progress notifications for one tool call: only when the client sent a progress token, always increasing.
-import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import type { ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
+import type { ServerContext } from "@modelcontextprotocol/server";
 import type { ToolContext } from "../tool-kit/tool.js";
 import { setTimeout as sleep } from "node:timers/promises";
 
-export type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+export type Extra = ServerContext;
 
 // The SDK client drops a progress notification that arrives in the same read as the response
 // (modelcontextprotocol/typescript-sdk#2580), so a result waits this long after the last progress notification.
 const PROGRESS_SETTLE_MS = 25;
 
 export function progressOf(extra: Extra): ToolContext["progress"] & { settle(): Promise<void> } {
-  const token = extra._meta?.progressToken;
+  const token = extra.mcpReq._meta?.progressToken;
   let last = -Infinity;
   let sentAt = 0;
   const progress = (done: number, total?: number, message?: string) => {
     if (token === undefined || !(done > last)) return; // the protocol requires progress to increase
     last = done;
     sentAt = Date.now();
-    extra
-      .sendNotification({
+    extra.mcpReq
+      .notify({
         method: "notifications/progress",
         params: { progressToken: token, progress: done, ...(total !== undefined && { total }), ...(message && { message }) },
       })

@@ -7,15 +7,14 @@
 // - `capabilities.tools.listChanged` is not promised: the tool list is fixed for a session (the safe modes decide it
 //   at start), but the SDK's McpServer announces listChanged as soon as one tool is registered.
 // The SDK has no public hook in front of its handlers, so this wraps the handler map (sdk-internals.ts).
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolErrorCode, type McpServer } from "@modelcontextprotocol/server";
 import { announcedCapabilities, requestHandlers } from "./sdk-internals.js";
 
 /** How deep params may nest (objects and arrays, params itself is level 1). A metadata filter needs far less. */
 const MAX_PARAMS_DEPTH = 64;
 
 /** An error the SDK answers with its own code and message as they are (McpError would prefix "MCP error -32602: "). */
-const invalidParams = (message: string) => Object.assign(new Error(message), { code: ErrorCode.InvalidParams });
+const invalidParams = (message: string) => Object.assign(new Error(message), { code: ProtocolErrorCode.InvalidParams });
 
 /** The path of the first value nested deeper than `max` levels, or undefined. Iterative: it must not overflow itself. */
 export function tooDeepAt(value: unknown, max: number, root = "params"): string | undefined {
@@ -46,9 +45,21 @@ interface ZodLikeIssue {
   input?: unknown;
 }
 
-function isZodError(err: unknown): err is { issues: ZodLikeIssue[] } {
-  // zod's classic ZodError and the core $ZodError the SDK's safeParse throws: both carry `issues`.
-  return err instanceof Error && /ZodError$/.test(err.name) && Array.isArray((err as { issues?: unknown }).issues);
+/** The zod issues behind a params check the SDK failed: a ZodError, or an Error whose message is (or ends with) the
+ * issues as JSON (what the SDK's v2 wire codec and its tools/call check throw); undefined for any other error. */
+function zodIssues(err: unknown): ZodLikeIssue[] | undefined {
+  if (!(err instanceof Error)) return undefined;
+  const issues = (err as { issues?: unknown }).issues;
+  if (/ZodError$/.test(err.name) && Array.isArray(issues)) return issues as ZodLikeIssue[];
+  const json = /^(?:Invalid [\w/]+ request: )?(\[[\s\S]*\])$/.exec(err.message.trim())?.[1];
+  if (json === undefined) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(json);
+    const isIssue = (i: unknown) => typeof i === "object" && i !== null && "code" in i && "path" in i;
+    return Array.isArray(parsed) && parsed.length > 0 && parsed.every(isIssue) ? (parsed as ZodLikeIssue[]) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** One short line for the first issue, e.g. `params.level must be one of "debug", "info", …`. */
@@ -77,8 +88,9 @@ export function guardRequests(server: McpServer): void {
         try {
           return await handler(request, extra);
         } catch (err) {
-          if (!isZodError(err)) throw err;
-          throw invalidParams(`Invalid params for ${method}: ${shortIssue(err.issues[0] ?? {})}`);
+          const issues = zodIssues(err);
+          if (!issues) throw err;
+          throw invalidParams(`Invalid params for ${method}: ${shortIssue(issues[0] ?? {})}`);
         }
       });
     }

@@ -2,8 +2,7 @@
 // (vecdb://indexes/{name}); reading one gives what describe_index and describe_index_stats give — the record and the
 // counts — as JSON and as a markdown table. vecdb://collections and vecdb://backups list those. Reads go through the
 // same tools (and the same --indexes-scoped service), so a resource never shows more than a tool would.
-import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import { ResourceNotFoundError, ResourceTemplate, type McpServer, type ReadResourceResult } from "@modelcontextprotocol/server";
 import { ServiceError } from "../api/errors.js";
 import { ToolError } from "../tool-kit/tool-error.js";
 import type { AnyTool, ToolContext } from "../tool-kit/tool.js";
@@ -35,7 +34,7 @@ export function registerResources(server: McpServer, tools: readonly ToolByName[
     "index",
     new ResourceTemplate("vecdb://indexes/{name}", {
       list: async (extra) => {
-        const indexes = await (await contextFor(extra.signal)).service.control.listIndexes(extra.signal);
+        const indexes = await (await contextFor(extra.mcpReq.signal)).service.control.listIndexes(extra.mcpReq.signal);
         return {
           resources: indexes.map((i) => ({
             uri: `vecdb://indexes/${encodeURIComponent(i.name)}`,
@@ -52,9 +51,11 @@ export function registerResources(server: McpServer, tools: readonly ToolByName[
     { title: "Vector index", description: "One index: its description and record counts (as describe_index and describe_index_stats give them).", mimeType: JSON_TYPE },
     async (uri, variables, extra): Promise<ReadResourceResult> => {
       const name = decodeURIComponent(String(variables.name));
-      const ctx = await contextFor(extra.signal);
+      const ctx = await contextFor(extra.mcpReq.signal);
       const described = await (await describeIndex.load()).run({ index: name }, ctx).catch((err: unknown) => {
-        throw new Error(readFailure(name, err));
+        // Missing, or out of this server's --indexes (invisible then): no such resource (-32602; -32002 before 2026-07-28).
+        const missing = (err instanceof ServiceError && err.status === 404) || err instanceof ToolError;
+        throw missing ? new ResourceNotFoundError(uri.href, readFailure(name, err)) : new Error(readFailure(name, err));
       });
       let counted: Awaited<ReturnType<AnyTool["run"]>> | undefined;
       if (stats && (described.structured as { index: { ready?: boolean } }).index.ready) {
@@ -81,7 +82,7 @@ export function registerResources(server: McpServer, tools: readonly ToolByName[
       `vecdb://${name}`,
       { title, description: `Every ${name === "collections" ? "collection" : "backup"} there is, as ${listTool.name} lists them.`, mimeType: JSON_TYPE },
       async (uri, extra): Promise<ReadResourceResult> => {
-        const result = await (await listTool.load()).run({}, await contextFor(extra.signal));
+        const result = await (await listTool.load()).run({}, await contextFor(extra.mcpReq.signal));
         return {
           contents: [
             { uri: uri.href, mimeType: JSON_TYPE, text: JSON.stringify(result.structured, null, 2) },

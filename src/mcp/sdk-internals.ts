@@ -1,10 +1,10 @@
-// The one place that reaches into the SDK's private fields. The SDK (v1.32) has no public way to read a handler it
+// The one place that reaches into the SDK's private fields. The SDK (v2) has no public way to read a handler it
 // registered (to put a check in front of it, e.g. tools/call before its own argument parsing) nor to take back a
 // capability McpServer announces by itself (tools.listChanged). test/mcp/sdk-internals.test.ts fails when an SDK
 // update moves either, so this breaks loudly rather than silently turning the guards off.
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer } from "@modelcontextprotocol/server";
 
-export type RequestHandler = (request: { method: string; params?: unknown }, extra: unknown) => Promise<unknown>;
+export type RequestHandler = (request: { method: string; params?: unknown }, ctx: unknown) => Promise<unknown>;
 
 /** The SDK's own map of request handlers by method (the live map: setting an entry replaces the handler). */
 export function requestHandlers(server: McpServer): Map<string, RequestHandler> | undefined {

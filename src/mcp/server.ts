@@ -2,12 +2,13 @@
 // in src/mcp/ and only there; this file puts it together: which tools are on (tool-selection.ts, then the safe modes
 // of access.ts), the instructions (instructions.ts), the log bridge, the tools' registration (tool-registration.ts)
 // and the checks in front of a call (tool-calls.ts, request-guards.ts).
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { McpServer } from "@modelcontextprotocol/server";
 import type { Service } from "../api/service.js";
 import type { Config } from "../config.js";
 import type { ServiceDirectory } from "../tool-kit/named-services.js";
 import { createLogger, type Logger } from "../log.js";
 import { trackRoots } from "./roots.js";
+import { stateCodec } from "./request-state.js";
 import { registerResources } from "./resources.js";
 import { scopedService, toolRefusal } from "./access.js";
 import { answerToolsList, type LazyTool } from "./tool-catalog.js";
@@ -54,16 +55,33 @@ export function createServer(config: Config, service: Service | ServiceSupply, o
   }
   const offered = all.filter((t) => !hidden.has(t.name));
   const active = new Set(offered.map((t) => t.name));
+  const codec = stateCodec(config.stateSecret);
   const server = new McpServer(
     { name: "vecdb-mcp", version: packageVersion(), title: "Vector database (Pinecone-compatible)" },
-    { capabilities: { logging: {}, tools: {}, resources: {} }, instructions: instructionsFor(config, active, config.http && !config.toolsets) },
+    {
+      capabilities: { logging: {}, tools: {}, resources: {} },
+      instructions: instructionsFor(config, active, config.http && !config.toolsets),
+      requestState: { verify: codec.verify }, // a 2026-07-28 call's state between rounds: the signature, binding and expiry
+    },
   );
 
   // The transports report what they refused or dropped of a client's messages here: the client's doing, not a fault.
   server.server.onerror = (err) => base.info(`protocol: ${err.message}`);
   const log = bridgeLogs(server, base, secrets);
   const roots = trackRoots(server.server, config.allowDirs, log, !config.http); // over HTTP only --allow-dir (roots.ts)
-  const registered = registerTools(server, offered, { config, supply, log, secrets, roots, active, stop: options.stop, stopping: options.stopping, services: options.services });
+  registerTools(server, offered, {
+    config,
+    supply,
+    log,
+    secrets,
+    roots,
+    codec,
+    clientRootsCount: !config.http,
+    active,
+    stop: options.stop,
+    stopping: options.stopping,
+    services: options.services,
+  });
   // Resources read through the same read-only tools (never one a safe mode hides; the toolsets only shape tools/list)
   // and the scoped service.
   registerResources(server, all.filter((t) => t.annotations.readOnlyHint && toolRefusal(t, config) === undefined), async (signal) => ({
@@ -75,7 +93,7 @@ export function createServer(config: Config, service: Service | ServiceSupply, o
     log,
     allowedRoots: async () => [...config.allowDirs],
   }));
-  guardToolCalls(server, hidden, offered, registered, log);
+  guardToolCalls(server, hidden, offered, codec, log);
   answerToolsList(server, offered, config.maxResultTokens);
   guardRequests(server); // last: it wraps every handler set above
   return server;

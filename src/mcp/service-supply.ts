@@ -1,6 +1,7 @@
 // Where a tool call gets its Service. A hosted service is one fixed Service; the shared local service can go away
 // mid-session (killed, or stopped by someone) and come back on another port, so its supply can hand out a fresh
 // Service, and a call that failed because the one it used went away is run again once on the new one.
+import { InputNeeded } from "./request-state.js";
 import type { Service } from "../api/service.js";
 import type { Logger } from "../log.js";
 import { ErrorWithNote } from "./errors.js";
@@ -39,6 +40,7 @@ export async function runWithRecovery<R extends { isError?: boolean; table: stri
     if (!result.isError) return result;
     failure = { result };
   } catch (error) {
+    if (error instanceof InputNeeded) throw error; // a question for the client (request-state.ts), not a failure
     failure = { error };
   }
   const original = (): R => {

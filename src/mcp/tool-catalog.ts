@@ -5,8 +5,7 @@
 // The bundle carries the declarations, written at build time from the modules themselves (scripts/tool-catalog.mjs);
 // without them (the tsc build, tests from source) every module is loaded here and declared once, as the build does.
 // test/mcp/tool-catalog.test.ts fails if what the bundle lists drifts from what the modules declare.
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import type { McpServer, Tool } from "@modelcontextprotocol/server";
 import { resultSizeChars, type AnyTool } from "../tool-kit/tool.js";
 import type { ToolDeclaration } from "./tool-schemas.js";
 import { toolModules, type ToolEntry, type ToolModule } from "../../tools/index.js";
@@ -74,9 +73,9 @@ function listedTool(t: ToolDeclaration, maxResultTokens?: number): Record<string
 
 /** Answers tools/list from the declarations (no module is loaded for it). */
 export function answerToolsList(server: McpServer, offered: readonly ToolDeclaration[], maxResultTokens?: number): void {
-  let tools: unknown[] | undefined;
-  server.server.setRequestHandler(ListToolsRequestSchema, () => {
-    tools ??= offered.map((t) => listedTool(t, maxResultTokens));
+  let tools: Tool[] | undefined;
+  server.server.setRequestHandler("tools/list", () => {
+    tools ??= offered.map((t) => listedTool(t, maxResultTokens) as Tool);
     return { tools };
   });
 }

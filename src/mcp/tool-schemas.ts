@@ -13,8 +13,7 @@
 // Not on the bundle's startup path: the build runs it once (scripts/tool-catalog.mjs calls declareTool below) and the
 // bundle carries the result (tool-catalog.ts); converting every tool would cost ~20 ms of each cold start. Without
 // it (the tsc build, tests from source) tool-catalog.ts loads this module and converts every tool once.
-import { normalizeObjectSchema, objectFromShape } from "@modelcontextprotocol/sdk/server/zod-compat.js";
-import { toJsonSchemaCompat } from "@modelcontextprotocol/sdk/server/zod-json-schema-compat.js";
+import { z } from "zod";
 import { outputShapeOf, type AnyTool } from "../tool-kit/tool.js";
 
 export type JsonSchema = Record<string, unknown>;
@@ -72,18 +71,16 @@ const isNumberList = (s: object) => "items" in s && ["number", "integer"].includ
 const isPlainString = (s: unknown) => JSON.stringify(s) === '{"type":"string"}';
 const isEmptySchema = (s: unknown) => JSON.stringify(s) === "{}";
 
-const EMPTY_OBJECT: JsonSchema = { type: "object", properties: {}, additionalProperties: false };
 
-function convert(shape: unknown, io: "input" | "output"): JsonSchema | undefined {
-  // registerTool wraps a raw shape with objectFromShape; the SDK's tools/list normalises and converts it so.
-  const obj = normalizeObjectSchema(objectFromShape(shape as never));
-  return obj ? modelFacing(toJsonSchemaCompat(obj, { strictUnions: true, pipeStrategy: io, target: "draft-2020-12" })) : undefined;
+function convert(shape: z.ZodRawShape, io: "input" | "output"): JsonSchema {
+  // As the SDK converts a raw shape registerTool is given: wrapped in an object, zod's own converter.
+  return modelFacing(z.toJSONSchema(z.object(shape), { target: "draft-2020-12", io }));
 }
 
 /** Converts one tool's zod schemas. */
 export function toolJsonSchemas(tool: Pick<AnyTool, "inputSchema" | "outputSchema">): ToolJsonSchemas {
   const outputSchema = tool.outputSchema ? convert(outputShapeOf(tool), "output") : undefined;
-  return { inputSchema: convert(tool.inputSchema, "input") ?? EMPTY_OBJECT, ...(outputSchema && { outputSchema }) };
+  return { inputSchema: convert(tool.inputSchema, "input"), ...(outputSchema && { outputSchema }) };
 }
 
 /** A tool's declaration: every field of its definition but run and the zod schemas, which become JSON Schemas. */

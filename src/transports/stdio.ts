@@ -4,8 +4,9 @@
 import { constants } from "node:buffer";
 import process from "node:process";
 import type { Readable, Writable } from "node:stream";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { JSONRPCMessageSchema } from "@modelcontextprotocol/core";
+import { PROTOCOL_VERSION_META_KEY, type JSONRPCMessage, type Transport } from "@modelcontextprotocol/server";
+import { isOldEra, withOldEraErrorCodes } from "./legacy-errors.js";
 
 // Past V8's longest string a line cannot even be decoded (toString throws): such a line is dropped as too large.
 const MAX_MESSAGE_BYTES = Math.min(512 * 1024 * 1024, constants.MAX_STRING_LENGTH);
@@ -25,8 +26,10 @@ export class LineStdioTransport implements Transport {
   private pendingBytes = 0;
   private skipping = false; // dropping the rest of an oversized message
   private started = false;
+  // The connection's protocol version: the initialize result's, or the one the first request of a 2026-07-28 client
+  // claims in its _meta (that era has no initialize).
+  private negotiated: string | undefined;
   private initializeId: string | number | undefined;
-  private negotiated: string | undefined; // the protocol version of the initialize result
   private readonly batchOf = new Map<string | number, { answers: JSONRPCMessage[]; waiting: Set<string | number> }>();
 
   constructor(
@@ -113,6 +116,10 @@ export class LineStdioTransport implements Transport {
 
   private deliver(message: JSONRPCMessage): void {
     if ("method" in message && message.method === "initialize" && "id" in message) this.initializeId = message.id;
+    if (this.negotiated === undefined && "method" in message) {
+      const claimed = (message.params?._meta as Record<string, unknown> | undefined)?.[PROTOCOL_VERSION_META_KEY];
+      if (typeof claimed === "string") this.negotiated = claimed;
+    }
     this.onmessage?.(message);
   }
 
@@ -176,7 +183,8 @@ export class LineStdioTransport implements Transport {
     });
   }
 
-  send(message: JSONRPCMessage): Promise<void> {
+  send(sent: JSONRPCMessage): Promise<void> {
+    const message = isOldEra(this.negotiated) ? withOldEraErrorCodes(sent) : sent;
     if ("id" in message && !("method" in message)) {
       if (this.initializeId !== undefined && message.id === this.initializeId && "result" in message) {
         const v = (message.result as { protocolVersion?: unknown }).protocolVersion;

@@ -179,3 +179,23 @@ test("at 2025-06-18 and later, and before initialize, a batch is refused whole w
   expect(messages).toEqual([]);
   expect((out()[0] as { error: { message: string } }).error.message).toMatch(/^Invalid Request: a batch before initialize/);
 });
+
+test("in protocol 2026-07-28 (a request's _meta claims it; there is no initialize) a batch is refused whole with -32600", async () => {
+  const { stdin, stdout, transport, messages } = setup();
+  const out = written(stdout);
+  await transport.start();
+  const claimed = { ...ping(1), params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } } };
+  stdin.write(`${JSON.stringify(claimed)}\n${JSON.stringify([ping(2), ping(3)])}\n`);
+  await tick();
+  expect(messages).toEqual([claimed]);
+  expect(out()).toEqual([
+    {
+      jsonrpc: "2.0",
+      id: null,
+      error: {
+        code: -32600,
+        message: "Invalid Request: a batch in a session at protocol version 2026-07-28, which has no JSON-RPC batches; send each message on its own line",
+      },
+    },
+  ]);
+});

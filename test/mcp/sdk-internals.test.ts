@@ -1,5 +1,5 @@
 // The SDK's private fields src/mcp/sdk-internals.ts reads are still there and still mean what it takes them to mean.
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { McpServer } from "@modelcontextprotocol/server";
 import { expect, test } from "vitest";
 import { announcedCapabilities, requestHandlers } from "../../src/mcp/sdk-internals.js";
 
@@ -15,7 +15,7 @@ test("requestHandlers is the SDK's live map: tools/call is in it, and an entry s
   expect(handlers).toBeInstanceOf(Map);
   const sdkCall = handlers!.get("tools/call");
   expect(typeof sdkCall).toBe("function");
-  const answer = (await sdkCall!({ method: "tools/call", params: { name: "probe", arguments: {} } }, { signal: new AbortController().signal })) as {
+  const answer = (await sdkCall!({ method: "tools/call", params: { name: "probe", arguments: {} } }, { mcpReq: { signal: new AbortController().signal, requestState: () => undefined } })) as {
     content: { text: string }[];
   };
   expect(answer.content[0].text).toBe("probed");

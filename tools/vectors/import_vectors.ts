@@ -133,9 +133,11 @@ export default defineTool({
   async run({ index, namespace = "", path, format, startAt = 1, dryRun = false }, ctx) {
     const started = performance.now();
     const { service, signal } = ctx;
+    // Asked before a slot is taken: in the 2026-07-28 era the client's roots come back with the call's next round.
+    const roots = await ctx.allowedRoots();
     // A few imports at a time (each may run worker threads and keep batches in flight); the others wait their turn.
     const release = await importSlot(signal, (ahead) => ctx.log.info(`import_vectors of ${path} waits for ${ahead} earlier import(s) to finish`));
-    const source = await open(path, await ctx.allowedRoots(), format).catch((err: unknown) => {
+    const source = await open(path, roots, format).catch((err: unknown) => {
       release();
       throw err;
     });

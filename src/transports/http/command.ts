@@ -1,6 +1,6 @@
 // `vecdb-mcp --http`: the HTTP transport as a process — stderr lines with the URL (and a generated token, once),
 // SIGINT/SIGTERM: stop taking requests, let running calls finish within the grace period, then stop them.
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer } from "@modelcontextprotocol/server";
 import type { Config } from "../../config.js";
 import { closeDeadlineMs, startHttpServer, type SessionSignals } from "./server.js";
 import type { Logger } from "../../log.js";

@@ -2,12 +2,8 @@
 // `[]` got 202 with no body (JSON-RPC: -32600), `{"foo":1}` got -32700 (it is JSON: -32600), batches were taken on
 // sessions at 2025-06-18 or later (which removed them), and a request id already in flight in the session left a
 // stream open forever.
-import {
-  JSONRPCMessageSchema,
-  LATEST_PROTOCOL_VERSION,
-  SUPPORTED_PROTOCOL_VERSIONS,
-  type JSONRPCMessage,
-} from "@modelcontextprotocol/sdk/types.js";
+import { JSONRPCMessageSchema } from "@modelcontextprotocol/core";
+import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage } from "@modelcontextprotocol/server";
 import type { Refusal } from "./body.js";
 
 type Id = string | number;
@@ -18,6 +14,13 @@ const invalid = (message: string, reason: string): { ok: false; refusal: Refusal
   ok: false,
   refusal: { status: 400, code: -32600, message: `Invalid Request: ${message}`, reason },
 });
+
+/** The id of a single JSON-RPC request body, or null (a batch, a notification, an unreadable id). */
+export function readableId(json: unknown): Id | null {
+  if (typeof json !== "object" || json === null || Array.isArray(json)) return null;
+  const id = (json as { id?: unknown }).id;
+  return typeof id === "string" || typeof id === "number" ? id : null;
+}
 
 export const isInitialize = (m: JSONRPCMessage): boolean => "method" in m && m.method === "initialize" && "id" in m;
 

@@ -1,5 +1,8 @@
-// MCP over the SDK's Streamable HTTP transport on node:http: one McpServer per session (all sharing one Service),
-// a bearer token, Host/Origin checks against DNS rebinding, and in front of the SDK what it leaves open:
+// MCP over Streamable HTTP on node:http, both protocol eras on one endpoint. A 2026-07-28 request (its _meta claims
+// the version; the SDK's isLegacyRequest decides) is served alone by the SDK's createMcpHandler with a fresh McpServer
+// (modern.ts): no session, any process of a fleet can take it. A 2025-era client gets a session as before: one McpServer
+// per session over the SDK's Node transport. Every server shares one Service. In front of both: a bearer token,
+// Host/Origin checks against DNS rebinding, and what the SDK leaves open:
 // bodies read here (size, a budget of bytes in flight, a deadline for every body), JSON-RPC checks
 // (messages.ts), a session slot reserved only once a valid initialize has been read, caps per client, idleness
 // counted from the last POST (the SDK client's GET stream stays open for good), responses with a send deadline,
@@ -8,14 +11,16 @@ import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import type { McpServer } from "@modelcontextprotocol/server";
+import { NodeStreamableHTTPServerTransport } from "@modelcontextprotocol/node";
 import { BodyBudget, discardRest, readBody, type Refusal } from "./body.js";
 import { requestClient, TrustedProxies } from "./client-address.js";
 import { limitConnections } from "./connections.js";
 import { rebindingGuard, urlHost } from "./rebinding.js";
 import { requestedSelection, type RequestedSelection } from "./session-selection.js";
-import { checkMessages, isInitialize, negotiatedVersion } from "./messages.js";
+import { checkMessages, isInitialize, negotiatedVersion, readableId } from "./messages.js";
+import { modernEndpoint } from "./modern.js";
+import { withOldEraErrorCodes } from "../legacy-errors.js";
 import type { Logger } from "../../log.js";
 import { ConfigError } from "../../config.js";
 
@@ -88,7 +93,7 @@ type Id = string | number;
 interface Session {
   id: string;
   server: McpServer;
-  transport: StreamableHTTPServerTransport;
+  transport: NodeStreamableHTTPServerTransport;
   stopping: AbortController;
   stop: AbortController;
   address: string;
@@ -100,10 +105,11 @@ interface Session {
   inFlight: Set<Id>;
 }
 
-function sendError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}) {
+/** A JSON-RPC error; `id` is the request's when its body was read and it had one (JSON-RPC: null only when unreadable). */
+function sendError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}, id: Id | null = null) {
   if (res.headersSent) return void res.destroy();
   res.writeHead(status, { "Content-Type": "application/json", ...headers });
-  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
+  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id }));
 }
 
 const digest = (s: string) => createHash("sha256").update(s, "utf8").digest();
@@ -139,13 +145,14 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpMcpS
   let starting = 0; // sessions whose initialize request is being handled
   let closed = false;
   let policy = rebindingGuard(opts.host, opts.port, opts.allowedHosts); // replaced once the real port is known
+  const modern = modernEndpoint({ newServer: opts.newServer, log, watchSend: (res) => watchSend(res) });
 
-  const refuse = (req: IncomingMessage, res: ServerResponse, r: Refusal) => {
+  const refuse = (req: IncomingMessage, res: ServerResponse, r: Refusal, id: Id | null = null) => {
     log.info(`refused ${req.method} ${(req.url ?? "").slice(0, 200)} from ${req.socket.remoteAddress}: ${r.reason}`);
     // A body still arriving is read on and dropped, so that the client gets this answer rather than a reset.
     const draining = r.status !== 408 && r.status !== 413 && discardRest(req, requestTimeoutMs);
     const close = (r.status === 408 || r.status === 413 || r.status === 503) && !draining;
-    sendError(res, r.status, r.code, r.message, { ...r.headers, ...(close ? { Connection: "close" } : {}) });
+    sendError(res, r.status, r.code, r.message, { ...r.headers, ...(close ? { Connection: "close" } : {}) }, id);
   };
 
   const closeSession = async (id: string, why: string) => {
@@ -214,22 +221,22 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpMcpS
     }
   };
 
-  const newSession = async (req: IncomingMessage, res: ServerResponse) => {
+  const newSession = async (req: IncomingMessage, res: ServerResponse, json: unknown) => {
     const address = requestClient(req.socket.remoteAddress, req.headers["x-forwarded-for"], trustedProxies);
-    const read = await readJson(req, res);
-    if (!read) return;
+    const id = readableId(json);
     const overConnections = conns.forNewSession(req.socket);
-    if (overConnections) return refuse(req, res, overConnections);
-    const checked = checkMessages(read.json);
-    if (!checked.ok) return refuse(req, res, checked.refusal);
+    if (overConnections) return refuse(req, res, overConnections, id);
+    const checked = checkMessages(json);
+    if (!checked.ok) return refuse(req, res, checked.refusal, id);
     const init = checked.messages.find(isInitialize);
     if (!init) {
-      return refuse(req, res, { status: 400, code: -32000, message: "Bad Request: Mcp-Session-Id header is required", reason: "no session id" });
+      const message = "Bad Request: Mcp-Session-Id header is required (or, in protocol 2026-07-28, the protocol version in the request's _meta)";
+      return refuse(req, res, { status: 400, code: -32000, message, reason: "no session id" }, id);
     }
     if (checked.batch) {
       return refuse(req, res, { status: 400, code: -32600, message: "Invalid Request: initialize must be sent alone, not in a batch", reason: "initialize in a batch" });
     }
-    if (closed) return refuse(req, res, { status: 503, code: -32000, message: "Service Unavailable: the server is shutting down", reason: "shutting down" });
+    if (closed) return refuse(req, res, { status: 503, code: -32000, message: "Service Unavailable: the server is shutting down", reason: "shutting down" }, id);
     // A slot is taken only now, once a whole valid initialize has been read: slow senders hold none.
     if (sessions.size + starting >= maxSessions) {
       return refuse(req, res, {
@@ -238,7 +245,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpMcpS
         message: `Too many sessions (${maxSessions}); close one (HTTP DELETE) or retry later`,
         headers: { "Retry-After": "5" },
         reason: `${maxSessions} sessions open`,
-      });
+      }, id);
     }
     if (addressCount(address) >= maxPerAddress) {
       return refuse(req, res, {
@@ -247,7 +254,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpMcpS
         message: `Too many sessions from your address (${maxPerAddress}); close one (HTTP DELETE) or retry later`,
         headers: { "Retry-After": "5" },
         reason: `${maxPerAddress} sessions from this address`,
-      });
+      }, id);
     }
     const stopping = new AbortController();
     const stop = new AbortController();
@@ -256,10 +263,10 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpMcpS
       server = opts.newServer({ stopping: stopping.signal, stop: stop.signal, selection: requestedSelection(req) });
     } catch (err) {
       if (!(err instanceof ConfigError)) throw err;
-      return refuse(req, res, { status: 400, code: -32602, message: `Bad Request: ${err.message}`, reason: "tool selection refused" });
+      return refuse(req, res, { status: 400, code: -32602, message: `Bad Request: ${err.message}`, reason: "tool selection refused" }, id);
     }
     let entry: Session | undefined = undefined;
-    const transport = new StreamableHTTPServerTransport({
+    const transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       maxRequestBodySize: MAX_BODY_BYTES,
       // Fired before the initialize request reaches the server, so the session is known to its next request.
@@ -271,6 +278,8 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpMcpS
       },
       onsessionclosed: (id) => void closeSession(id, "DELETE"),
     });
+    const send = transport.send.bind(transport); // every session is of the old era (modern.ts serves the new one)
+    transport.send = (message, options) => send(withOldEraErrorCodes(message), options);
     entry = { id: "", server, transport, stopping, stop, address, version: negotiatedVersion(init), posts: 0, lastPost: Date.now(), inFlight: new Set() };
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
@@ -280,7 +289,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpMcpS
       await server.connect(transport);
       forPost(entry, res, checked.requestIds);
       watchSend(res);
-      await transport.handleRequest(req, res, read.json);
+      await transport.handleRequest(req, res, json);
     } finally {
       starting--;
     }
@@ -308,7 +317,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpMcpS
     const read = await readJson(req, res);
     if (!read) return;
     const checked = checkMessages(read.json, s);
-    if (!checked.ok) return refuse(req, res, checked.refusal);
+    if (!checked.ok) return refuse(req, res, checked.refusal, readableId(read.json));
     forPost(s, res, checked.requestIds);
     watchSend(res);
     return s.transport.handleRequest(req, res, read.json);
@@ -353,7 +362,11 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpMcpS
       return inSession(s, req, res);
     }
     if (method !== "POST") return sendError(res, 400, -32000, "Bad Request: Mcp-Session-Id header is required");
-    return newSession(req, res);
+    const read = await readJson(req, res, requestTimeoutMs);
+    if (!read) return;
+    // Not JSON-RPC at all: answered below as before (the SDK would call it a malformed new-era request).
+    if (checkMessages(read.json).ok && (await modern.claims(req, read.json))) return modern.serve(req, res, read.json, (r, id) => refuse(req, res, r, id));
+    return newSession(req, res, read.json);
   };
 
   const http = createServer({ headersTimeout: requestTimeoutMs, requestTimeout: Math.max(300_000, requestTimeoutMs), connectionsCheckingInterval: Math.min(1000, requestTimeoutMs / 2) }, (req, res) => {
@@ -411,11 +424,12 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpMcpS
         const stopped = new Promise<void>((resolve) => http.close(() => resolve()));
         http.closeIdleConnections();
         const busy = () => [...sessions.values()].filter((s) => s.posts > 0);
-        if (!(await until(() => busy().length === 0, opts.shutdownGraceMs ?? 10_000))) {
-          log.info(`shutting down: stopping ${busy().length} session(s) whose calls are still running after the grace period`);
-          await Promise.all(busy().map(windDown));
+        if (!(await until(() => busy().length === 0 && modern.running() === 0, opts.shutdownGraceMs ?? 10_000))) {
+          log.info(`shutting down: stopping ${busy().length} session(s) and ${modern.running()} sessionless call(s) still running after the grace period`);
+          await Promise.all([...busy().map(windDown), modern.windDown(STOP_ANSWER_MS)]);
         }
         await Promise.all([...sessions.keys()].map((id) => closeSession(id, "shutdown")));
+        await modern.close();
         clearInterval(sendWatch);
         http.closeIdleConnections();
         const grace = setTimeout(() => http.closeAllConnections(), CLOSE_GRACE_MS);

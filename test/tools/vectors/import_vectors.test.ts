@@ -16,6 +16,9 @@ import { writeParquet } from "../../ingest/sources/fixtures.js";
 import { api, createIndex, fetchVectors, indexStats, randomVector, serverless } from "../../e2e/support.js";
 import { nothingWas } from "../../../src/tool-kit/refusal.js";
 import { refusalOf } from "../../helpers/refusal.js";
+import { Client as ModernClient } from "@modelcontextprotocol/client";
+import { StdioClientTransport as ModernStdio } from "@modelcontextprotocol/client/stdio";
+import { MODERN } from "../../helpers/mcp-modern.js";
 
 const DIM = 8;
 let svc: RunningService;
@@ -249,6 +252,45 @@ describe("MCP roots declared by the client", () => {
       expect(b2.isError ?? false, text(b2)).toBe(false);
       expect(asked).toBe(2);
       expect(Object.keys(await fetchVectors(svc, host, ["ra-1", "rb-2"], "roots")).sort()).toEqual(["ra-1", "rb-2"]);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe("MCP roots in the 2026-07-28 era (no server-to-client requests there)", () => {
+  it("are asked as input_required while the call needs them: their directory is allowed, another is not", async () => {
+    const rootC = join(base, "rootC");
+    const rootD = join(base, "rootD");
+    mkdirSync(rootC);
+    mkdirSync(rootD);
+    writeFileSync(join(rootC, "c.jsonl"), jsonl([rec(3, "rc-")]));
+    writeFileSync(join(rootD, "d.jsonl"), jsonl([rec(4, "rd-")]));
+    let asked = 0;
+    const client = new ModernClient(
+      { name: "modern-roots-client", version: "1.0.0" },
+      { versionNegotiation: { mode: { pin: MODERN } }, capabilities: { roots: {} } },
+    );
+    client.setRequestHandler("roots/list", async () => (asked++, { roots: [{ uri: pathToFileURL(rootC).href, name: "C" }] }));
+    await client.connect(
+      new ModernStdio({
+        command: process.execPath,
+        args: [CLI, "--toolsets", "all"],
+        env: serverEnv({ PINECONE_API_KEY: svc.apiKey, PINECONE_CONTROLLER_HOST: svc.controlUrl }),
+        stderr: "ignore",
+      }),
+    );
+    const call = (path: string) => client.callTool({ name: "import_vectors", arguments: { index: "imp", namespace: "modern-roots", path } });
+    const text = (r: { content: { type: string; text?: string }[] }) => r.content[0]?.text ?? "";
+    try {
+      expect(client.getProtocolEra()).toBe("modern");
+      const c = await call(join(rootC, "c.jsonl"));
+      expect(c.isError ?? false, text(c)).toBe(false);
+      expect(asked).toBe(1);
+      const d = await call(join(rootD, "d.jsonl"));
+      expect(d.isError).toBe(true);
+      expect(text(d)).toBe(`Refused: ${join(rootD, "d.jsonl")} is outside the allowed directories. Allowed directories: ${rootC}. ${nothingWas("read")}`);
+      expect(Object.keys(await fetchVectors(svc, host, ["rc-3", "rd-4"], "modern-roots"))).toEqual(["rc-3"]);
     } finally {
       await client.close();
     }
