@@ -9,7 +9,7 @@ import type { AnyTool } from "../src/tool-kit/tool.js";
 export type ToolModule = () => Promise<{ default: AnyTool }>;
 
 /** The toolsets, named by what their tools act on, in the order the instructions name them (workflow first). */
-export const TOOLSET_NAMES = ["text", "vectors", "indexes", "collections", "namespaces", "inference", "backups", "imports"] as const;
+export const TOOLSET_NAMES = ["text", "documents", "vectors", "indexes", "collections", "namespaces", "inference", "backups", "imports"] as const;
 export type ToolsetName = (typeof TOOLSET_NAMES)[number];
 
 /** The lean default: the tools marked inDefault below. */
@@ -34,11 +34,17 @@ export const toolsets: readonly Toolset[] = [
       "To remember and find text: " +
       [
         has("create_index_for_model") && "create_index_for_model makes an index that embeds text (local-bm25 needs no account)",
-        has("upsert_records") && "upsert_records writes text records",
-        has("search_records") && "search_records finds them by meaning or words",
-        has("index_documents") && "index_documents makes a folder of documents searchable",
-        has("search_indexes") && "search_indexes searches several indexes at once",
+        has("upsert_records") && "upsert_records writes records",
+        has("search_records") && "search_records finds them by meaning",
+        has("index_documents") && "index_documents makes a folder searchable",
+        has("search_indexes") && "search_indexes searches several",
       ].filter(Boolean).join("; ") + ".",
+  },
+  {
+    name: "documents",
+    purpose: "full-text search: exact words and phrases",
+    sentence: (has) =>
+      `Exact words or phrases: ${named(has, ["create_documents_index", "search_documents"])}.`,
   },
   {
     name: "vectors",
@@ -115,6 +121,13 @@ export const toolModules: readonly ToolEntry[] = [
   tool("search_records", "text", () => import("./text/search_records.js"), "Find records by text, id or vector, optionally filtered and reranked.", { inDefault: true }),
   tool("search_indexes", "text", () => import("./text/search_indexes.js"), "Search a text in several indexes; merged, de-duplicated and reranked."),
   tool("index_documents", "text", () => import("./text/index_documents.js"), "Make a folder of Markdown, text and HTML files searchable, kept in step as the files change.", { inDefault: true }),
+  // Documents with full-text search (API 2026-07).
+  tool("create_documents_index", "documents", () => import("./documents/create_documents_index.js"), "Create an index of documents searchable by exact words, phrases and query strings, optionally by meaning."),
+  tool("upsert_documents", "documents", () => import("./documents/upsert_documents.js"), "Write documents (id, text fields, metadata) to a documents index."),
+  tool("search_documents", "documents", () => import("./documents/search_documents.js"), "Search a documents index by words, exact phrase, query string, meaning or vector, with filters."),
+  tool("fetch_documents", "documents", () => import("./documents/fetch_documents.js"), "Read documents by id or by metadata filter."),
+  tool("list_documents", "documents", () => import("./documents/list_documents.js"), "Page through the document ids of a namespace, optionally by prefix."),
+  tool("update_documents", "documents", () => import("./documents/update_documents.js"), "Set or remove fields of one document or of every document matching a filter."),
   tool("embed_texts", "inference", () => import("./inference/embed_texts.js"), "Turn texts into dense or sparse vectors with an embedding model."),
   tool("rerank_documents", "inference", () => import("./inference/rerank_documents.js"), "Order documents by relevance to a query with a reranking model."),
   tool("list_models", "inference", () => import("./inference/list_models.js"), "List the embedding and reranking models available."),
@@ -141,4 +154,5 @@ export const toolModules: readonly ToolEntry[] = [
   tool("delete_collection", "collections", () => import("./collections/delete_collection.js"), "Permanently delete a collection and its records."),
   tool("delete_namespace", "namespaces", () => import("./namespaces/delete_namespace.js"), "Permanently delete a namespace of an index and every record in it."),
   tool("delete_backup", "backups", () => import("./backups/delete_backup.js"), "Permanently delete a backup."),
+  tool("delete_documents", "documents", () => import("./documents/delete_documents.js"), "Permanently delete documents of a namespace: by ids, by filter, or all."),
 ];

@@ -39,6 +39,8 @@ export interface HttpRequest {
   retry?: boolean;
   /** Content-Type of the body; default application/json (text upserts send application/x-ndjson). */
   contentType?: string;
+  /** The API version this request names instead of the configured one (the documents API exists only from 2026-07). */
+  apiVersion?: string;
 }
 
 /** Connection refused means nothing listens: a few quick retries cover a restart, more only delay the error. */
@@ -122,7 +124,7 @@ export class HttpClient {
       req.body === undefined ? undefined : Buffer.isBuffer(req.body) ? req.body : Buffer.from(JSON.stringify(req.body));
     const headers: Record<string, string> = {
       "Api-Key": this.settings.apiKey,
-      "X-Pinecone-API-Version": this.settings.apiVersion,
+      "X-Pinecone-API-Version": req.apiVersion ?? this.settings.apiVersion,
       "User-Agent": USER_AGENT,
       Accept: "application/json",
     };

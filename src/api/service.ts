@@ -3,6 +3,7 @@
 // of index hosts, sharing one HTTP client and its keep-alive agent.
 import { ControlPlane } from "./control.js";
 import { DataPlane } from "./data.js";
+import { Documents } from "./documents.js";
 import { HostResolver } from "./index-hosts.js";
 import { HttpClient, type HttpSettings } from "./http.js";
 import { Inference } from "./inference.js";
@@ -16,6 +17,8 @@ export interface Service {
   hosts: HostResolver;
   /** /embed, /rerank, /models on the control-plane origin. */
   inference: Inference;
+  /** The documents API (2026-07): schema indexes and their documents. */
+  documents: Documents;
   close(): Promise<void>;
 }
 
@@ -35,5 +38,6 @@ export function createService(settings: HttpSettings & { controllerUrl: string; 
   const data = new DataPlane(http, controllerUrl);
   const hosts = new HostResolver(control, (model) => control.untrustHost(model));
   const inference = new Inference(http, controllerUrl);
-  return { http, control, data, hosts, inference, close: () => http.close() };
+  const documents = new Documents(http, controllerUrl);
+  return { http, control, data, hosts, inference, documents, close: () => http.close() };
 }

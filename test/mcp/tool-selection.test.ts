@@ -39,7 +39,7 @@ describe("the server's selection", () => {
   });
 
   test("toolsetsOff names the toolsets none of whose tools are on", () => {
-    expect(toolsetsOff(serverTools(none))).toEqual(["namespaces", "inference", "backups", "imports"]);
+    expect(toolsetsOff(serverTools(none))).toEqual(["documents", "namespaces", "inference", "backups", "imports"]);
     expect(toolsetsOff(serverTools({ ...none, toolsets: ["all"] }))).toEqual([]);
   });
 });
