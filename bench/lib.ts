@@ -210,3 +210,33 @@ export function seededRandom(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/** Word ranks drawn with probability ∝ 1/rank (Zipf, s = 1), by inverting the cumulative distribution. */
+export function zipf(n: number, random: () => number): () => number {
+  const cumulative = new Float64Array(n);
+  let sum = 0;
+  for (let r = 0; r < n; r++) cumulative[r] = sum += 1 / (r + 1);
+  return () => {
+    const x = random() * sum;
+    let lo = 0;
+    let hi = n - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cumulative[mid] < x) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+}
+
+/** Pronounceable distinct words: the rank written in syllables. */
+export function syllableWord(rank: number): string {
+  const syllables = ["ka", "lo", "mi", "ne", "ru", "sa", "ti", "vo", "be", "du", "fa", "go", "hi", "ja", "pe", "zu"];
+  let out = "";
+  let n = rank + 16;
+  while (n > 0) {
+    out += syllables[n % 16];
+    n = Math.floor(n / 16);
+  }
+  return out;
+}

@@ -5,7 +5,7 @@
 // structure, search/text-postings.ts, filled here with the same notes) is printed against the raw text's size.
 import { performance } from "node:perf_hooks";
 import { Pinecone } from "@pinecone-database/pinecone";
-import { createIndexForModel, mb, seededRandom, upsertRecordsLoop, withService } from "./lib.js";
+import { createIndexForModel, mb, seededRandom, syllableWord, upsertRecordsLoop, withService, zipf } from "./lib.js";
 import { queryTerms, termCounts, termStream } from "../src/local/models/bm25.js";
 import { FieldPostings } from "../src/local/search/text-postings.js";
 import { searchPostings } from "../src/local/search/text-search.js";
@@ -14,36 +14,6 @@ const COUNT = Number(process.env.BENCH_RECORDS_SEARCH_COUNT ?? 100_000);
 const QUERIES = Number(process.env.BENCH_RECORDS_SEARCH_QUERIES ?? 50);
 const VOCABULARY = 30_000;
 const GROUPS = 10;
-
-/** Word ranks drawn with probability ∝ 1/rank (Zipf, s = 1), by inverting the cumulative distribution. */
-function zipf(n: number, random: () => number): () => number {
-  const cumulative = new Float64Array(n);
-  let sum = 0;
-  for (let r = 0; r < n; r++) cumulative[r] = sum += 1 / (r + 1);
-  return () => {
-    const x = random() * sum;
-    let lo = 0;
-    let hi = n - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (cumulative[mid] < x) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
-}
-
-/** Pronounceable distinct words: the rank written in syllables. */
-function word(rank: number): string {
-  const syllables = ["ka", "lo", "mi", "ne", "ru", "sa", "ti", "vo", "be", "du", "fa", "go", "hi", "ja", "pe", "zu"];
-  let out = "";
-  let n = rank + 16;
-  while (n > 0) {
-    out += syllables[n % 16];
-    n = Math.floor(n / 16);
-  }
-  return out;
-}
 
 interface Note { ranks: Int32Array; group: number }
 
@@ -85,7 +55,7 @@ export async function benchRecordsSearch(): Promise<{ p50: number; filteredP50: 
     notes.push({ ranks, group: i % GROUPS });
   }
   const avgdl = words / COUNT;
-  const texts = notes.map((n) => Array.from(n.ranks, word).join(" "));
+  const texts = notes.map((n) => Array.from(n.ranks, syllableWord).join(" "));
   const rawBytes = texts.reduce((s, t) => s + Buffer.byteLength(t), 0);
 
   // the postings the service builds, here in this process to weigh them
@@ -106,7 +76,7 @@ export async function benchRecordsSearch(): Promise<{ p50: number; filteredP50: 
   let engineExact = 0;
   for (const q of queries) {
     const t = performance.now();
-    const { hits } = searchPostings(postings, ids, { terms: queryTerms(q.map(word).join(" ")), topK: 10 });
+    const { hits } = searchPostings(postings, ids, { terms: queryTerms(q.map(syllableWord).join(" ")), topK: 10 });
     engineMs.push(performance.now() - t);
     if (JSON.stringify(hits.map((h) => h.id)) === JSON.stringify(bruteForce(notes, q, undefined, df, avgdl))) engineExact++;
   }
@@ -124,7 +94,7 @@ export async function benchRecordsSearch(): Promise<{ p50: number; filteredP50: 
       const times: number[] = [];
       let exact = 0;
       for (const [i, q] of queries.entries()) {
-        const text = q.map(word).join(" ");
+        const text = q.map(syllableWord).join(" ");
         const t = performance.now();
         const res = await ns.searchRecords({ query: { topK: 10, inputs: { text }, ...(group === undefined ? {} : { filter: { group: `g${group}` } }) }, fields: ["group"] });
         if (i > 0) times.push(performance.now() - t); // the first warms up

@@ -9,6 +9,7 @@ import { benchUpsertTool } from "./upsert-tool.js";
 import { benchBulkImport } from "./bulk-import.js";
 import { benchText } from "./text.js";
 import { benchRecordsSearch } from "./records-search.js";
+import { benchDocumentsSearch } from "./documents-search.js";
 import { benchDocuments } from "./documents.js";
 import { benchLocalSearch } from "./local-search.js";
 import { benchApproximate } from "./approximate.js";
@@ -20,6 +21,7 @@ const BENCHMARKS: Record<string, () => Promise<unknown>> = {
   "cold-start": benchColdStart,
   text: benchText,
   "records-search": benchRecordsSearch,
+  "documents-search": benchDocumentsSearch,
   documents: benchDocuments,
   "local-search": benchLocalSearch,
   approximate: benchApproximate,

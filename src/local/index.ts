@@ -15,6 +15,7 @@ import { API_KEY_FILE } from "./storage/api-key.js";
 import { preparePrivateDir, tightenDataFile } from "./storage/private-dir.js";
 import { ControlOperations } from "./control/operations.js";
 import { Backups } from "./control/backups.js";
+import { BackupSchedules } from "./control/backup-schedules.js";
 import { VectorStore } from "./storage/store.js";
 import { Models } from "./models/available-models.js";
 import { writeDescriptor } from "./sharing/descriptor.js";
@@ -42,6 +43,8 @@ export interface LocalServiceOptions {
   onIdle?: () => void;
   /** The data dir's lock, when the caller took it already (its release function); released on close. */
   heldLock?: () => void;
+  /** The clock backup schedules run by, in ms since the epoch (default: the wall clock); tests move it. */
+  now?: () => number;
   /** Directories bulk imports may read (file:// URIs under them); none by default. */
   allowDirs?: string[];
 }
@@ -50,8 +53,13 @@ export interface LocalService {
   controlUrl: string;
   apiKey: string;
   dataDir: string;
+  /** Runs the backup schedules that are due now (also done every minute); the ids of the backups started. */
+  runDueBackupSchedules(): Promise<string[]>;
   close(): Promise<void>;
 }
+
+/** How often the service looks for due backup schedules. */
+const SCHEDULE_CHECK_MS = 60_000;
 
 const DATABASE_FILE = "vecdb.mdb";
 
@@ -120,19 +128,26 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
     });
     operations = new ControlOperations(inventory, store, servers, hostForUrls(host), log, declared, aliases);
     await operations.start();
-    const backups = new Backups(inventory, store, operations, log, declared);
+    const now = options.now ?? Date.now;
+    const backups = new Backups(inventory, store, operations, log, declared, now);
     backups.start();
+    const schedules = new BackupSchedules(inventory, backups, operations, log, now);
+    const runDue = () => schedules.runDue();
+    void runDue().catch((e: unknown) => log(`backup schedules: ${String(e)}`)); // a run missed while stopped happens now
+    const scheduleTimer = setInterval(() => void runDue().catch((e: unknown) => log(`backup schedules: ${String(e)}`)), SCHEDULE_CHECK_MS);
+    scheduleTimer.unref();
     imports.resume();
     // Every index's records into memory for search, in the background; a namespace needed sooner loads at once.
     // (a text index's postings with them)
     void store.warm([...inventory.indexes.values()].map((i) => ({ space: i.space, metric: i.metric, index: i.name, textField: i.vectorType === "sparse" ? i.embed?.fieldMap.text : undefined })), log);
 
-    const control = createServer(SERVER_TIMEOUTS, lifecycle.wrap(controlPlaneHandler(operations, apiKey, log, models, backups)));
+    const control = createServer(SERVER_TIMEOUTS, lifecycle.wrap(controlPlaneHandler(operations, apiKey, log, models, backups, schedules)));
     control.keepAliveTimeout = 5000;
     answerClientErrors(control, (status, kind, message) =>
       new ControlError(status, kind === "timeout" ? "DEADLINE_EXCEEDED" : "INVALID_ARGUMENT", message).toBody(),
     );
     const port = await listen(control, host, options.port ?? 0).catch(async (e: unknown) => {
+      clearInterval(scheduleTimer);
       lifecycle.stop();
       await servers.closeAll();
       throw e;
@@ -146,8 +161,10 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
       controlUrl,
       apiKey,
       dataDir,
+      runDueBackupSchedules: runDue,
       close() {
         closing ??= (async () => {
+          clearInterval(scheduleTimer);
           unpublish(); // first: no MCP server should pick a service that is going away
           lifecycle.stop();
           const closed = new Promise<void>((r) => control.close(() => r()));

@@ -50,6 +50,11 @@ export function fixQuirks(node: unknown): unknown {
     out.enum = out["x-enum"];
     delete out["x-enum"];
   }
+  // `nullable` beside allOf / $ref with no `type` (2026-07): ajv wants a type; say "this, or null" instead.
+  if (out.nullable === true && out.type === undefined) {
+    const { nullable: _nullable, ...rest } = out;
+    return { anyOf: [rest, { type: "null" }] };
+  }
   // Defaults written as strings ('false', '100').
   if (typeof out.default === "string") {
     if (out.type === "boolean") out.default = out.default === "true";

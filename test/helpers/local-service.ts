@@ -1,9 +1,10 @@
 // Starts the built local service (`node dist/vecdb-mcp.js serve …`, the shipped bin) as a child process for tests.
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { afterAll, beforeAll } from "vitest";
 import { BUNDLE, ensureBundle, ROOT } from "./bundle.js";
 
 export { ROOT as repoRoot, BUNDLE as cliPath };
@@ -85,4 +86,21 @@ export function startServiceProcess(
       });
     });
   });
+}
+
+/**
+ * One built service for a test file's tests: started before them, stopped after, its data dir removed. Returns a
+ * getter for it (and calls `then`, if given, once it listens: e.g. to make a client for it).
+ */
+export function useServiceProcess(then?: (svc: RunningService) => void): () => RunningService {
+  let svc: RunningService | undefined;
+  beforeAll(async () => {
+    svc = await startServiceProcess();
+    then?.(svc);
+  });
+  afterAll(async () => {
+    await svc?.stop();
+    if (svc) rmSync(svc.dataDir, { recursive: true, force: true });
+  });
+  return () => svc!;
 }

@@ -84,6 +84,34 @@ describe.skipIf(!specsAvailable)(title, () => {
     valid(DATA, "/vectors/upsert", "post", await d("POST", "/vectors/upsert", { vectors: [{ id: "bad", values: [1, 2, 3] }] }), 400);
     valid(DATA, "/vectors/upsert", "post", await call(`${host}/vectors/upsert`, { method: "POST", body: {} }), 401);
   });
+
+  it("data plane under 2026-07: every vectors and namespaces route", async () => {
+    const DATA_2026_07: SpecFile = "db_data_2026-07.oas.yaml";
+    const created = await api("POST", "/indexes", { name: "dp7", dimension: 2, metric: "dotproduct", spec: { serverless: { cloud: "aws", region: "us-east-1" } } });
+    const host = `http://${(created.body as { host: string }).host}`;
+    const headers = { "X-Pinecone-Api-Version": "2026-07" };
+    const d = (method: string, path: string, body?: unknown) => call(`${host}${path}`, { method, body, apiKey: svc.apiKey, headers });
+    valid(DATA_2026_07, "/vectors/upsert", "post", await d("POST", "/vectors/upsert", { vectors: [{ id: "v1", values: [1, 2], metadata: { g: "a" } }, { id: "v2", values: [2, 1] }], namespace: "n" }), 200);
+    valid(DATA_2026_07, "/query", "post", await d("POST", "/query", { vector: [1, 1], topK: 2, namespace: "n", includeValues: true, includeMetadata: true }), 200);
+    valid(DATA_2026_07, "/vectors/fetch", "get", await d("GET", "/vectors/fetch?ids=v1&namespace=n"), 200);
+    valid(DATA_2026_07, "/vectors/list", "get", await d("GET", "/vectors/list?namespace=n&limit=1"), 200);
+    valid(DATA_2026_07, "/vectors/fetch_by_metadata", "post", await d("POST", "/vectors/fetch_by_metadata", { namespace: "n", filter: { g: "a" } }), 200);
+    valid(DATA_2026_07, "/describe_index_stats", "post", await d("POST", "/describe_index_stats", {}), 200);
+    valid(DATA_2026_07, "/namespaces", "post", await d("POST", "/namespaces", { name: "made" }), 200);
+    valid(DATA_2026_07, "/namespaces", "get", await d("GET", "/namespaces"), 200);
+    valid(DATA_2026_07, "/namespaces/{namespace}", "get", await d("GET", "/namespaces/n"), 200);
+    valid(DATA_2026_07, "/namespaces/{namespace}", "get", await d("GET", "/namespaces/none"), 404);
+    valid(DATA_2026_07, "/namespace-aliases", "post", await d("POST", "/namespace-aliases", { name: "cur", target_namespace: "n" }), 200);
+    valid(DATA_2026_07, "/namespace-aliases/{alias_name}", "patch", await d("PATCH", "/namespace-aliases/cur", { target_namespace: "made" }), 200);
+    valid(DATA_2026_07, "/namespace-aliases/{alias_name}", "get", await d("GET", "/namespace-aliases/cur"), 200);
+    valid(DATA_2026_07, "/namespace-aliases", "post", await d("POST", "/namespace-aliases", { name: "cur", target_namespace: "n" }), 409);
+    valid(DATA_2026_07, "/namespace-aliases/{alias_name}", "delete", await d("DELETE", "/namespace-aliases/cur"), 200);
+    valid(DATA_2026_07, "/vectors/update", "post", await d("POST", "/vectors/update", { id: "v1", setMetadata: { g: "b" }, namespace: "n" }), 200);
+    valid(DATA_2026_07, "/vectors/delete", "post", await d("POST", "/vectors/delete", { ids: ["v2"], namespace: "n" }), 200);
+    valid(DATA_2026_07, "/namespaces/{namespace}", "delete", await d("DELETE", "/namespaces/made"), 200);
+    const unauthorized = await call(`${host}/vectors/upsert`, { method: "POST", body: {}, headers });
+    expect({ status: unauthorized.status, type: unauthorized.headers.get("content-type"), body: unauthorized.body }).toEqual({ status: 401, type: "text/plain", body: "Invalid API key" });
+  });
 });
 
 describe("spec quirks fixed before validation", () => {

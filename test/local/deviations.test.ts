@@ -1,22 +1,14 @@
 // The deviations from the hosted API that the official client's own test suite found, each pinned with the official client.
-import { rmSync } from "node:fs";
 import { Pinecone } from "@pinecone-database/pinecone";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServiceProcess, type RunningService } from "../helpers/local-service.js";
+import { describe, expect, it } from "vitest";
+import { useServiceProcess } from "../helpers/local-service.js";
 import { controlClient } from "./http.js";
 
-let svc: RunningService;
 let pc: Pinecone;
 const serverless = { cloud: "aws" as const, region: "us-east-1" };
 
-beforeAll(async () => {
-  svc = await startServiceProcess();
-  pc = new Pinecone({ apiKey: svc.apiKey, controllerHostUrl: svc.controlUrl });
-});
-
-afterAll(async () => {
-  await svc?.stop();
-  if (svc) rmSync(svc.dataDir, { recursive: true, force: true });
+const service = useServiceProcess((started) => {
+  pc = new Pinecone({ apiKey: started.apiKey, controllerHostUrl: started.controlUrl });
 });
 
 describe("deviations found by a client's suite", () => {
@@ -35,7 +27,7 @@ describe("deviations found by a client's suite", () => {
     expect(result.matches[0].score).toBe(0.69);
     const byMetadata = await fetch(`http://${model!.host}/vectors/fetch_by_metadata`, {
       method: "POST",
-      headers: { "Api-Key": svc.apiKey, "content-type": "application/json" },
+      headers: { "Api-Key": service().apiKey, "content-type": "application/json" },
       body: JSON.stringify({ filter: {} }),
     });
     expect(await byMetadata.text()).toContain('"values":[0.5,0.4]');
@@ -82,7 +74,7 @@ describe("deviations found by a client's suite", () => {
   });
 
   it("4: a setting the service does not know is refused, never dropped", async () => {
-    const api = controlClient(svc.controlUrl, svc.apiKey);
+    const api = controlClient(service().controlUrl, service().apiKey);
     const refused = async (body: unknown, text: string, status = 400) => {
       const answer = await api("POST", "/indexes", body);
       expect(answer.status).toBe(status);
@@ -101,7 +93,7 @@ describe("deviations found by a client's suite", () => {
     await expect(pc.describeIndex("strict")).rejects.toMatchObject({ name: "PineconeNotFoundError" });
     const query = await fetch(`http://${(await pc.describeIndex("floats")).host}/query`, {
       method: "POST",
-      headers: { "Api-Key": svc.apiKey, "content-type": "application/json" },
+      headers: { "Api-Key": service().apiKey, "content-type": "application/json" },
       body: JSON.stringify({ vector: [1, 0], topK: 1, includeValue: true }),
     });
     expect(query.status).toBe(400);
@@ -116,7 +108,7 @@ describe("deviations found by a client's suite", () => {
     );
     const outOfRange = await fetch(`http://${(await pc.describeIndex("dedicated")).host}/query`, {
       method: "POST",
-      headers: { "Api-Key": svc.apiKey, "content-type": "application/json" },
+      headers: { "Api-Key": service().apiKey, "content-type": "application/json" },
       body: JSON.stringify({ vector: [1, 0], topK: 1, maxCandidates: 0 }),
     });
     expect(((await outOfRange.json()) as { message: string }).message).toBe("maxCandidates must be an integer from 1 to 100000, got 0");

@@ -214,6 +214,40 @@ describe("crash and restart", () => {
   });
 });
 
+describe("crash and restart, API version 2026-07", () => {
+  it("keeps a schema index, a namespace alias and a backup schedule, each acknowledged just before a SIGKILL", async () => {
+    const dataDir = newDataDir();
+    dirs.push(dataDir);
+    const apiKey = "durable-key-2026-07-0123";
+    const headers = { "X-Pinecone-Api-Version": "2026-07" };
+    const first = await start(dataDir, apiKey);
+    const api = controlClient(first.controlUrl, apiKey);
+    const docs = await api("POST", "/indexes", { name: "docs", schema: { fields: { body: { type: "string", full_text_search: { stemming: true } } } } }, headers);
+    expect(docs.status).toBe(201);
+    const vecs = await api("POST", "/indexes", { name: "vecs", schema: { fields: { _values: { type: "dense_vector", dimension: 2, metric: "cosine" } } } }, headers);
+    const host = (vecs.body as { host: string }).host;
+    await call(`http://${host}/vectors/upsert`, { method: "POST", apiKey, body: { vectors: [{ id: "a", values: [1, 0] }], namespace: "v1" }, headers });
+    const alias = await call(`http://${host}/namespace-aliases`, { method: "POST", apiKey, body: { name: "current", target_namespace: "v1" }, headers });
+    expect(alias.status).toBe(200);
+    const schedule = await api("POST", "/indexes/vecs/backup-schedules", { name: "nightly", schedule: { type: "time-based", frequency: "weekly" }, retention: { expire_after_days: 7 } }, headers);
+    expect(schedule.status).toBe(200);
+    await first.kill();
+
+    const second = await start(dataDir, apiKey);
+    const again = controlClient(second.controlUrl, apiKey);
+    expect((await again("GET", "/indexes/docs", undefined, headers)).body).toEqual(docs.body);
+    const id = (schedule.body as { schedule_id: string }).schedule_id;
+    expect((await again("GET", `/backup-schedules/${id}`, undefined, headers)).body).toEqual(schedule.body);
+    const host2 = ((await again("GET", "/indexes/vecs")).body as { host: string }).host;
+    expect((await call(`http://${host2}/namespace-aliases/current`, { apiKey, headers })).body).toEqual(alias.body);
+    expect((await call(`http://${host2}/query`, { method: "POST", apiKey, body: { namespace: "current", topK: 1, vector: [1, 0] }, headers })).body).toMatchObject({
+      namespace: "v1",
+      matches: [{ id: "a" }],
+    });
+    await second.stop();
+  });
+});
+
 describe("one process per data dir", () => {
   it("refuses a second service on the same data dir with a clear message, and takes over a stale lock", async () => {
     const dataDir = newDataDir();

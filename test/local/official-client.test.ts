@@ -1,12 +1,10 @@
 // Contract tests: the official TypeScript client (@pinecone-database/pinecone 8.x) drives the local service.
 // The client adds https:// to a host without a scheme, so data-plane handles are made with an explicit
 // "http://" host: pc.index({ name, host: `http://${model.host}` }).
-import { rmSync } from "node:fs";
 import { Pinecone, type Index } from "@pinecone-database/pinecone";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServiceProcess, type RunningService } from "../helpers/local-service.js";
+import { describe, expect, it } from "vitest";
+import { useServiceProcess } from "../helpers/local-service.js";
 
-let svc: RunningService;
 let pc: Pinecone;
 
 const pod = { environment: "us-east1-gcp", podType: "p1.x1", pods: 1 };
@@ -35,14 +33,8 @@ async function waitForCollection(name: string): Promise<Awaited<ReturnType<Pinec
   throw new Error(`collection ${name} never became Ready`);
 }
 
-beforeAll(async () => {
-  svc = await startServiceProcess();
-  pc = new Pinecone({ apiKey: svc.apiKey, controllerHostUrl: svc.controlUrl });
-});
-
-afterAll(async () => {
-  await svc?.stop();
-  if (svc) rmSync(svc.dataDir, { recursive: true, force: true });
+const service = useServiceProcess((started) => {
+  pc = new Pinecone({ apiKey: started.apiKey, controllerHostUrl: started.controlUrl });
 });
 
 describe("official client against the local service", () => {

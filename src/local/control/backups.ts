@@ -7,7 +7,8 @@ import type { VectorStore } from "../storage/store.js";
 import type { DeclaredNamespaces } from "../storage/declared-namespaces.js";
 import { ControlError, invalid, notFound } from "./errors.js";
 import type { ControlOperations } from "./operations.js";
-import { checkResourceName, parseDeletionProtection, parseTags } from "./validate.js";
+import { checkResourceName, parseDeletionProtection, parseReadCapacity, parseTags } from "./validate.js";
+import { isObject } from "./json-fields.js";
 import { describedSchemaFields } from "./index-model-2026-07.js";
 import type { ApiVersion } from "../api-version.js";
 
@@ -20,6 +21,8 @@ export class Backups {
     private readonly operations: ControlOperations,
     private readonly log: (line: string) => void,
     private readonly declared?: DeclaredNamespaces,
+    /** The time, in ms since the epoch (moved by tests of backup schedules). */
+    private readonly now: () => number = Date.now,
   ) {}
 
   /** At start: resume the snapshots a restart interrupted. */
@@ -27,7 +30,7 @@ export class Backups {
     for (const backup of this.inventory.backups.values()) if (backup.status === "Initializing") this.startCopy(backup);
   }
 
-  create(indexName: string, body: Record<string, unknown>, version: ApiVersion = "2026-04"): Promise<Model> {
+  create(indexName: string, body: Record<string, unknown>, version: ApiVersion = "2026-04", scheduleId?: string): Promise<Model> {
     const name = optionalString(body, "name");
     const description = optionalString(body, "description");
     const unknown = Object.keys(body).find((k) => k !== "name" && k !== "description");
@@ -42,7 +45,7 @@ export class Backups {
       const backupId = randomUUID();
       const backup: StoredBackup = {
         backupId,
-        name: name ?? `${index.name}-${new Date().toISOString().slice(0, 19).replace(/[-:]/g, "").replace("T", "-")}`,
+        name: name ?? `${index.name}-${new Date(this.now()).toISOString().slice(0, 19).replace(/[-:]/g, "").replace("T", "-")}`,
         ...(description !== undefined ? { description } : {}),
         space: `b:${backupId}`,
         sourceIndexName: index.name,
@@ -56,7 +59,8 @@ export class Backups {
         metric: index.metric,
         ...(index.schema ? { schema: index.schema } : {}),
         tags: { ...index.tags },
-        createdAt: new Date().toISOString(),
+        ...(scheduleId !== undefined ? { scheduleId } : {}),
+        createdAt: new Date(this.now()).toISOString(),
       };
       await this.inventory.putBackup(backup);
       this.startCopy(backup);
@@ -98,8 +102,12 @@ export class Backups {
     const name = optionalString(body, "name");
     if (name === undefined) throw new ControlError(422, "UNPROCESSABLE_ENTITY", "Failed to deserialize the JSON body into the target type: missing field `name`");
     checkResourceName("Index", name);
-    const unknown = Object.keys(body).find((k) => !["name", "tags", "deletion_protection"].includes(k));
-    if (unknown !== undefined) throw invalid(`${unknown} is not a field of a restore request; the fields are name, tags and deletion_protection.`);
+    const unknown = Object.keys(body).find((k) => !["name", "tags", "deletion_protection", "read_capacity"].includes(k));
+    if (unknown !== undefined) throw invalid(`${unknown} is not a field of a restore request; the fields are name, tags, deletion_protection and read_capacity.`);
+    const readCapacity = isObject(body.read_capacity) ? parseReadCapacity(body.read_capacity, "read_capacity") : undefined;
+    if (body.read_capacity !== undefined && body.read_capacity !== null && !readCapacity) {
+      throw new ControlError(422, "UNPROCESSABLE_ENTITY", "Failed to deserialize the JSON body into the target type: read_capacity: invalid type, expected an object");
+    }
     const tags = parseTags(body.tags);
     const deletionProtection = parseDeletionProtection(body.deletion_protection) ?? "disabled";
     return this.operations.serial.run(async () => {
@@ -122,7 +130,8 @@ export class Backups {
           ...(backup.dimension !== undefined ? { dimension: backup.dimension } : {}),
           metric: backup.metric,
           ...(backup.schema ? { schema: backup.schema } : {}),
-          spec: { serverless: { cloud: backup.cloud, region: backup.region } },
+          sourceBackupId: backup.backupId,
+          spec: { serverless: { cloud: backup.cloud, region: backup.region, ...(readCapacity ? { read_capacity: readCapacity } : {}) } },
           deletionProtection,
           tags: tags ?? { ...backup.tags },
         },
@@ -185,12 +194,12 @@ function optionalString(body: Record<string, unknown>, key: string): string | un
   return v;
 }
 
-function byCreation<T extends { createdAt: string }>(id: (t: T) => string) {
+export function byCreation<T extends { createdAt: string }>(id: (t: T) => string) {
   return (a: T, b: T) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : id(a) < id(b) ? -1 : 1);
 }
 
 /** One page of `all`: `limit` (1–100, default 10; 100 from 2026-07) after the position `paginationToken` names. */
-function page(all: Model[], query: URLSearchParams, version: ApiVersion): Model {
+export function page(all: Model[], query: URLSearchParams, version: ApiVersion): Model {
   const rawLimit = query.get("limit");
   const limit = rawLimit === null || rawLimit === "" ? (version === "2026-07" ? 100 : 10) : Number(rawLimit);
   if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw invalid(`limit must be an integer from 1 to 100 (got ${JSON.stringify(rawLimit)}).`);
@@ -227,7 +236,7 @@ function backupModel(b: StoredBackup): Model {
 }
 
 /** 2026-07 describes a backup's index by its schema instead of dimension and metric. */
-function backupModel2026_07(b: StoredBackup): Model {
+export function backupModel2026_07(b: StoredBackup): Model {
   const { dimension: _dimension, metric: _metric, ...rest } = backupModel(b);
   return { ...rest, schema: { fields: describedSchemaFields(b) } };
 }

@@ -7,7 +7,9 @@ import { asControl } from "../inference/routes.js";
 import { embedOptions } from "../inference/validate.js";
 import type { Models } from "../models/available-models.js";
 import type { Metric } from "../storage/inventory.js";
-import { checkResourceName, parseDeletionProtection, parseTags, type CreateIndexInput } from "./validate.js";
+import { checkResourceName, parseDeletionProtection, parseMetadataSchema, parseReadCapacity, parseTags, type CreateIndexInput } from "./validate.js";
+import { onlyKnown } from "./json-fields.js";
+import type { ServerlessSpecRecord } from "../storage/inventory.js";
 
 const CLOUDS = ["aws", "gcp", "azure"];
 type Obj = Record<string, unknown>;
@@ -27,6 +29,7 @@ function params(v: unknown, field: string): Record<string, unknown> {
 }
 
 export async function parseCreateForModel(body: Obj, models: Models): Promise<CreateIndexInput> {
+  onlyKnown(body, ["name", "cloud", "region", "embed", "deletion_protection", "tags", "schema", "read_capacity"], "");
   const name = str(body, "name", "name");
   checkResourceName("Index", name);
   const cloud = str(body, "cloud", "cloud");
@@ -60,12 +63,17 @@ export async function parseCreateForModel(body: Obj, models: Models): Promise<Cr
       throw invalid(`embed.dimension ${JSON.stringify(dimension)} is not available for ${modelName}: it produces vectors of dimension ${model.dimension}.`);
     }
   }
+  const serverless: ServerlessSpecRecord = { cloud, region };
+  if (isObject(body.read_capacity)) serverless.read_capacity = parseReadCapacity(body.read_capacity, "read_capacity");
+  else if (body.read_capacity !== undefined && body.read_capacity !== null) throw unprocessable("read_capacity: invalid type, expected an object");
+  if (isObject(body.schema)) serverless.schema = parseMetadataSchema(body.schema, "schema");
+  else if (body.schema !== undefined && body.schema !== null) throw unprocessable("schema: invalid type, expected an object");
   return {
     name,
     vectorType: model.vectorType,
     ...(model.dimension !== undefined ? { dimension: model.dimension } : {}),
     metric: metricRaw as Metric,
-    spec: { serverless: { cloud, region } },
+    spec: { serverless },
     deletionProtection: parseDeletionProtection(body.deletion_protection) ?? "disabled",
     tags: parseTags(body.tags) ?? {},
     embed: {

@@ -68,6 +68,7 @@ export function indexModel2026_07(index: StoredIndex, hostName: string): Model {
     deployment: deployment(index),
     ...("pod" in spec ? {} : { read_capacity: readCapacity(rc) }),
     ...(sourceCollection !== undefined ? { source_collection: sourceCollection } : {}),
+    ...(index.sourceBackupId !== undefined ? { source_backup_id: index.sourceBackupId } : {}),
     schema: { fields },
     tags: Object.keys(index.tags).length > 0 ? { ...index.tags } : null,
     deletion_protection: index.deletionProtection,

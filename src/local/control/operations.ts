@@ -120,6 +120,7 @@ export class ControlOperations {
         ...(restoreJobId ? { restoreJobId } : {}),
         ...(input.embed ? { embed: input.embed } : {}),
         ...(input.schema ? { schema: input.schema } : {}),
+        ...(input.sourceBackupId ? { sourceBackupId: input.sourceBackupId } : {}),
         createdAt: new Date().toISOString(),
       };
       index.port = await this.servers.open(index, 0);

@@ -9,6 +9,7 @@ import { parseCreateWithSchema } from "./create-with-schema.js";
 import { parseConfigure2026_07 } from "./configure-2026-07.js";
 import { requestApiVersion, type ApiVersion } from "../api-version.js";
 import type { Backups } from "./backups.js";
+import type { BackupSchedules } from "./backup-schedules.js";
 import { parseConfigure, parseCreateCollection, parseCreateIndex, parseJsonObject } from "./validate.js";
 import { parseCreateForModel } from "./create-for-model.js";
 import { inferenceRoutes } from "../inference/routes.js";
@@ -29,6 +30,32 @@ const shapeOf = (version: ApiVersion): IndexShape => (version === "2026-07" ? in
 interface Route {
   pattern: RegExp;
   methods: Record<string, Handler>;
+}
+
+/** Backup schedules (2026-07 only: older versions have no such routes). */
+function backupScheduleRoutes(schedules: BackupSchedules): Route[] {
+  const only2026_07 = (handler: Handler): Handler => async (ctx) => {
+    if (ctx.version !== "2026-07") throw new ControlError(404, "NOT_FOUND", "Backup schedules need API version 2026-07: send the header X-Pinecone-Api-Version: 2026-07.");
+    return handler(ctx);
+  };
+  return [
+    {
+      pattern: /^\/indexes\/([^/]+)\/backup-schedules\/?$/,
+      methods: {
+        GET: only2026_07(async ({ name, query }) => [200, schedules.list(name, query)]),
+        POST: only2026_07(async ({ name, body }) => [200, await schedules.create(name, await body())]),
+      },
+    },
+    {
+      pattern: /^\/backup-schedules\/([^/]+)\/?$/,
+      methods: {
+        GET: only2026_07(async ({ name }) => [200, schedules.describe(name)]),
+        PATCH: only2026_07(async ({ name, body }) => [200, await schedules.update(name, await body())]),
+        DELETE: only2026_07(async ({ name }) => [204, await schedules.delete(name)]),
+      },
+    },
+    { pattern: /^\/backup-schedules\/([^/]+)\/history\/?$/, methods: { GET: only2026_07(async ({ name, query }) => [200, schedules.history(name, query)]) } },
+  ];
 }
 
 /** Backups of serverless indexes and the restore jobs that make indexes of them (2025-04 and later). */
@@ -113,8 +140,15 @@ class TooLarge extends Error {}
 /** The client went away before its body arrived: there is no one left to answer, and nothing to log. */
 class Aborted extends Error {}
 
-export function controlPlaneHandler(operations: ControlOperations, apiKey: string, log: (line: string) => void, models: Models, backups?: Backups) {
-  const table = [...routes(operations, models), ...(backups ? backupRoutes(backups) : [])];
+export function controlPlaneHandler(
+  operations: ControlOperations,
+  apiKey: string,
+  log: (line: string) => void,
+  models: Models,
+  backups?: Backups,
+  schedules?: BackupSchedules,
+) {
+  const table = [...routes(operations, models), ...(backups ? backupRoutes(backups) : []), ...(schedules ? backupScheduleRoutes(schedules) : [])];
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const method = req.method ?? "GET";
     try {

@@ -45,8 +45,7 @@ export function parseReadCapacity(rc: Record<string, unknown>, where = "spec.ser
 }
 
 /** spec.serverless.schema: the metadata fields that can be filtered on (only `filterable: true` exists). */
-function parseSchema(schema: Record<string, unknown>): MetadataSchemaRecord {
-  const where = "spec.serverless.schema";
+export function parseMetadataSchema(schema: Record<string, unknown>, where = "spec.serverless.schema"): MetadataSchemaRecord {
   onlyKnown(schema, ["fields"], where);
   const fields = obj(schema, "fields", `${where}.fields`, true)!;
   const out: MetadataSchemaRecord = { fields: {} };
@@ -106,7 +105,7 @@ export function parseTags(v: unknown): Record<string, string> | undefined {
 }
 
 /** The stored index's own settings, as a create request gives them. */
-export type CreateIndexInput = Pick<StoredIndex, "name" | "vectorType" | "dimension" | "metric" | "spec" | "deletionProtection" | "tags" | "embed" | "schema"> & {
+export type CreateIndexInput = Pick<StoredIndex, "name" | "vectorType" | "dimension" | "metric" | "spec" | "deletionProtection" | "tags" | "embed" | "schema" | "sourceBackupId"> & {
   sourceCollection?: string;
 };
 
@@ -193,7 +192,7 @@ export function parseCreateIndex(body: Record<string, unknown>): CreateIndexInpu
     const readCapacity = obj(sl, "read_capacity", "spec.serverless.read_capacity", false);
     if (readCapacity) serverless.read_capacity = parseReadCapacity(readCapacity);
     const schema = obj(sl, "schema", "spec.serverless.schema", false);
-    if (schema) serverless.schema = parseSchema(schema);
+    if (schema) serverless.schema = parseMetadataSchema(schema);
     parsedSpec = { serverless };
   } else {
     if (vectorType === "sparse") throw invalid("vector_type sparse is only supported for serverless indexes, not pod-based ones.");

@@ -30,6 +30,7 @@ import { bulkImportRoute } from "./routes/bulk-imports.js";
 import { wrongApiRefusal } from "./wrong-api.js";
 import { documentsRoute } from "./routes/documents/route.js";
 import { namespaceAliasesRoute, throughAliases } from "./namespace-aliases.js";
+import { checkStricter2026_07 } from "./stricter-2026-07.js";
 
 export type { DataPlaneIndex, DataPlaneRequest, DataPlaneResponse } from "./types.js";
 
@@ -73,6 +74,7 @@ export async function handleDataPlane(
     if (wrongApi) return wrongApi;
     const documents = await documentsRoute({ req: request, index, store, extras, models }, requested);
     if (documents) return documents;
+    checkStricter2026_07(request, requested);
     const aliasRoute = /^\/namespace-aliases(?:\/([^/]+))?$/.exec(requested);
     if (aliasRoute) return { status: 200, body: await namespaceAliasesRoute({ req: request, index, store, extras }, aliasRoute[1]) };
     // A read through a namespace alias is served by its target; a write to one is refused.

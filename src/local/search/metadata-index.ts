@@ -19,9 +19,17 @@ interface FieldIndex {
 
 export class MetadataIndex {
   private readonly fields = new Map<string, FieldIndex>();
+  private readonly skipped = new Set<string>();
+
+  /** Leaves a field out from now on (a full-text field of documents: its postings answer for it, not this index). */
+  skip(name: string): void {
+    this.skipped.add(name);
+    this.fields.delete(name);
+  }
 
   add(slot: number, metadata: Record<string, unknown>): void {
     for (const [name, value] of Object.entries(metadata)) {
+      if (this.skipped.has(name)) continue;
       let field = this.fields.get(name);
       if (!field) this.fields.set(name, (field = { values: new Map(), present: new Set() }));
       field.present.add(slot);

@@ -19,6 +19,8 @@ export interface AnalysedDocument {
   stream?: ArrayLike<number>;
   /** Each stream entry's position, where they are not simply 0, 1, 2… (a removed stop word leaves a gap). */
   streamPositions?: ArrayLike<number>;
+  /** The positions of `terms[i]`, ascending, when the caller has them grouped already (instead of a stream). */
+  positionsOf?: (i: number) => ArrayLike<number>;
 }
 
 const FIRST_CAPACITY = 4;
@@ -47,7 +49,7 @@ export class PostingList {
     return this.slots.byteLength + this.generations.byteLength + this.counts.byteLength + this.positionEnds.byteLength + this.positions.byteLength;
   }
 
-  append(slot: number, generation: number, count: number, positions: readonly number[] | undefined): void {
+  append(slot: number, generation: number, count: number, positions: ArrayLike<number> | undefined): void {
     if (this.size === this.slots.length) this.resize(this.size * 2);
     const i = this.size++;
     this.slots[i] = slot;
@@ -139,7 +141,7 @@ export class FieldPostings {
       const term = doc.terms[i];
       let list = this.lists.get(term);
       if (!list) this.lists.set(term, (list = new PostingList()));
-      list.append(slot, generation, doc.counts[i], positions?.get(term));
+      list.append(slot, generation, doc.counts[i], doc.positionsOf ? doc.positionsOf(i) : positions?.get(term));
     }
     this.holds[slot] = 1;
     this.lengths[slot] = doc.length;

@@ -204,6 +204,11 @@ export class NamespaceVectors {
     return this.quantizedBelow === Infinity && this.metadataIndexedBelow === Infinity;
   }
 
+  /** Leaves these metadata fields out of the metadata index (the full-text fields of documents). */
+  leaveOutOfMetadataIndex(fields: Iterable<string>): void {
+    for (const f of fields) this.metadata.skip(f);
+  }
+
   /** The metadata index, whole. */
   metadataIndex(): MetadataIndex {
     for (let slot = this.metadataIndexedBelow; slot < this.used; slot++) this.indexMetadata(slot);

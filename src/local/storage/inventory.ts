@@ -68,6 +68,8 @@ export interface StoredIndex {
    * `_sparse_values`): its typed fields. vectorType / dimension / metric then mirror its dense_vector field, if any.
    */
   schema?: IndexSchemaRecord;
+  /** Set for an index restored from a backup: that backup's id. */
+  sourceBackupId?: string;
   createdAt: string;
 }
 
@@ -89,6 +91,8 @@ export interface StoredBackup {
   /** The source's document schema, when it was a document index: a restore makes a document index again. */
   schema?: IndexSchemaRecord;
   tags: Record<string, string>;
+  /** Set for a backup a backup schedule made (its history, and its retention). */
+  scheduleId?: string;
   recordCount?: number;
   namespaceCount?: number;
   sizeBytes?: number;
@@ -105,6 +109,20 @@ export interface StoredRestoreJob {
   percentComplete: number;
   createdAt: string;
   completedAt?: string;
+}
+
+/** A time-based backup schedule of one index (API version 2026-07); its history is the backups with its id. */
+export interface StoredBackupSchedule {
+  scheduleId: string;
+  name: string;
+  indexId: string;
+  indexName: string;
+  frequency: "daily" | "weekly" | "monthly";
+  retentionDays: number;
+  enabled: boolean;
+  /** When the next backup is due (ISO); absent while disabled. */
+  nextRunAt?: string;
+  createdAt: string;
 }
 
 export interface StoredCollection {
@@ -126,6 +144,7 @@ const COLLECTION = "collection:";
 const DROP = "drop:";
 const BACKUP = "backup:";
 const RESTORE = "restore:";
+const SCHEDULE = "schedule:";
 
 export class Inventory {
   readonly indexes = new Map<string, StoredIndex>();
@@ -134,6 +153,8 @@ export class Inventory {
   readonly backups = new Map<string, StoredBackup>();
   /** By restore job id. */
   readonly restoreJobs = new Map<string, StoredRestoreJob>();
+  /** By schedule id. */
+  readonly schedules = new Map<string, StoredBackupSchedule>();
   private readonly db: Database<unknown, string>;
 
   constructor(root: RootDatabase) {
@@ -143,6 +164,7 @@ export class Inventory {
       else if (key.startsWith(COLLECTION)) this.collections.set(key.slice(COLLECTION.length), value as StoredCollection);
       else if (key.startsWith(BACKUP)) this.backups.set(key.slice(BACKUP.length), value as StoredBackup);
       else if (key.startsWith(RESTORE)) this.restoreJobs.set(key.slice(RESTORE.length), value as StoredRestoreJob);
+      else if (key.startsWith(SCHEDULE)) this.schedules.set(key.slice(SCHEDULE.length), value as StoredBackupSchedule);
     }
   }
 
@@ -172,6 +194,18 @@ export class Inventory {
   async putRestoreJob(job: StoredRestoreJob): Promise<void> {
     this.restoreJobs.set(job.restoreJobId, job);
     await this.db.put(RESTORE + job.restoreJobId, job);
+    await this.db.flushed;
+  }
+
+  async putSchedule(schedule: StoredBackupSchedule): Promise<void> {
+    this.schedules.set(schedule.scheduleId, schedule);
+    await this.db.put(SCHEDULE + schedule.scheduleId, schedule);
+    await this.db.flushed;
+  }
+
+  async removeSchedule(scheduleId: string): Promise<void> {
+    this.schedules.delete(scheduleId);
+    await this.db.remove(SCHEDULE + scheduleId);
     await this.db.flushed;
   }
 

@@ -22,7 +22,7 @@ import { SpaceTable, type NsHolder } from "./spaces.js";
 
 interface SparseValues { indices: number[]; values: number[] }
 export interface VectorRecord { id: string; values: number[]; sparseValues?: SparseValues; metadata?: Record<string, unknown> }
-export interface SpaceStats { namespaces: Record<string, { vectorCount: number }>; totalVectorCount: number; bytes: number; dimension?: number }
+export interface SpaceStats { namespaces: Record<string, { vectorCount: number; bytes?: number }>; totalVectorCount: number; bytes: number; dimension?: number }
 
 /** A record as the data plane writes it: dense values already 32-bit floats, metadata already JSON text. */
 export interface WriteRecord { id: string; values: Float32Array; sparse?: SparseVector; metadataJson?: string }
@@ -144,7 +144,7 @@ export class VectorStore {
     if (!entry) return stats;
     if (entry.dimension !== undefined) stats.dimension = entry.dimension;
     for (const { entry: ns } of this.spaceTable.namespaces(entry.no)) {
-      stats.namespaces[ns.name] = { vectorCount: ns.count };
+      stats.namespaces[ns.name] = { vectorCount: ns.count, bytes: ns.bytes };
       stats.totalVectorCount += ns.count;
       stats.bytes += ns.bytes;
     }

@@ -201,6 +201,40 @@ describe("classic indexes across the two versions", () => {
     expect(described.body).not.toHaveProperty("read_capacity");
   });
 
+  it("an index made for a model is described with a semantic_text field; its read capacity and metadata schema are kept, unknown keys refused", async () => {
+    const made = await v7("POST", "/indexes/create-for-model", {
+      name: "notes",
+      cloud: "gcp",
+      region: "us-central1",
+      embed: { model: "local-bm25", field_map: { text: "body" } },
+      read_capacity: { mode: "Dedicated", dedicated: { node_type: "b1", scaling: "Manual", manual: { replicas: 1, shards: 1 } } },
+      schema: { fields: { genre: { filterable: true } } },
+    });
+    validIn2026_07("/indexes/create-for-model", "post", 201, made);
+    expect(made.body).toMatchObject({
+      deployment: { deployment_type: "managed", cloud: "gcp", region: "us-central1" },
+      read_capacity: { mode: "Dedicated", dedicated: { node_type: "b1" } },
+      schema: {
+        fields: {
+          body: {
+            type: "semantic_text",
+            model: "local-bm25",
+            dimension: null,
+            metric: "dotproduct",
+            write_parameters: { input_type: "passage", truncate: "END" },
+            read_parameters: { input_type: "query", truncate: "END" },
+            description: null,
+          },
+        },
+      },
+    });
+    expect((await v4("GET", "/indexes/notes")).body).toMatchObject({ spec: { serverless: { schema: { fields: { genre: { filterable: true } } } } } });
+    const refused = await v7("POST", "/indexes/create-for-model", { name: "x", cloud: "aws", region: "us-east-1", embed: { model: "local-bm25", field_map: { text: "t" } }, dimension: 3 });
+    expect(refused.body).toEqual(
+      controlError(400, "INVALID_ARGUMENT", "dimension is not a setting the local service knows, so it is refused rather than ignored; known: name, cloud, region, embed, deletion_protection, tags, schema, read_capacity."),
+    );
+  });
+
   it("without a version header the service answers as before (the 2026-04 shape)", async () => {
     const answer = await call(`${svc.controlUrl}/indexes/legacy`, { apiKey: "k" });
     expect(answer.body).toMatchObject({ name: "legacy", dimension: 5, metric: "cosine", vector_type: "dense" });

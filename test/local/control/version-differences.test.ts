@@ -76,9 +76,11 @@ describe("backups under 2026-07", () => {
     expect(created.body).toMatchObject({ name: "nightly", schema: { fields: { body: { type: "string", full_text_search: { language: "en" } } } } });
     expect(created.body).not.toHaveProperty("dimension");
     await waitReady(api, `/backups/${id}`);
-    expect((await api("POST", `/backups/${id}/create-index`, { name: "restored" })).status).toBe(202);
+    const dedicated = { mode: "Dedicated", dedicated: { node_type: "b1", scaling: "Manual", manual: { replicas: 1, shards: 2 } } };
+    expect((await api("POST", `/backups/${id}/create-index`, { name: "restored", read_capacity: dedicated })).status).toBe(202);
     const restored = await waitReady(api, "/indexes/restored");
-    expect(restored).toMatchObject({ name: "restored" });
+    expect(restored).toMatchObject({ name: "restored", spec: { serverless: { read_capacity: { ...dedicated, status: { state: "Ready", current_replicas: 1, current_shards: 2 } } } } });
+    expect((await v7("GET", "/indexes/restored")).body).toMatchObject({ source_backup_id: id });
     expect(((await v7("GET", "/indexes/restored")).body as { schema: unknown }).schema).toEqual(((await v7("GET", "/indexes/docs")).body as { schema: unknown }).schema);
     expect((await api("POST", "/indexes/docs/backups", {})).status).toBe(201);
   });

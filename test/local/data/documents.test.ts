@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { client, makeIndex, openEnv, type Client, type Env } from "../setup.js";
 import type { IndexSchemaRecord } from "../../../src/local/storage/index-schema.js";
 import { ReferenceSearch } from "../../helpers/fulltext-reference.js";
+import { specsAvailable, validateResponse } from "../../helpers/api-spec.js";
 import { parseQueryString, textQuery } from "../../../src/local/search/fulltext/query-string.js";
 import { Analyzer, type FullTextOptions } from "../../../src/local/search/fulltext/analyzer.js";
 
@@ -117,12 +118,19 @@ describe("documents", () => {
     expect(await api.post("/namespaces/ns/documents/fetch", { filter: { body: { $match_phrase: "brown dog" } } })).toEqual(
       refusal("Invalid filter: $match_phrase on field 'body': the text-match operators ($match_phrase, $match_all, $match_any) are supported only in search, not here (documents are selected on metadata alone)"),
     );
+    expect(await search({ score_by: [{ type: "text", fields: ["body"], query: "x" }], top_k: 1, filter: { body: "brown" } })).toEqual(
+      refusal("Invalid filter: field 'body' is a full-text field: it is matched by its words with $match_phrase, $match_all or $match_any, not filtered by value ($eq)"),
+    );
+    expect(await api.post("/namespaces/ns/documents/delete", { filter: { title: { $exists: true } } })).toEqual(
+      refusal("Invalid filter: field 'title' is a full-text field: it is matched by its words with $match_phrase, $match_all or $match_any (in search), not filtered by value ($exists)"),
+    );
     expect(await api.post("/namespaces/ns/documents/fetch", {})).toEqual(
       refusal("No 'ids' or 'filter' provided in the document fetch request. Provide at least one document ID in 'ids', or a metadata filter in 'filter'."),
     );
     expect(await api.post("/namespaces/ns/documents/delete", { filter: {} })).toEqual(
       refusal("filter must not be empty: an empty filter is refused rather than matching every document (to delete them all, set delete_all)"),
     );
+    expect(await api.post(`/namespaces/${encodeURIComponent("nämes")}/documents/list`, {})).toEqual(refusal("Namespace 'nämes' must be ASCII without NUL"));
     expect(await api.post("/namespaces/ns/documents/frobnicate", {})).toEqual(
       refusal("Not found: /namespaces/ns/documents/frobnicate is not a documents operation; the operations are upsert, search, fetch, delete, update, list", 404, "NOT_FOUND"),
     );
@@ -163,5 +171,31 @@ describe("writes", () => {
     expect(await ids("body:paper OR body:moved")).toEqual(["d2"]);
     expect(await w.post("/namespaces/w/documents/delete", { delete_all: true })).toEqual({ status: 202, body: {} });
     expect(await ids("body:moved")).toEqual([]);
+  });
+});
+
+describe("every answer as db_data_2026-07.oas.yaml describes it", () => {
+  it.skipIf(!specsAvailable)("successes and refusals of each operation validate against the spec's response schemas", async () => {
+    const s = client(env.store, makeIndex({ name: "docs", space: "i:docs3", dimension: 3, metric: "cosine", schema }));
+    const cases: [string, object][] = [
+      ["upsert", { documents: DOCS }],
+      ["upsert", { documents: [{ _id: "x" }] }],
+      ["search", { score_by: [{ type: "query_string", query: "body:brown" }], top_k: 2, include_fields: ["*"] }],
+      ["search", { score_by: [], top_k: 2 }],
+      ["fetch", { ids: ["d1", "d2"] }],
+      ["fetch", { filter: { genre: "nature" }, limit: 1 }],
+      ["fetch", {}],
+      ["list", { limit: 1 }],
+      ["update", { documents: [{ _id: "d1", body: "x" }] }],
+      ["update", { filter: { genre: "home" }, set_fields: { year: 1 } }],
+      ["delete", { filter: { genre: "home" } }],
+      ["delete", { ids: ["d1"] }],
+      ["delete", {}],
+    ];
+    for (const [operation, body] of cases) {
+      const answer = await s.post(`/namespaces/ns/documents/${operation}`, body);
+      const problems = validateResponse("db_data_2026-07.oas.yaml", `/namespaces/{namespace}/documents/${operation}`, "post", answer.status, answer.body);
+      expect(problems, `${operation} ${JSON.stringify(body)} → ${answer.status} ${JSON.stringify(answer.body)}`).toEqual([]);
+    }
   });
 });

@@ -117,6 +117,31 @@ describe("namespace aliases", () => {
     expect(((await data("GET", "/namespace-aliases")).body as { total_count: number }).total_count).toBe(1);
   });
 
+  it("serve a records search through an alias from its target, and 2026-07 names it", async () => {
+    const api = controlClient(svc.controlUrl, "k");
+    const made = await api("POST", "/indexes/create-for-model", { name: "notes", cloud: "aws", region: "us-east-1", embed: { model: "local-bm25", field_map: { text: "body" } } });
+    const notes = `http://${(made.body as { host: string }).host}`;
+    const upsert = await call(`${notes}/records/namespaces/journal/upsert`, {
+      method: "POST",
+      apiKey: "k",
+      body: '{"_id":"n1","body":"fog over the lighthouse"}\n{"_id":"n2","body":"sunny harbour"}\n',
+      headers: { "content-type": "application/x-ndjson" },
+    });
+    expect(upsert.status).toBe(201);
+    const alias = await call(`${notes}/namespace-aliases`, { method: "POST", apiKey: "k", body: { name: "latest", target_namespace: "journal" }, headers: V7 });
+    expect(alias.status).toBe(200);
+    const search = await call(`${notes}/records/namespaces/latest/search`, { method: "POST", apiKey: "k", body: { query: { top_k: 1, inputs: { text: "lighthouse" } } }, headers: V7 });
+    if (specsAvailable) expect(validateResponse("db_data_2026-07.oas.yaml", "/records/namespaces/{namespace}/search", "post", 200, search.body)).toEqual([]);
+    expect(search.body).toMatchObject({ namespace: "journal", result: { hits: [{ _id: "n1" }] } });
+    const refused = await call(`${notes}/records/namespaces/latest/upsert`, {
+      method: "POST",
+      apiKey: "k",
+      body: '{"_id":"n3","body":"x"}\n',
+      headers: { ...V7, "content-type": "application/x-ndjson" },
+    });
+    expect(refused.status).toBe(409);
+  });
+
   it("are repointed (reads follow at once) and kept across a restart", async () => {
     const before = (await data("GET", "/namespace-aliases/current")).body as { updated_at: string; created_at: string };
     const repointed = await data("PATCH", "/namespace-aliases/current", { target_namespace: "v2" });

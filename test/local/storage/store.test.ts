@@ -17,7 +17,7 @@ describe("VectorStore", () => {
     await s.put("i:a", "", [rec("x", [1, 2]), rec("y", [3, 4])], 2);
     await s.put("i:a", "ns", [rec("x", [1, 2], { k: "v" })], 2);
     const stats = s.spaceStats("i:a");
-    expect(stats.namespaces).toEqual({ "": { vectorCount: 2 }, ns: { vectorCount: 1 } });
+    expect(stats.namespaces).toEqual({ "": { vectorCount: 2, bytes: expect.any(Number) }, ns: { vectorCount: 1, bytes: expect.any(Number) } });
     expect(stats.totalVectorCount).toBe(3);
     expect(stats.dimension).toBe(2);
     expect(stats.bytes).toBeGreaterThan(3 * (8 + 8 + 16));
@@ -26,7 +26,7 @@ describe("VectorStore", () => {
     await s.put("i:a", "", [rec("x", [5, 6])], 2);
     expect(s.spaceStats("i:a").bytes).toBe(before);
     await s.deleteIds("i:a", "ns", ["x"]);
-    expect(s.spaceStats("i:a")).toEqual({ namespaces: { "": { vectorCount: 2 } }, totalVectorCount: 2, bytes: expect.any(Number), dimension: 2 });
+    expect(s.spaceStats("i:a")).toEqual({ namespaces: { "": { vectorCount: 2, bytes: expect.any(Number) } }, totalVectorCount: 2, bytes: expect.any(Number), dimension: 2 });
     expect(s.spaceStats("i:a").bytes).toBeLessThan(before);
   });
 
@@ -37,12 +37,12 @@ describe("VectorStore", () => {
     await s.put("i:src", "two", [rec("c", [1, 1], { tags: ["p", "q"] })], 2);
     const stats = await s.copySpace("i:src", "c:copy");
     expect(stats).toEqual(s.spaceStats("i:src"));
-    expect(stats.namespaces).toEqual({ "": { vectorCount: 2 }, two: { vectorCount: 1 } });
+    expect(stats.namespaces).toEqual({ "": { vectorCount: 2, bytes: expect.any(Number) }, two: { vectorCount: 1, bytes: expect.any(Number) } });
     expect(s.get("c:copy", "two", "c")?.metadataJson).toBe('{"tags":["p","q"]}');
     expect(Array.from(s.get("c:copy", "", "a")!.values)).toEqual([1, 0]);
     await s.deleteAll("i:src", "");
     await s.put("i:src", "two", [rec("d", [2, 2])], 2);
-    expect(s.spaceStats("c:copy").namespaces).toEqual({ "": { vectorCount: 2 }, two: { vectorCount: 1 } });
+    expect(s.spaceStats("c:copy").namespaces).toEqual({ "": { vectorCount: 2, bytes: expect.any(Number) }, two: { vectorCount: 1, bytes: expect.any(Number) } });
     expect(s.get("c:copy", "two", "d")).toBeUndefined();
     // writing to the copy later works (namespace numbers continue)
     await s.put("c:copy", "three", [rec("e", [3, 3])], 2);
@@ -56,7 +56,7 @@ describe("VectorStore", () => {
     await s.put("i:src", "", [rec("a", [1])], 1);
     await s.put("c:t", "old", [rec("zzz", [9])], 1);
     await s.copySpace("i:src", "c:t");
-    expect(s.spaceStats("c:t").namespaces).toEqual({ "": { vectorCount: 1 } });
+    expect(s.spaceStats("c:t").namespaces).toEqual({ "": { vectorCount: 1, bytes: expect.any(Number) } });
     expect(s.get("c:t", "old", "zzz")).toBeUndefined();
     expect(await s.copySpace("i:ghost", "c:t")).toEqual({ namespaces: {}, totalVectorCount: 0, bytes: 0 });
   });
@@ -104,7 +104,7 @@ describe("VectorStore", () => {
     await s.dropSpace("i:never");
     // the name can be used again, starting empty
     await s.put("i:a", "", [rec("new", [3])], 1);
-    expect(s.spaceStats("i:a").namespaces).toEqual({ "": { vectorCount: 1 } });
+    expect(s.spaceStats("i:a").namespaces).toEqual({ "": { vectorCount: 1, bytes: expect.any(Number) } });
     expect(await s.sweepOrphans()).toBe(0);
   });
 

@@ -8,7 +8,7 @@ import { DEFAULT_NAMESPACE_ALIAS, describe, field, LIMITS, namespaceOf, parseBod
 
 const shown = (name: string) => (name === "" ? DEFAULT_NAMESPACE_ALIAS : name);
 
-interface Described { name: string; record_count: number; schema?: NamespaceSchema }
+interface Described { name: string; record_count: number; size_bytes?: number; schema?: NamespaceSchema }
 
 /** Every namespace of the index: those holding records and those created by name. */
 function allNamespaces({ index, store, extras }: RouteContext): Map<string, Described> {
@@ -17,9 +17,19 @@ function allNamespaces({ index, store, extras }: RouteContext): Map<string, Desc
     all.set(declared.name, { name: shown(declared.name), record_count: 0, ...(declared.schema ? { schema: declared.schema } : {}) });
   }
   for (const [name, s] of Object.entries(store.spaceStats(index.space).namespaces)) {
-    all.set(name, { ...all.get(name), name: shown(name), record_count: s.vectorCount });
+    all.set(name, { ...all.get(name), name: shown(name), record_count: s.vectorCount, size_bytes: s.bytes ?? 0 });
   }
   return all;
+}
+
+/**
+ * A namespace as the request's version describes it: 2026-07 gives record_count and size_bytes as decimal strings
+ * (64-bit counts); earlier versions the record count as a number and no size.
+ */
+function inVersion(ctx: RouteContext, n: Described): Record<string, unknown> {
+  const { size_bytes: bytes, ...rest } = n;
+  if (ctx.req.apiVersion !== "2026-07") return rest;
+  return { ...rest, record_count: String(n.record_count), size_bytes: String(bytes ?? 0) };
 }
 
 export function listNamespaces(ctx: RouteContext) {
@@ -28,13 +38,16 @@ export function listNamespaces(ctx: RouteContext) {
   const limit = parseLimit(req.query.get("limit"));
   const token = req.query.get("paginationToken");
   const after = token ? Buffer.from(token, "base64url").toString("utf8") : undefined;
+  if (token && ctx.req.apiVersion === "2026-07" && (!/^[A-Za-z0-9_-]+$/.test(token) || Buffer.from(after!).toString("base64url") !== token)) {
+    throw invalid("paginationToken is malformed: pass the pagination.next of the previous page as it came");
+  }
   const all = [...allNamespaces(ctx).values()]
     .filter((n) => n.name.startsWith(prefix))
     .sort((a, b) => Buffer.compare(Buffer.from(a.name), Buffer.from(b.name)));
   const rest = after === undefined ? all : all.filter((n) => Buffer.compare(Buffer.from(n.name), Buffer.from(after)) > 0);
   const page = rest.slice(0, limit);
   return {
-    namespaces: page,
+    namespaces: page.map((n) => inVersion(ctx, n)),
     ...(rest.length > limit ? { pagination: { next: Buffer.from(page[page.length - 1].name).toString("base64url") } } : {}),
     total_count: all.length,
   };
@@ -46,7 +59,7 @@ export function namespaceExists(ctx: RouteContext, namespace: string): boolean {
 }
 
 export function describeNamespace(ctx: RouteContext, name: string) {
-  return existing(ctx, name);
+  return inVersion(ctx, existing(ctx, name));
 }
 
 export async function createNamespace(ctx: RouteContext) {
@@ -65,7 +78,7 @@ export async function createNamespace(ctx: RouteContext) {
     throw new DataPlaneError(409, GRPC.ALREADY_EXISTS, `Namespace ${quote(shown(namespace))} already exists`);
   }
   await extras.namespaces.declare(index.space, { name: namespace, ...(schema ? { schema } : {}), createdAt: new Date().toISOString() });
-  return { name: shown(namespace), record_count: 0, ...(schema ? { schema } : {}) };
+  return inVersion(ctx, { name: shown(namespace), record_count: 0, ...(schema ? { schema } : {}) });
 }
 
 export async function deleteNamespace(ctx: RouteContext, name: string) {

@@ -1,7 +1,7 @@
 // /records/namespaces/{namespace}/upsert and /search: the text routes of an index with integrated embedding.
 import { DataPlaneError, GRPC, invalid } from "../errors.js";
 import type { DataPlaneResponse, RouteContext } from "../types.js";
-import { namespaceOf } from "../validate.js";
+import { DEFAULT_NAMESPACE_ALIAS, namespaceOf } from "../validate.js";
 import { upsertRecords } from "./records-upsert.js";
 import { searchRecords } from "./records-search.js";
 
@@ -27,5 +27,7 @@ export async function recordsRoute(ctx: RouteContext, path: string): Promise<Dat
     await upsertRecords(ctx, namespace);
     return { status: 201, body: undefined };
   }
-  return { status: 200, body: await searchRecords(ctx, namespace) };
+  const found = await searchRecords(ctx, namespace);
+  // 2026-07 names the namespace searched (through an alias: its target), the default one as "__default__".
+  return { status: 200, body: ctx.req.apiVersion === "2026-07" ? { ...found, namespace: namespace === "" ? DEFAULT_NAMESPACE_ALIAS : namespace } : found };
 }

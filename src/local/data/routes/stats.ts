@@ -10,7 +10,9 @@ export function describeIndexStats({ req, index, store }: RouteContext) {
   if (filter !== undefined && index.kind === "serverless") throw invalid(UNSUPPORTED.statsFilterOnServerless);
   const predicate = compileFilter(filter);
   const stats = store.spaceStats(index.space);
-  let namespaces = stats.namespaces;
+  let namespaces: Record<string, { vectorCount: number }> = Object.fromEntries(
+    Object.entries(stats.namespaces).map(([name, s]) => [name, { vectorCount: s.vectorCount }]),
+  );
   if (predicate) {
     namespaces = {};
     for (const name of Object.keys(stats.namespaces)) {

@@ -72,21 +72,33 @@ class Workspace {
 
 export interface ScoredSlot { slot: number; score: number }
 
-/** Every slot the query matches (within `allowed`, when given), with its score, in no particular order. */
-export function evaluate(text: DocumentText, query: FullTextQuery, allowed?: Uint8Array): ScoredSlot[] {
+/** Workspaces kept between searches (a search is synchronous), one per namespace's full-text fields. */
+const workspaces = new WeakMap<DocumentText, Workspace>();
+
+/** Calls `each` for every slot the query matches (within `allowed`, when given) with its score, in no particular order. */
+export function visit(text: DocumentText, query: FullTextQuery, allowed: Uint8Array | undefined, each: (slot: number, score: number) => void): void {
   let capacity = allowed?.length ?? 0;
   for (const field of text.fields.values()) capacity = Math.max(capacity, field.postings.slotCapacity);
-  const ws = new Workspace(capacity);
+  let ws = workspaces.get(text);
+  if (!ws || ws.capacity < capacity) workspaces.set(text, (ws = new Workspace(capacity)));
   try {
     const result = run(text, query, allowed, ws);
-    return result.slots.map((slot) => ({ slot, score: result.score[slot] }));
+    for (const slot of result.slots) each(slot, result.score[slot]);
   } finally {
     ws.release();
   }
 }
 
-function run(text: DocumentText, q: FullTextQuery, allowed: Uint8Array | undefined, ws: Workspace): Scores {
-  const out = ws.scores();
+/** Every slot the query matches, with its score. */
+export function evaluate(text: DocumentText, query: FullTextQuery, allowed?: Uint8Array): ScoredSlot[] {
+  const out: ScoredSlot[] = [];
+  visit(text, query, allowed, (slot, score) => out.push({ slot, score }));
+  return out;
+}
+
+/** Runs a clause; a term or phrase adds its scores into `into` when given (an optional clause of a plain bool). */
+function run(text: DocumentText, q: FullTextQuery, allowed: Uint8Array | undefined, ws: Workspace, into?: Scores): Scores {
+  const out = into ?? ws.scores();
   if (q.kind === "none") return out;
   if (q.kind === "bool") return runBool(text, q, allowed, ws, out);
   const field = text.fields.get(q.field);
@@ -126,6 +138,17 @@ function run(text: DocumentText, q: FullTextQuery, allowed: Uint8Array | undefin
 }
 
 function runBool(text: DocumentText, q: Extract<FullTextQuery, { kind: "bool" }>, allowed: Uint8Array | undefined, ws: Workspace, out: Scores): Scores {
+  if (q.must.length === 0 && q.mustNot.length === 0 && q.boost === 1 && out.slots.length === 0) {
+    // only optional clauses: terms and phrases add straight into the answer (the same sums, in the same order)
+    for (const c of q.should) {
+      if (c.kind === "term" || (c.kind === "phrase" && !c.prefixLast)) run(text, c, allowed, ws, out);
+      else {
+        const s = run(text, c, allowed, ws);
+        for (const slot of s.slots) out.add(slot, s.score[slot]);
+      }
+    }
+    return out;
+  }
   const must = q.must.map((c) => run(text, c, allowed, ws));
   const should = q.should.map((c) => run(text, c, allowed, ws));
   const mustNot = q.mustNot.map((c) => run(text, c, allowed, ws));
@@ -134,9 +157,9 @@ function runBool(text: DocumentText, q: Extract<FullTextQuery, { kind: "bool" }>
     const smallest = must.reduce((a, b) => (b.slots.length < a.slots.length ? b : a));
     candidates = smallest.slots.filter((slot) => must.every((m) => m.hit[slot] === 1));
   } else {
-    const seen = new Set<number>();
-    candidates = [];
-    for (const s of should) for (const slot of s.slots) if (!seen.has(slot)) seen.add(slot), candidates.push(slot);
+    const union = ws.scores();
+    for (const s of should) for (const slot of s.slots) union.add(slot, 0);
+    candidates = union.slots;
   }
   for (const slot of candidates) {
     if (mustNot.some((n) => n.hit[slot] === 1)) continue;
@@ -203,7 +226,7 @@ function addPhrase(field: FieldText, terms: PhraseTerm[], slop: number, boost: n
 }
 
 /** How many positions of the first term start the phrase: every other term within `slop` of its place. */
-export function phraseFrequency(positions: ArrayLike<number>[], terms: PhraseTerm[], slop: number): number {
+function phraseFrequency(positions: ArrayLike<number>[], terms: PhraseTerm[], slop: number): number {
   let freq = 0;
   for (let k = 0; k < positions[0].length; k++) {
     const start = positions[0][k] - terms[0].offset;

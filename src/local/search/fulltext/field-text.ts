@@ -10,6 +10,7 @@ export class FieldText {
   private readonly ids = new Map<string, number>();
   /** id → term. */
   readonly terms: string[] = [];
+  private seen = new Uint32Array(1024);
 
   constructor(options: FullTextOptions) {
     this.analyzer = new Analyzer(options);
@@ -22,8 +23,10 @@ export class FieldText {
 
   add(slot: number, text: string): void {
     const { terms, positions } = this.analyzer.analyze(text);
-    const stream = new Uint32Array(terms.length);
-    const counts = new Map<number, number>();
+    // per distinct term (in order of first appearance): its count, then its positions grouped (a counting sort)
+    const ids = new Int32Array(terms.length);
+    const distinct: number[] = [];
+    const seen = this.scratch(this.terms.length + terms.length);
     for (let i = 0; i < terms.length; i++) {
       let id = this.ids.get(terms[i]);
       if (id === undefined) {
@@ -31,10 +34,28 @@ export class FieldText {
         this.ids.set(terms[i], id);
         this.terms.push(terms[i]);
       }
-      stream[i] = id;
-      counts.set(id, (counts.get(id) ?? 0) + 1);
+      ids[i] = id;
+      if (seen[id] === 0) distinct.push(id);
+      seen[id]++;
     }
-    this.postings.add(slot, { terms: [...counts.keys()], counts: [...counts.values()], length: terms.length, stream, streamPositions: positions });
+    const counts = new Uint32Array(distinct.length);
+    const starts = new Uint32Array(distinct.length + 1);
+    for (let k = 0; k < distinct.length; k++) {
+      counts[k] = seen[distinct[k]];
+      starts[k + 1] = starts[k] + counts[k];
+      seen[distinct[k]] = k + 1; // from here: the term's place in `distinct`, plus one
+    }
+    const grouped = new Uint32Array(terms.length);
+    const fill = starts.slice(0, distinct.length);
+    for (let i = 0; i < terms.length; i++) grouped[fill[seen[ids[i]] - 1]++] = positions[i];
+    for (const id of distinct) seen[id] = 0;
+    this.postings.add(slot, { terms: distinct, counts, length: terms.length, positionsOf: (k) => grouped.subarray(starts[k], starts[k + 1]) });
+  }
+
+  /** A zeroed per-term array of at least `n` entries, reused between documents (add leaves it zeroed). */
+  private scratch(n: number): Uint32Array {
+    if (this.seen.length < n) this.seen = new Uint32Array(Math.max(n, this.seen.length * 2));
+    return this.seen;
   }
 
   remove(slot: number, text: string): void {

@@ -1,7 +1,7 @@
 // Filters on documents: the metadata filter language (../filter.ts, answered by the metadata index) plus the
 // text-match operators on full-text fields — $match_phrase (the words in order, next to each other), $match_all
 // (every word), $match_any (at least one word) — each given a text analysed as the field is. A text that analyses to
-// no term (only stop words) matches no document.
+// no term (only stop words) matches no document. A full-text field is not in the metadata index: it takes only these.
 import { invalid, quote } from "../../data/errors.js";
 import { compileFilter } from "../filter.js";
 import { intersect, unionAll } from "../metadata-index.js";
@@ -32,6 +32,12 @@ function withoutTextMatch(filter: Json, fields: ReadonlySet<string>, textMatch: 
     if ((key === "$and" || key === "$or") && Array.isArray(value)) {
       out[key] = value.map((f) => withoutTextMatch(f, fields, textMatch, depth + 1));
       continue;
+    }
+    if (fields.has(key) && (!isObject(value) || Object.keys(value).some((op) => !MATCH_OPERATORS.includes(op)))) {
+      const op = isObject(value) ? Object.keys(value).find((o) => !MATCH_OPERATORS.includes(o)) : "$eq";
+      throw invalid(
+        `Invalid filter: field ${quote(key)} is a full-text field: it is matched by its words with $match_phrase, $match_all or $match_any${textMatch ? "" : " (in search)"}, not filtered by value (${op})`,
+      );
     }
     if (!isObject(value) || key.startsWith("$")) {
       out[key] = value;

@@ -60,9 +60,6 @@ const LANGUAGES: Record<string, Language> = {
   tr: { name: "turkish", stem: tr, stopWords: trStop },
 };
 
-/** The language codes a full-text field accepts. */
-export const LANGUAGE_CODES = Object.keys(LANGUAGES);
-
 /** The language a code or an English name names ("en", "EN", "english"), or undefined. */
 export function language(codeOrName: string): Language | undefined {
   const key = codeOrName.toLowerCase();

@@ -6,7 +6,7 @@ import { BestHits } from "../candidates.js";
 import type { NamespaceVectors } from "../vectors.js";
 import type { FullTextOptions } from "./analyzer.js";
 import { DocumentText } from "./document-text.js";
-import { evaluate } from "./evaluate.js";
+import { visit } from "./evaluate.js";
 import { selectDocuments } from "./filter.js";
 import type { FullTextQuery } from "./query.js";
 
@@ -14,7 +14,10 @@ export interface FullTextHit { slot: number; id: string; score: number }
 
 /** The namespace's full-text fields in memory: built from its records on first use, then kept in step with them. */
 export function documentText(nv: NamespaceVectors, schema: ReadonlyMap<string, FullTextOptions>): DocumentText {
-  return nv.indexer(`documents ${schemaKey(schema)}`, () => new DocumentText(schema));
+  return nv.indexer(`documents ${schemaKey(schema)}`, () => {
+    nv.leaveOutOfMetadataIndex(schema.keys()); // filtered by $match_* on the postings, never by value
+    return new DocumentText(schema);
+  });
 }
 
 function schemaKey(schema: ReadonlyMap<string, FullTextOptions>): string {
@@ -33,8 +36,8 @@ export function filterMask(nv: NamespaceVectors, text: DocumentText, filter: Jso
 export function searchFullText(nv: NamespaceVectors, text: DocumentText, query: FullTextQuery, topK: number, filter?: Json): { hits: FullTextHit[]; considered: number } {
   const allowed = filterMask(nv, text, filter);
   const best = new BestHits("dotproduct", topK);
-  for (const { slot, score } of evaluate(text, query, allowed)) {
+  visit(text, query, allowed, (slot, score) => {
     if (best.admits(score)) best.add({ slot, id: nv.ids[slot] ?? "", score });
-  }
+  });
   return { hits: best.top(), considered: allowed ? allowed.reduce((n, b) => n + b, 0) : nv.count };
 }

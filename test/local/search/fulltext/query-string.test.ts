@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { Analyzer } from "../../../../src/local/search/fulltext/analyzer.js";
 import { parseQueryString, QuerySyntaxError, textQuery } from "../../../../src/local/search/fulltext/query-string.js";
+import { FULL_TEXT_LANGUAGES } from "../../../../src/local/storage/index-schema.js";
 
 const fields = new Map([
   ["title", new Analyzer({ language: "en", stemming: true, stopWords: true })],
@@ -93,6 +94,15 @@ describe("analysis", () => {
       .toEqual(["ab", "abc", "bc", "bcd", "cd"]);
     expect(new Analyzer({ language: "en", stemming: false, stopWords: false, ngram: { minGram: 1, maxGram: 3, prefixOnly: true } }).analyze("abcd").terms)
       .toEqual(["a", "ab", "abc"]);
+  });
+
+  it("analyses every language a schema accepts, by its code and by its name", () => {
+    for (const [code, name] of Object.entries(FULL_TEXT_LANGUAGES)) {
+      const byCode = new Analyzer({ language: code, stemming: true, stopWords: true });
+      expect(new Analyzer({ language: name, stemming: true, stopWords: true }).analyze("x").terms, name).toEqual(byCode.analyze("x").terms);
+    }
+    expect(Object.keys(FULL_TEXT_LANGUAGES)).toHaveLength(18);
+    expect(() => new Analyzer({ language: "xx", stemming: false, stopWords: false })).toThrow('unknown full-text language "xx"');
   });
 
   it("drops tokens longer than 40 characters", () => {

@@ -1,7 +1,7 @@
 // POST /namespaces/{namespace}/documents/{upsert, search, fetch, delete, update, list} on a document index (API
 // version 2026-07): the namespace resolved through a namespace alias for reads (writes to an alias refused), the body
 // parsed, the operation run; every failure answered in the documents' error shape {status, error: {code, message}}.
-import { DataPlaneError, GRPC } from "../../errors.js";
+import { DataPlaneError, GRPC, quote } from "../../errors.js";
 import { documentSchema } from "../../document-schema.js";
 import { throughAliases } from "../../namespace-aliases.js";
 import type { DataPlaneResponse, RouteContext } from "../../types.js";
@@ -58,6 +58,7 @@ export async function documentsRoute(ctx: RouteContext, path: string): Promise<D
     } catch {
       return failure(400, "INVALID_ARGUMENT", "The namespace in the path is not valid percent-encoding");
     }
+    if (!/^[\x01-\x7F]+$/.test(namespaceName)) return failure(400, "INVALID_ARGUMENT", `Namespace ${quote(namespaceName)} must be ASCII without NUL`);
     const namespace = namespaceOf(namespaceName);
     const body = await operation.run({ ctx: { ...ctx, req }, namespace, namespaceName, view: schemaView(schema), body: parseBody(req.body) });
     return { status: operation.status, body };

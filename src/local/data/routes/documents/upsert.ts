@@ -1,11 +1,12 @@
 // POST /namespaces/{namespace}/documents/upsert {documents: [{_id, …fields}]} → 202 {upserted_count}
 // Every document is checked against the schema before anything is written; then all are written in one commit,
-// acknowledged once on disk and in memory (the full-text postings included).
+// acknowledged once on disk and in memory (the full-text postings included, kept from the first upsert on).
 import { invalid } from "../../errors.js";
 import { describe, type JsonObject } from "../../validate.js";
 import type { DocumentsContext } from "./context.js";
 import { checkDocumentFields, checkDocumentId, DOCUMENT_LIMITS, toWriteRecord } from "./fields.js";
 import { checkKeys } from "./keys.js";
+import { documentText } from "../../../search/fulltext/search.js";
 
 export async function upsertDocuments({ ctx, namespace, view, body }: DocumentsContext): Promise<{ upserted_count: number }> {
   const { req, index, store } = ctx;
@@ -27,5 +28,8 @@ export async function upsertDocuments({ ctx, namespace, view, body }: DocumentsC
     return toWriteRecord(view, id, fields);
   });
   await store.upsert(index.space, namespace, records, view.dense?.dimension ?? 0);
+  // the namespace's full-text postings follow its writes from the first one on, so no search has to build them
+  const nv = store.namespaceInMemory(index.space, namespace);
+  if (nv) documentText(nv, view.fullText);
   return { upserted_count: records.length };
 }
