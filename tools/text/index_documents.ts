@@ -78,6 +78,23 @@ function summary(s: Structured): string {
   return `${counts}.\n\n${table}${filtered}${foldersLine}${skippedTable}\n\n${s.note}`;
 }
 
+/** What a run's result says, from either path's counts (records or documents). */
+function structuredOf(
+  out: Pick<SyncDocumentsOutcome, "files" | "filesRead" | "skipped" | "skippedFolders" | "chunks" | "bytes" | "added" | "changed" | "unchanged" | "pruned" | "upserted" | "notIncluded" | "excluded" | "notLanded">,
+  run: { index: string; namespace: string; started: number; dryRun: boolean; chunkSize: number },
+  note: (failures: number) => string,
+): Structured {
+  const failures = distinctFailures(out.notLanded);
+  return {
+    index: run.index, namespace: run.namespace, files: out.files, filesRead: out.filesRead, skipped: out.skipped.length, chunks: out.chunks, bytes: out.bytes,
+    added: out.added, changed: out.changed, unchanged: out.unchanged, pruned: out.pruned, upserted: out.upserted,
+    seconds: Math.round((performance.now() - run.started) / 10) / 100, dryRun: run.dryRun, chunkSize: run.chunkSize,
+    skippedFiles: out.skipped.slice(0, MAX_SKIPPED_SHOWN), skippedFolders: out.skippedFolders.slice(0, MAX_SKIPPED_SHOWN),
+    notIncluded: out.notIncluded, excluded: out.excluded, notLanded: out.notLanded.flatMap((f) => f.ids), failures,
+    note: note(failures.length),
+  };
+}
+
 function noteFor(out: SyncDocumentsOutcome, dryRun: boolean, index: string): string {
   if (dryRun) return `Dry run: nothing was written. Call index_documents again without dryRun to write ${out.added + out.changed} chunks and prune ${out.pruned}.`;
   if (out.stopped !== undefined) {
@@ -137,6 +154,7 @@ export default defineTool({
     if (overlap >= size / 2) {
       throw new ToolError({ problem: `chunkOverlap (${overlap}) must be less than half of chunkSize (${size})`, untouched: "read" });
     }
+    const run = { index, namespace, started, dryRun, chunkSize: size };
     if (field === undefined) {
       // A documents index (full-text search, API 2026-07) takes the chunks as documents; any other index is refused.
       const into = await documentsIndexOf(service, index, signal);
@@ -159,21 +177,15 @@ export default defineTool({
         if (err instanceof DocumentPathError) throw new ToolError({ problem: err.message, untouched: "read" });
         throw err;
       }
-      const failures = distinctFailures(out.notLanded);
       const by = `words and phrases in field ${JSON.stringify(into.field)}${into.meaning ? `, and by meaning (${into.meaning})` : ""}`;
-      const structured: Structured = {
-        index, namespace, files: out.files, filesRead: out.files, skipped: out.skipped.length, chunks: out.chunks, bytes: out.bytes,
-        added: out.added, changed: out.changed, unchanged: out.unchanged, pruned: out.pruned, upserted: out.upserted,
-        seconds: Math.round((performance.now() - started) / 10) / 100, dryRun, chunkSize: size,
-        skippedFiles: out.skipped.slice(0, MAX_SKIPPED_SHOWN), skippedFolders: out.skippedFolders.slice(0, MAX_SKIPPED_SHOWN),
-        notIncluded: out.notIncluded, excluded: out.excluded, notLanded: out.notLanded.flatMap((f) => f.ids), failures,
-        note: dryRun
+      const structured = structuredOf(out, run, (failures) =>
+        dryRun
           ? `Dry run: nothing was written. Call index_documents again without dryRun to write ${out.added + out.changed} chunks and prune ${out.pruned}.`
-          : failures.length > 0
+          : failures > 0
             ? "Next step: call index_documents again with the same arguments — chunks already written are not sent again."
             : `The documents are in step with index ${JSON.stringify(index)}. Next step: search_documents finds them by ${by}.`,
-      };
-      return failures.length > 0 ? { structured, isError: true, table: `${structured.notLanded.length} chunks were NOT written.\n\n${summary(structured)}` } : { structured, table: summary(structured) };
+      );
+      return structured.failures.length > 0 ? { structured, isError: true, table: `${structured.notLanded.length} chunks were NOT written.\n\n${summary(structured)}` } : { structured, table: summary(structured) };
     }
     const { syncDocuments, DocumentPathError } = await documents();
     let out: SyncDocumentsOutcome;
@@ -187,15 +199,8 @@ export default defineTool({
       if (err instanceof DocumentPathError) throw new ToolError({ problem: err.message, untouched: "read" });
       throw err;
     }
-    const failures = distinctFailures(out.notLanded);
-    const structured: Structured = {
-      index, namespace, files: out.files, filesRead: out.filesRead, skipped: out.skipped.length, chunks: out.chunks, bytes: out.bytes,
-      added: out.added, changed: out.changed, unchanged: out.unchanged, pruned: out.pruned, upserted: out.upserted,
-      seconds: Math.round((performance.now() - started) / 10) / 100, dryRun, chunkSize: size,
-      skippedFiles: out.skipped.slice(0, MAX_SKIPPED_SHOWN), skippedFolders: out.skippedFolders.slice(0, MAX_SKIPPED_SHOWN),
-      notIncluded: out.notIncluded, excluded: out.excluded, notLanded: out.notLanded.flatMap((f) => f.ids), failures,
-      note: noteFor(out, dryRun, index),
-    };
+    const structured = structuredOf(out, run, () => noteFor(out, dryRun, index));
+    const failures = structured.failures;
     const text = summary(structured);
     if (out.stopped === undefined) return { structured, table: text };
     // A cancelled call's result never reaches the client (the protocol drops it): the log keeps the account.

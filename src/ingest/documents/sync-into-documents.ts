@@ -36,6 +36,8 @@ export interface SyncIntoDocumentsArgs {
 
 export interface SyncIntoDocumentsOutcome {
   files: number;
+  /** Every file found is read (no shortcut by size and time): the same as files. */
+  filesRead: number;
   skipped: SkippedFile[];
   skippedFolders: SkippedFile[];
   notIncluded: number;
@@ -78,7 +80,7 @@ export async function syncIntoDocuments(args: SyncIntoDocumentsArgs): Promise<Sy
   // A scope "notes/" holds the first chunks under "/notes/" too (document-records.ts).
   const held = await heldUnder(args, [...new Set(checked.scopes.flatMap((s) => [s, `/${s}`]))]);
   const out: SyncIntoDocumentsOutcome = {
-    files: 0, skipped: [...found.skipped], skippedFolders: found.skippedFolders, notIncluded: found.notIncluded, excluded: found.excluded,
+    files: 0, filesRead: 0, skipped: [...found.skipped], skippedFolders: found.skippedFolders, notIncluded: found.notIncluded, excluded: found.excluded,
     chunks: 0, bytes: 0, added: 0, changed: 0, unchanged: 0, pruned: 0, upserted: 0, notLanded: [],
   };
   const chunking = chunkingOf(args.sizes);
@@ -111,6 +113,7 @@ export async function syncIntoDocuments(args: SyncIntoDocumentsArgs): Promise<Sy
     const frontMatter = frontMatterMetadata(text.frontMatter, new Set([...OWN_FIELDS, args.field]));
     const records = documentRecords(file.source, stat, Date.now(), chunkSections(text.sections, args.sizes), chunking, frontMatter);
     out.files++;
+    out.filesRead++;
     out.bytes += bytes.length;
     out.chunks += records.length;
     for (const r of records) {
