@@ -9,7 +9,8 @@ import { openAllowedFile, readAsChecked } from "../../common/safe-open.js";
 import { chunkSections, type ChunkSizes } from "./chunks.js";
 import { chunkingOf, documentIdPrefix, documentRecords, OWN_FIELDS } from "./document-records.js";
 import { documentFormat, documentText, SUPPORTED_EXTENSIONS } from "./document-text.js";
-import { checkDocumentPaths, type SkippedFile } from "./find-documents.js";
+import { checkDocumentPaths } from "./find-documents.js";
+import type { SyncDocumentsOutcome } from "./sync-documents.js";
 import { frontMatterMetadata } from "./front-matter.js";
 
 const MAX_DOCUMENT_BYTES = 20 * 1024 * 1024;
@@ -34,23 +35,8 @@ export interface SyncIntoDocumentsArgs {
   progress: (done: number, total: number, message: string) => void;
 }
 
-export interface SyncIntoDocumentsOutcome {
-  files: number;
-  /** Every file found is read (no shortcut by size and time): the same as files. */
-  filesRead: number;
-  skipped: SkippedFile[];
-  skippedFolders: SkippedFile[];
-  notIncluded: number;
-  excluded: number;
-  chunks: number;
-  bytes: number;
-  added: number;
-  changed: number;
-  unchanged: number;
-  pruned: number;
-  upserted: number;
-  notLanded: { ids: string[]; message: string }[];
-}
+/** The records path's account, less what only it has (every file found is read: filesRead is files). */
+export type SyncIntoDocumentsOutcome = Omit<SyncDocumentsOutcome, "found" | "filesDone" | "listed" | "stopped">;
 
 const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
