@@ -122,7 +122,7 @@ export const toolModules: readonly ToolEntry[] = [
   tool("search_indexes", "text", () => import("./text/search_indexes.js"), "Search a text in several indexes; merged, de-duplicated and reranked."),
   tool("index_documents", "text", () => import("./text/index_documents.js"), "Make a folder of Markdown, text and HTML files searchable, kept in step as the files change.", { inDefault: true }),
   // Documents with full-text search (API 2026-07).
-  tool("create_documents_index", "documents", () => import("./documents/create_documents_index.js"), "Create an index of documents searchable by exact words, phrases and query strings, optionally by meaning."),
+  tool("create_documents_index", "documents", () => import("./documents/create_documents_index.js"), "Create a documents index: full-text fields for exact words and phrases, optionally by meaning."),
   tool("upsert_documents", "documents", () => import("./documents/upsert_documents.js"), "Write documents (id, text fields, metadata) to a documents index."),
   tool("search_documents", "documents", () => import("./documents/search_documents.js"), "Search a documents index by words, exact phrase, query string, meaning or vector, with filters."),
   tool("fetch_documents", "documents", () => import("./documents/fetch_documents.js"), "Read documents by id or by metadata filter."),
