@@ -9,7 +9,7 @@ import type { AnyTool } from "../src/tool-kit/tool.js";
 export type ToolModule = () => Promise<{ default: AnyTool }>;
 
 /** The toolsets, named by what their tools act on, in the order the instructions name them (workflow first). */
-export const TOOLSET_NAMES = ["text", "vectors", "indexes", "collections", "namespaces", "inference", "backups", "imports", "transfer"] as const;
+export const TOOLSET_NAMES = ["text", "documents", "vectors", "indexes", "collections", "namespaces", "inference", "backups", "imports", "transfer"] as const;
 export type ToolsetName = (typeof TOOLSET_NAMES)[number];
 
 /** The lean default: the tools marked inDefault below. */
@@ -34,11 +34,17 @@ export const toolsets: readonly Toolset[] = [
       "To remember and find text: " +
       [
         has("create_index_for_model") && "create_index_for_model makes an index that embeds text (local-bm25 needs no account)",
-        has("upsert_records") && "upsert_records writes text records",
-        has("search_records") && "search_records finds them by meaning or words",
-        has("index_documents") && "index_documents makes a folder of documents searchable",
-        has("search_indexes") && "search_indexes searches several indexes at once",
+        has("upsert_records") && "upsert_records writes records",
+        has("search_records") && "search_records finds them by meaning",
+        has("index_documents") && "index_documents makes a folder searchable",
+        has("search_indexes") && "search_indexes searches several",
       ].filter(Boolean).join("; ") + ".",
+  },
+  {
+    name: "documents",
+    purpose: "full-text search: exact words and phrases",
+    sentence: (has) =>
+      `Exact words or phrases: ${named(has, ["create_documents_index", "search_documents"])}.`,
   },
   {
     name: "vectors",
@@ -70,8 +76,8 @@ export const toolsets: readonly Toolset[] = [
   {
     name: "backups",
     purpose: "backups of serverless indexes, their schedules, and restoring them",
-    // The schedule tools are left out of the sentence, as the alias tools are.
-    sentence: (has) => `Backups: ${named(has, ["list_backups", "describe_backup", "create_backup", "create_index_from_backup", "list_restore_jobs", "describe_restore_job", "delete_backup"])}.`,
+    // The describe_ and schedule tools are left out of the sentence (tools/list names them), as the alias tools are.
+    sentence: (has) => `Backups: ${named(has, ["list_backups", "create_backup", "create_index_from_backup", "list_restore_jobs", "delete_backup"])}.`,
   },
   {
     name: "imports",
@@ -123,6 +129,13 @@ export const toolModules: readonly ToolEntry[] = [
   tool("search_records", "text", () => import("./text/search_records.js"), "Find records by text, id or vector, optionally filtered and reranked.", { inDefault: true }),
   tool("search_indexes", "text", () => import("./text/search_indexes.js"), "Search a text in several indexes; merged, de-duplicated and reranked."),
   tool("index_documents", "text", () => import("./text/index_documents.js"), "Make a folder of Markdown, text and HTML files searchable, kept in step as the files change.", { inDefault: true }),
+  // Documents with full-text search (API 2026-07).
+  tool("create_documents_index", "documents", () => import("./documents/create_documents_index.js"), "Create a documents index: full-text fields for exact words and phrases, optionally by meaning."),
+  tool("upsert_documents", "documents", () => import("./documents/upsert_documents.js"), "Write documents (id, text fields, metadata) to a documents index."),
+  tool("search_documents", "documents", () => import("./documents/search_documents.js"), "Search a documents index by words, exact phrase, query string, meaning or vector, with filters."),
+  tool("fetch_documents", "documents", () => import("./documents/fetch_documents.js"), "Read documents by id or by metadata filter."),
+  tool("list_documents", "documents", () => import("./documents/list_documents.js"), "Page through the document ids of a namespace, optionally by prefix."),
+  tool("update_documents", "documents", () => import("./documents/update_documents.js"), "Set or remove fields of one document or of every document matching a filter."),
   tool("embed_texts", "inference", () => import("./inference/embed_texts.js"), "Turn texts into dense or sparse vectors with an embedding model."),
   tool("rerank_documents", "inference", () => import("./inference/rerank_documents.js"), "Order documents by relevance to a query with a reranking model."),
   tool("list_models", "inference", () => import("./inference/list_models.js"), "List the embedding and reranking models available."),
@@ -163,4 +176,5 @@ export const toolModules: readonly ToolEntry[] = [
   tool("delete_backup", "backups", () => import("./backups/delete_backup.js"), "Permanently delete a backup."),
   tool("delete_backup_schedule", "backups", () => import("./backups/delete_backup_schedule.js"), "Permanently delete a backup schedule (API 2026-07)."),
   tool("delete_namespace_alias", "namespaces", () => import("./namespaces/delete_namespace_alias.js"), "Delete a namespace alias; the namespace stays (API 2026-07)."),
+  tool("delete_documents", "documents", () => import("./documents/delete_documents.js"), "Permanently delete documents of a namespace: by ids, by filter, or all."),
 ];

@@ -41,6 +41,8 @@ export interface HttpRequest {
   contentType?: string;
   /** Answer with the body's text, not parsed (a copy passes records on without reading every number). */
   raw?: boolean;
+  /** The API version this request names instead of the configured one (the documents API exists only from 2026-07). */
+  apiVersion?: string;
 }
 
 /** Connection refused means nothing listens: a few quick retries cover a restart, more only delay the error. */
@@ -129,7 +131,7 @@ export class HttpClient {
       req.body === undefined ? undefined : Buffer.isBuffer(req.body) ? req.body : Buffer.from(JSON.stringify(req.body));
     const headers: Record<string, string> = {
       "Api-Key": this.settings.apiKey,
-      "X-Pinecone-API-Version": this.settings.apiVersion,
+      "X-Pinecone-API-Version": req.apiVersion ?? this.settings.apiVersion,
       "User-Agent": USER_AGENT,
       Accept: "application/json",
     };

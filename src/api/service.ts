@@ -3,6 +3,7 @@
 // of index hosts, sharing one HTTP client and its keep-alive agent.
 import { ControlPlane } from "./control.js";
 import { DataPlane } from "./data.js";
+import { Documents } from "./documents.js";
 import { HostResolver } from "./index-hosts.js";
 import { HttpClient, type HttpSettings } from "./http.js";
 import { Inference } from "./inference.js";
@@ -18,6 +19,8 @@ export interface Service {
   inference: Inference;
   /** The control plane's origin (scheme, host, port): two Services with the same one reach the same service. */
   origin: string;
+  /** The documents API (2026-07): schema indexes and their documents. */
+  documents: Documents;
   close(): Promise<void>;
 }
 
@@ -37,5 +40,6 @@ export function createService(settings: HttpSettings & { controllerUrl: string; 
   const data = new DataPlane(http, controllerUrl);
   const hosts = new HostResolver(control, (model) => control.untrustHost(model));
   const inference = new Inference(http, controllerUrl);
-  return { http, control, data, hosts, inference, origin: controllerOrigin, close: () => http.close() };
+  const documents = new Documents(http, controllerUrl);
+  return { http, control, data, hosts, inference, documents, origin: controllerOrigin, close: () => http.close() };
 }

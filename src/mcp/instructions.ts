@@ -43,8 +43,8 @@ export function instructionsFor(config: Access & { toolsets?: readonly string[] 
     lines.push("Deleting is enabled and cannot be undone: confirm with the user before any delete_ call.");
   }
   lines.push(
-    "Each result gives the same facts as markdown text and as structuredContent, within a budget of tokens; past it, its note " +
-      "says what was left out and the call that gets it. Errors say what was wrong and the next step.",
+    "Results give the same facts as markdown and structuredContent, within a token budget; past it, a note names what was " +
+      "left out and the call that gets it. Errors name the next step.",
   );
   return lines.join("\n");
 }

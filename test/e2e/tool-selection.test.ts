@@ -48,9 +48,9 @@ describe("over stdio", () => {
     const s = await stdio([]);
     expect(names(s)).toEqual(DEFAULT_TOOLS);
     expect(s.client.getInstructions()).toContain(
-      "Off: namespaces (the namespaces of an index), inference (embed and rerank with the service's models), backups (backups of " +
-        "serverless indexes and restoring them), imports (bulk imports from object storage), transfer (copy an index between services, or export it to files). A person turns toolsets on with " +
-        "--toolsets default,namespaces or all (VECDB_TOOLSETS).",
+      "Off: documents (full-text search: exact words and phrases), namespaces (the namespaces of an index and their aliases), inference (embed and rerank with the service's models), backups (backups of " +
+        "serverless indexes, their schedules, and restoring them), imports (bulk imports from object storage), transfer (copy an index between services, or export it to files). A person turns toolsets on with " +
+        "--toolsets default,documents or all (VECDB_TOOLSETS).",
     );
   });
 
@@ -94,7 +94,7 @@ describe("over stdio", () => {
   });
 
   test.each([
-    [["--toolsets", "text,nope"], {}, '--toolsets / VECDB_TOOLSETS: unknown toolset "nope"; the toolsets are "default", "all", "text", "vectors", "indexes", "collections", "namespaces", "inference", "backups", "imports", "transfer"'],
+    [["--toolsets", "text,nope"], {}, '--toolsets / VECDB_TOOLSETS: unknown toolset "nope"; the toolsets are "default", "all", "text", "documents", "vectors", "indexes", "collections", "namespaces", "inference", "backups", "imports", "transfer"'],
     [[], { VECDB_TOOLS: "list_indexs" }, '--tools / VECDB_TOOLS: unknown tool "list_indexs"; the tools are "list_indexes", '],
     [["--exclude-tools", "drop_all"], {}, '--exclude-tools / VECDB_EXCLUDE_TOOLS: unknown tool "drop_all"; the tools are "list_indexes", '],
   ])("an unknown name stops the server at start: %j %j", (args, extraEnv, line) => {
@@ -153,7 +153,7 @@ describe("over HTTP, a session chooses within what the server allows", () => {
   test("a server started with --toolsets is the ceiling: all means its set, a tool past it is refused, --read-only holds", async () => {
     const own = await listed(limited.url);
     expect(own.tools).toEqual(["search_records", "search_indexes"]);
-    expect(own.instructions).toContain("A person turns toolsets on with --toolsets text,vectors or all (VECDB_TOOLSETS).");
+    expect(own.instructions).toContain("A person turns toolsets on with --toolsets text,documents or all (VECDB_TOOLSETS).");
     expect(own.instructions).not.toContain("X-MCP-Toolsets"); // a session cannot widen here
     expect((await listed(limited.url, { "X-MCP-Toolsets": "all" })).tools).toEqual(["search_records", "search_indexes"]);
     expect((await listed(limited.url, { "X-MCP-Toolsets": "backups" })).tools).toEqual([]);
@@ -172,7 +172,7 @@ describe("over HTTP, a session chooses within what the server allows", () => {
     expect(JSON.parse(r.body).error).toEqual({
       code: -32602,
       message:
-        'Bad Request: X-MCP-Toolsets header (or ?toolsets=): unknown toolset "vectorz"; the toolsets are "default", "all", "text", "vectors", ' +
+        'Bad Request: X-MCP-Toolsets header (or ?toolsets=): unknown toolset "vectorz"; the toolsets are "default", "all", "text", "documents", "vectors", ' +
         '"indexes", "collections", "namespaces", "inference", "backups", "imports", "transfer"',
     });
   });

@@ -56,8 +56,8 @@ export default defineTool({
     tags: z.record(z.string(), z.string()).optional().describe('Tags to set, key → value; a value "" removes that tag. Other tags stay.'),
     pod: z
       .object({
-        replicas: wholeNumberArg(1, 100, ruleError("pod.replicas is a whole number from 1 to 100", RULES)).optional().describe("Replicas (pod-based indexes)."),
-        podType: z.string().regex(/^(s1|p1|p2)\.(x1|x2|x4|x8)$/, ruleError("podType is s1, p1 or p2, then .x1, .x2, .x4 or .x8", RULES)).optional().describe("Pod type, e.g. p1.x2 (pod-based indexes)."),
+        replicas: wholeNumberArg(1, 100, ruleError("pod.replicas is a whole number from 1 to 100", RULES)).optional().describe("Replicas."),
+        podType: z.string().regex(/^(s1|p1|p2)\.(x1|x2|x4|x8)$/, ruleError("podType is s1, p1 or p2, then .x1, .x2, .x4 or .x8", RULES)).optional().describe("e.g. p1.x2."),
       })
       .optional()
       .describe("Pod-based indexes only."),
@@ -68,7 +68,7 @@ export default defineTool({
         writeParameters: z.record(z.string(), z.unknown()).optional().describe("Model parameters for upserts."),
       })
       .optional()
-      .describe("Integrated-embedding settings (indexes created for a model only)."),
+      .describe("Indexes made for a model only."),
     readCapacity: z
       .object({
         mode: z.enum(["OnDemand", "Dedicated"]),

@@ -38,7 +38,7 @@ const input = {
       region: z.string().min(1).max(64).describe("Region, e.g. us-east-1."),
     })
     .optional()
-    .describe("A serverless index, which scales on demand (give this or pod; neither: aws us-east-1)."),
+    .describe("Serverless, scales on demand (neither this nor pod: aws us-east-1)."),
   pod: z
     .object({
       environment: z.string().min(1).max(64).describe("Environment, e.g. us-east1-gcp."),
@@ -49,11 +49,11 @@ const input = {
       sourceCollection: z.string().min(1).max(45).optional().describe("A collection to fill it from."),
     })
     .optional()
-    .describe("A pod-based index on fixed pods (give this or serverless); collections are made only from these."),
+    .describe("Pod-based, on fixed pods; only these make collections."),
   deletionProtection: z
     .enum(["enabled", "disabled"])
     .optional()
-    .describe("enabled: it cannot be deleted until turned off (default disabled)."),
+    .describe("enabled: cannot be deleted until disabled."),
   tags: z
     .record(z.string().min(1).max(80), z.string().max(120))
     .optional()
@@ -65,7 +65,7 @@ const input = {
     .max(600)
     .optional()
     .describe(
-      `Seconds to wait until it is ready, 0–600; default ${DEFAULT_WAIT_SECONDS}, or ${DEFAULT_WAIT_WITH_PROGRESS_SECONDS} when the call asks for progress.`,
+      `Seconds to wait until ready; default ${DEFAULT_WAIT_SECONDS} (${DEFAULT_WAIT_WITH_PROGRESS_SECONDS} with progress).`,
     ),
 };
 

@@ -14,9 +14,8 @@ export default defineTool({
   name: "describe_index_stats",
   title: "Describe index stats",
   description:
-    "Count the records in an index: per namespace, in total, with the index's dimension and fullness. Use it to see which " +
-    "namespaces exist and how full they are, or — with a metadata filter, on pod-based indexes only (the service refuses " +
-    "a filter on serverless ones) — how many records match it in each namespace.",
+    "Count the records in an index, per namespace and in total, with its dimension and fullness; with a metadata filter " +
+    "(pod-based indexes only), how many match in each namespace.",
   inputSchema: {
     index: indexArg("Index name."),
     filter: filterSchema("count only the records that match it").optional(),

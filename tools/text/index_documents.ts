@@ -11,6 +11,8 @@ import { distinctFailures, failuresField, writableIndex, writtenTo } from "../..
 import { ToolError } from "../../src/tool-kit/tool-error.js";
 import type { Service } from "../../src/api/service.js";
 import { defineTool } from "../../src/tool-kit/tool.js";
+import { documentsIndexOf } from "../../src/tool-kit/documents/folder-documents.js";
+import { namespaceName } from "../../src/common/namespace-name.js";
 
 /** Loaded on the first call, not at start-up: file reading, chunking and the HTML parser. */
 const documents = () => import("../../src/ingest/documents/sync-documents.js");
@@ -76,6 +78,23 @@ function summary(s: Structured): string {
   return `${counts}.\n\n${table}${filtered}${foldersLine}${skippedTable}\n\n${s.note}`;
 }
 
+/** What a run's result says, from either path's counts (records or documents). */
+function structuredOf(
+  out: Pick<SyncDocumentsOutcome, "files" | "filesRead" | "skipped" | "skippedFolders" | "chunks" | "bytes" | "added" | "changed" | "unchanged" | "pruned" | "upserted" | "notIncluded" | "excluded" | "notLanded">,
+  run: { index: string; namespace: string; started: number; dryRun: boolean; chunkSize: number },
+  note: (failures: number) => string,
+): Structured {
+  const failures = distinctFailures(out.notLanded);
+  return {
+    index: run.index, namespace: run.namespace, files: out.files, filesRead: out.filesRead, skipped: out.skipped.length, chunks: out.chunks, bytes: out.bytes,
+    added: out.added, changed: out.changed, unchanged: out.unchanged, pruned: out.pruned, upserted: out.upserted,
+    seconds: Math.round((performance.now() - run.started) / 10) / 100, dryRun: run.dryRun, chunkSize: run.chunkSize,
+    skippedFiles: out.skipped.slice(0, MAX_SKIPPED_SHOWN), skippedFolders: out.skippedFolders.slice(0, MAX_SKIPPED_SHOWN),
+    notIncluded: out.notIncluded, excluded: out.excluded, notLanded: out.notLanded.flatMap((f) => f.ids), failures,
+    note: note(failures.length),
+  };
+}
+
 function noteFor(out: SyncDocumentsOutcome, dryRun: boolean, index: string): string {
   if (dryRun) return `Dry run: nothing was written. Call index_documents again without dryRun to write ${out.added + out.changed} chunks and prune ${out.pruned}.`;
   if (out.stopped !== undefined) {
@@ -130,17 +149,43 @@ export default defineTool({
     const { service, signal } = ctx;
     const model = await writableIndex(service, index, signal);
     const field = textField(model);
-    if (field === undefined) {
-      throw new ToolError({
-        problem: `Index ${JSON.stringify(index)} has no integrated embedding, so it cannot embed documents`,
-        untouched: "read",
-        next: "create an index for a model with create_index_for_model (list_models shows the models), then call index_documents with it.",
-      });
-    }
     const size = chunkSize ?? (await defaultChunkSize(service, model, signal));
     const overlap = chunkOverlap ?? Math.floor(size / 10);
     if (overlap >= size / 2) {
       throw new ToolError({ problem: `chunkOverlap (${overlap}) must be less than half of chunkSize (${size})`, untouched: "read" });
+    }
+    const run = { index, namespace, started, dryRun, chunkSize: size };
+    if (field === undefined) {
+      // A documents index (full-text search, API 2026-07) takes the chunks as documents; any other index is refused.
+      const into = await documentsIndexOf(service, index, signal);
+      if (into === undefined) {
+        throw new ToolError({
+          problem: `Index ${JSON.stringify(index)} has no integrated embedding, so it cannot embed documents`,
+          untouched: "read",
+          next: "create an index for a model with create_index_for_model (list_models shows the models), or a documents index with create_documents_index, then call index_documents with it.",
+        });
+      }
+      const { syncIntoDocuments } = await import("../../src/ingest/documents/sync-into-documents.js");
+      const { DocumentPathError } = await documents();
+      let out: Awaited<ReturnType<typeof syncIntoDocuments>>;
+      try {
+        out = await syncIntoDocuments({
+          service, host: model.host, namespace: namespaceName(namespace), field: into.field, paths, roots: await ctx.allowedRoots(), include, exclude,
+          sizes: { size, overlap }, dryRun, prune, complete: into.complete, signal, progress: (done, total, message) => ctx.progress(done, total, message),
+        });
+      } catch (err) {
+        if (err instanceof DocumentPathError) throw new ToolError({ problem: err.message, untouched: "read" });
+        throw err;
+      }
+      const by = `words and phrases in field ${JSON.stringify(into.field)}${into.meaning ? `, and by meaning (${into.meaning})` : ""}`;
+      const structured = structuredOf(out, run, (failures) =>
+        dryRun
+          ? `Dry run: nothing was written. Call index_documents again without dryRun to write ${out.added + out.changed} chunks and prune ${out.pruned}.`
+          : failures > 0
+            ? "Next step: call index_documents again with the same arguments — chunks already written are not sent again."
+            : `The documents are in step with index ${JSON.stringify(index)}. Next step: search_documents finds them by ${by}.`,
+      );
+      return structured.failures.length > 0 ? { structured, isError: true, table: `${structured.notLanded.length} chunks were NOT written.\n\n${summary(structured)}` } : { structured, table: summary(structured) };
     }
     const { syncDocuments, DocumentPathError } = await documents();
     let out: SyncDocumentsOutcome;
@@ -154,15 +199,8 @@ export default defineTool({
       if (err instanceof DocumentPathError) throw new ToolError({ problem: err.message, untouched: "read" });
       throw err;
     }
-    const failures = distinctFailures(out.notLanded);
-    const structured: Structured = {
-      index, namespace, files: out.files, filesRead: out.filesRead, skipped: out.skipped.length, chunks: out.chunks, bytes: out.bytes,
-      added: out.added, changed: out.changed, unchanged: out.unchanged, pruned: out.pruned, upserted: out.upserted,
-      seconds: Math.round((performance.now() - started) / 10) / 100, dryRun, chunkSize: size,
-      skippedFiles: out.skipped.slice(0, MAX_SKIPPED_SHOWN), skippedFolders: out.skippedFolders.slice(0, MAX_SKIPPED_SHOWN),
-      notIncluded: out.notIncluded, excluded: out.excluded, notLanded: out.notLanded.flatMap((f) => f.ids), failures,
-      note: noteFor(out, dryRun, index),
-    };
+    const structured = structuredOf(out, run, () => noteFor(out, dryRun, index));
+    const failures = structured.failures;
     const text = summary(structured);
     if (out.stopped === undefined) return { structured, table: text };
     // A cancelled call's result never reaches the client (the protocol drops it): the log keeps the account.

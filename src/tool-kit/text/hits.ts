@@ -66,6 +66,8 @@ export interface HitsTableOptions {
   only?: readonly string[];
   /** Columns for the index (and the namespace, when any is not the default) of each hit. */
   withIndex?: boolean;
+  /** No score column (documents read by id or filter have none). */
+  withoutScore?: boolean;
 }
 
 /** The columns of a hits table and each hit's cells: id · [index · namespace] · score · text · the other fields. */
@@ -80,7 +82,7 @@ export function hitsColumns(hits: readonly TableHit[], opts: HitsTableOptions): 
     "id",
     ...(opts.withIndex ? ["index"] : []),
     ...(withNamespace ? ["namespace"] : []),
-    "score",
+    ...(opts.withoutScore ? [] : ["score"]),
     ...text,
     ...shown,
     ...(others.length > 0 ? ["other fields"] : []),
@@ -89,7 +91,7 @@ export function hitsColumns(hits: readonly TableHit[], opts: HitsTableOptions): 
     h.id,
     ...(opts.withIndex ? [h.index ?? ""] : []),
     ...(withNamespace ? [h.namespace ?? ""] : []),
-    scoreCell(h.score),
+    ...(opts.withoutScore ? [] : [scoreCell(h.score)]),
     ...text.map((k) => fieldCell(h.fields[k])),
     ...shown.map((k) => fieldCell(h.fields[k])),
     ...(others.length > 0 ? [JSON.stringify(Object.fromEntries(others.filter((k) => k in h.fields).map((k) => [k, h.fields[k]])))] : []),

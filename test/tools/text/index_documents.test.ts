@@ -153,7 +153,7 @@ describe("index_documents", () => {
     expect(refusalOf(plain.text)).toEqual({
       problem: 'Index "plain" has no integrated embedding, so it cannot embed documents',
       untouched: "read",
-      next: "create an index for a model with create_index_for_model (list_models shows the models), then call index_documents with it.",
+      next: "create an index for a model with create_index_for_model (list_models shows the models), or a documents index with create_documents_index, then call index_documents with it.",
     });
     const out = await mcp.call("index_documents", { index: "notes", paths: ["../outside"] });
     expect(out.isError).toBe(true);

@@ -1,0 +1,98 @@
+// create_documents_index end to end: the built server over stdio against the local service. The schema it sends
+// (full-text settings, the meaning field, the caller's own vector fields) is checked on the service as 2026-07
+// describes it; every bad request is refused before anything is created.
+import { describe, expect, test } from "vitest";
+import { describe2607, mcp, svc, useDocumentsFixture } from "../fixtures/documents.js";
+import { TEST_DIM, TEST_MODEL } from "../../helpers/embeddings-server.js";
+import { refusalOf } from "../../helpers/refusal.js";
+import { api } from "../../e2e/support.js";
+
+useDocumentsFixture();
+
+describe("create_documents_index", () => {
+  test("full-text fields with language, stemming and stop words, and own dense and sparse vectors", async () => {
+    const args = { name: "articles", textFields: ["title", "body"], language: "de", stopWords: true, vector: { dimension: 3, metric: "dotproduct" }, sparse: true };
+    const r = await mcp.call("create_documents_index", args);
+    expect(r.isError, r.text).toBe(false);
+    expect(r.structured).toMatchObject({
+      index: "articles",
+      created: true,
+      ready: true,
+      fields: [
+        { name: "title", type: "text", settings: "de, stemming, stop words" },
+        { name: "body", type: "text", settings: "de, stemming, stop words" },
+        { name: "vector", type: "dense_vector", settings: "3 dimensions, dotproduct" },
+        { name: "sparse", type: "sparse_vector", settings: "" },
+      ],
+    });
+    expect(r.text).toBe(
+      [
+        'Documents index "articles" created and ready.',
+        "",
+        "| field | type | settings |",
+        "| --- | --- | --- |",
+        "| title | text | de, stemming, stop words |",
+        "| body | text | de, stemming, stop words |",
+        "| vector | dense_vector | 3 dimensions, dotproduct |",
+        "| sparse | sparse_vector |  |",
+        "",
+        'Next step: write documents with upsert_documents (each with an id and "title" / "body"); search_documents finds them by words, phrases.',
+      ].join("\n"),
+    );
+    const described = await describe2607("articles");
+    expect(described.body.schema.fields).toMatchObject({
+      title: { type: "string", full_text_search: { language: "de", stemming: true, stop_words: true } },
+      body: { type: "string", full_text_search: { language: "de", stemming: true, stop_words: true } },
+      vector: { type: "dense_vector", dimension: 3, metric: "dotproduct" },
+      sparse: { type: "sparse_vector" },
+    });
+    expect(described.body.deployment).toMatchObject({ deployment_type: "managed", cloud: "aws", region: "us-east-1" });
+    const again = await mcp.call("create_documents_index", args);
+    expect(again.structured).toMatchObject({ created: false });
+    expect(again.text).toMatch(/^Index "articles" already exists with these fields; it is returned as is \(nothing was created\)\./);
+    expect(refusalOf((await mcp.call("create_documents_index", { ...args, language: "en" })).text)).toEqual({
+      problem: 'Index "articles" already exists with other fields (title, body, vector, sparse)',
+      untouched: "changed",
+      next: "use the existing index as it is (describe_index shows it), or call create_documents_index with another name.",
+    });
+  });
+
+  test("a meaning field: a dense vector of the model's length, named in its description", async () => {
+    const r = await mcp.call("create_documents_index", { name: "by-meaning", textFields: ["title", "body"], meaning: { model: TEST_MODEL, from: ["body"] } });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.structured).toMatchObject({ fields: [{ name: "title" }, { name: "body" }, { name: "meaning", type: "meaning", settings: `${TEST_MODEL} on body` }] });
+    expect((await describe2607("by-meaning")).body.schema.fields.meaning).toMatchObject({
+      type: "dense_vector",
+      dimension: TEST_DIM,
+      metric: "cosine",
+      description: `text of ["body"] embedded by "${TEST_MODEL}"`,
+    });
+    expect(r.text).toContain("search_documents finds them by words, phrases, or by meaning.");
+  });
+
+  test("a sparse model makes a sparse meaning field", async () => {
+    const r = await mcp.call("create_documents_index", { name: "by-bm25", textFields: ["text"], meaning: { model: "local-bm25" } });
+    expect(r.isError, r.text).toBe(false);
+    expect((await describe2607("by-bm25")).body.schema.fields.meaning).toMatchObject({ type: "sparse_vector", description: 'text of ["text"] embedded by "local-bm25"' });
+  });
+
+  test("bad requests are refused and nothing is created", async () => {
+    const refused = async (args: Record<string, unknown>) => refusalOf((await mcp.call("create_documents_index", { name: "bad", textFields: ["text"], ...args })).text);
+    expect(await refused({ meaning: { model: "no-such-model" } })).toEqual({
+      problem: `No embedding model "no-such-model"; the service has local-bm25, ${TEST_MODEL}, chat-model-not-embeddings`,
+      untouched: "created",
+      next: "call again with one of them (list_models describes them).",
+    });
+    expect((await refused({ meaning: { model: TEST_MODEL, from: ["title"] } })).problem).toBe('meaning.from names "title", not among textFields');
+    expect((await refused({ stopWords: true, stemming: false })).problem).toBe("stopWords needs stemming: give stemming true or leave it out");
+    expect((await refused({ meaning: { model: TEST_MODEL }, vector: { dimension: 4 } })).problem).toBe("Give meaning or vector, not both: an index has one dense vector field");
+    expect((await refused({ textFields: ["text", "vector"], vector: { dimension: 4 } })).problem).toBe('textFields names "vector", which is also the vector field the tools add: rename that text field');
+    expect((await api(svc, "GET", "/indexes/bad")).status).toBe(404);
+  });
+
+  test("the index's name follows the index name rules", async () => {
+    const r = await mcp.call("create_documents_index", { name: "Not_Valid", textFields: ["text"] });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain('Index name "Not_Valid"');
+  });
+});
