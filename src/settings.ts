@@ -44,7 +44,7 @@ export interface Setting {
 }
 
 /** The tools --allow-destructive adds. */
-export const DELETE_TOOLS = ["delete_index", "delete_collection", "delete_vectors", "delete_namespace", "delete_backup", "delete_backup_schedule", "delete_namespace_alias"] as const;
+export const DELETE_TOOLS = ["delete_index", "delete_collection", "delete_vectors", "delete_namespace", "delete_backup", "delete_backup_schedule", "delete_namespace_alias", "delete_documents"] as const;
 
 const url = (label: string) =>
   z.string().refine((s) => embedUrlProblem(s) === undefined, { error: (issue) => `${label} ${embedUrlProblem(String(issue.input))}` });

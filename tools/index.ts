@@ -140,7 +140,7 @@ export const toolModules: readonly ToolEntry[] = [
   tool("rerank_documents", "inference", () => import("./inference/rerank_documents.js"), "Order documents by relevance to a query with a reranking model."),
   tool("list_models", "inference", () => import("./inference/list_models.js"), "List the embedding and reranking models available."),
   // Administration.
-  tool("configure_index", "indexes", () => import("./indexes/configure_index.js"), "Change deletion protection, tags, pod replicas or type, read capacity or embedding settings; shows before and after."),
+  tool("configure_index", "indexes", () => import("./indexes/configure_index.js"), "Change deletion protection, tags, pods, read capacity or embedding settings; shows before and after."),
   tool("list_namespaces", "namespaces", () => import("./namespaces/list_namespaces.js"), "List the namespaces of an index with their record counts."),
   tool("describe_namespace", "namespaces", () => import("./namespaces/describe_namespace.js"), "Show one namespace: its record count and filterable metadata fields."),
   tool("create_namespace", "namespaces", () => import("./namespaces/create_namespace.js"), "Create an empty namespace in a serverless index, optionally with filterable fields."),

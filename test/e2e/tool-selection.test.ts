@@ -19,7 +19,10 @@ const DEFAULT_TOOLS = [
   "search_records",
   "index_documents",
 ];
-const BACKUP_TOOLS = ["create_backup", "list_backups", "describe_backup", "create_index_from_backup", "list_restore_jobs", "describe_restore_job"];
+const BACKUP_TOOLS = [
+  "create_backup", "list_backups", "describe_backup", "create_index_from_backup", "list_restore_jobs", "describe_restore_job",
+  "create_backup_schedule", "list_backup_schedules", "describe_backup_schedule", "update_backup_schedule", "list_scheduled_backups",
+];
 const INFERENCE_TOOLS = ["embed_texts", "rerank_documents", "list_models"];
 
 let svc: RunningService;
@@ -56,7 +59,7 @@ describe("over stdio", () => {
 
   test("--toolsets backups gives the backups toolset (its delete tool only with --allow-destructive)", async () => {
     expect(names(await stdio(["--toolsets", "backups"]))).toEqual(BACKUP_TOOLS);
-    expect(names(await stdio(["--toolsets", "backups", "--allow-destructive"]))).toEqual([...BACKUP_TOOLS, "delete_backup"]);
+    expect(names(await stdio(["--toolsets", "backups", "--allow-destructive"]))).toEqual([...BACKUP_TOOLS, "delete_backup", "delete_backup_schedule"]);
   });
 
   test("VECDB_TOOLSETS, VECDB_TOOLS and VECDB_EXCLUDE_TOOLS do what the flags do", async () => {

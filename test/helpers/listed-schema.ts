@@ -3,12 +3,13 @@
 /**
  * Fields whose name and schema say what they take (the list is read on every turn, so these go undescribed): the
  * index and namespace, the records or ids written or read, a vector's parts, a query's text, the size of an answer,
- * the model settings of create_index and of reranking, and a dry run.
+ * the model settings of create_index and of reranking, a dry run, and read capacity's and pods' mode, node type,
+ * replicas and shards.
  */
 const SELF_EXPLANATORY = new Set([
   "index", "indexes", "namespace", "vectors", "records", "ids", "id", "indices", "values", "vector", "sparseValues",
   "query", "text", "topK", "fields", "rerank", "rankFields", "topN", "embed", "model", "fieldMap", "metric",
-  "dimension", "deletionProtection", "tags", "waitSeconds", "dryRun",
+  "dimension", "deletionProtection", "tags", "waitSeconds", "dryRun", "mode", "nodeType", "replicas", "shards",
 ]);
 
 /** Properties without a description (but for the self-explanatory ones), as dotted paths. */

@@ -13,7 +13,7 @@ const RULES = { untouched: "read" } as const;
 export default defineTool({
   name: "describe_backup_schedule",
   title: "Describe backup schedule",
-  description: "Show one backup schedule of an index: frequency, retention, enabled, next run.",
+  description: "Show one backup schedule of an index: how often it runs, how long it keeps backups, enabled, next run.",
   inputSchema: { index: indexArg("Name of the index.", RULES), scheduleId: scheduleIdArg(RULES) },
   outputSchema: { index: z.string().describe("The index."), schedule: ScheduleSummary.describe("The schedule.") },
   annotations: READ_ONLY,

@@ -13,7 +13,7 @@ const RULES = { untouched: "read" } as const;
 export default defineTool({
   name: "list_backup_schedules",
   title: "List backup schedules",
-  description: "List the backup schedules of an index: frequency, retention, enabled, next run.",
+  description: "List the backup schedules of an index: how often each runs, how long it keeps backups, enabled, next run.",
   inputSchema: { index: indexArg("Name of the index.", RULES), limit: pageLimitArg(RULES, "Schedules"), paginationToken: paginationTokenArg },
   outputSchema: { index: z.string().describe("The index."), schedules: z.array(ScheduleSummary).describe("The schedules on this page."), paginationToken: nextPageField },
   annotations: READ_ONLY,

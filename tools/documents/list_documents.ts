@@ -16,7 +16,7 @@ export default defineTool({
   inputSchema: {
     index: indexArg(undefined, RULES),
     namespace: namespaceArg(undefined, RULES),
-    prefix: z.string().min(1).max(512).optional(),
+    prefix: z.string().min(1).max(512).optional().describe("Only ids that start with it."),
     limit: wholeNumberArg(1, 100, ruleError("limit is a whole number from 1 to 100", RULES)).optional().describe("Default 100."),
     paginationToken: z.string().min(1).max(2000).optional().describe("From the previous page."),
   },

@@ -56,7 +56,7 @@ export default defineTool({
     tags: z.record(z.string(), z.string()).optional().describe('Tags to set, key → value; a value "" removes that tag. Other tags stay.'),
     pod: z
       .object({
-        replicas: wholeNumberArg(1, 100, ruleError("pod.replicas is a whole number from 1 to 100", RULES)).optional().describe("Replicas."),
+        replicas: wholeNumberArg(1, 100, ruleError("pod.replicas is a whole number from 1 to 100", RULES)).optional(),
         podType: z.string().regex(/^(s1|p1|p2)\.(x1|x2|x4|x8)$/, ruleError("podType is s1, p1 or p2, then .x1, .x2, .x4 or .x8", RULES)).optional().describe("e.g. p1.x2."),
       })
       .optional()
@@ -76,7 +76,8 @@ export default defineTool({
         replicas: wholeNumberArg(0, 100, ruleError("readCapacity.replicas is a whole number from 0 to 100", RULES)).optional(),
         shards: wholeNumberArg(1, 100, ruleError("readCapacity.shards is a whole number from 1 to 100", RULES)).optional(),
       })
-      .optional(), // serverless indexes; the names say enough (the tools/list budget)
+      .optional()
+      .describe("Serverless indexes: OnDemand, or Dedicated nodes."),
   },
   outputSchema: {
     index: z.string().describe("The index changed."),

@@ -15,7 +15,7 @@ const RULES = { untouched: "read" } as const;
 export default defineTool({
   name: "list_namespace_aliases",
   title: "List namespace aliases",
-  description: "List the namespace aliases of an index and the namespace each points at.",
+  description: "List the namespace aliases of an index and the namespace each one points at (reads follow it).",
   inputSchema: {
     index: indexArg("Name of the index.", RULES),
     prefix: textArg(1, 512, ruleError("prefixes are 1–512 characters", RULES)).optional().describe("Only aliases starting with this."),
