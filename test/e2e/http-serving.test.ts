@@ -220,7 +220,8 @@ describe("slow and half-sent requests", () => {
   });
 
   test("bodies being received at once are bounded as their bytes arrive: past the budget 503 with Retry-After, then it frees", async () => {
-    const p = await startHttp(["--insecure-http-no-token", "--max-body-mb-in-flight", "1"]);
+    // A long deadline: on a loaded machine the half-sent first body must still be held when the probes arrive.
+    const p = await startHttp(["--insecure-http-no-token", "--max-body-mb-in-flight", "1", "--request-timeout-s", "120"]);
     const first = openPost(p.url, { "Content-Length": String(800_000) });
     first.response.catch(() => {}); // it is cut off below
     const sentFirst = new Promise<void>((r) => first.req.write(" ".repeat(600_000), () => r()));
@@ -230,7 +231,7 @@ describe("slow and half-sent requests", () => {
     await until(async () => {
       second = await raw(p.url, { headers: { "Content-Length": String(800_000) }, body: " ".repeat(800_000) });
       return second.status === 503;
-    }, "the first body's bytes to be held");
+    }, "the first body's bytes to be held", 60_000);
     expect(second.headers["retry-after"]).toBe("2");
     expect(rpcError(second.body).message).toBe("Service Unavailable: 1 MiB of request bodies are in progress already; retry shortly");
     first.req.destroy(); // the client goes away mid-upload: its bytes are given back
