@@ -164,24 +164,26 @@ async function acquireLockSocket(dataDir: string, path: string): Promise<() => v
   const dirFd = openSync(dataDir, constants.O_RDONLY | constants.O_DIRECTORY);
   const name = `/proc/self/fd/${dirFd}/${LOCK_SOCKET}`;
   try {
-    for (let attempt = 0; attempt < 40; attempt++) {
-      const server = await bind(name);
-      if (server) return holding(server, path, () => closeSync(dirFd));
-      const found = await probe(name);
-      if (found.kind === "ours") throw inUse(dataDir, path, found.pid);
-      if (found.kind === "foreign") {
+    for (let attempt = 0; attempt < 80; attempt++) {
+      // Binding and judging a socket stale both happen under the takeover file: a socket is bound before it listens,
+      // and a newcomer probing in between would see a refusal, judge the fresh lock stale and remove it.
+      const turn = await exclusively(path, async () => {
+        const server = await bind(name);
+        if (server) return { server };
+        const found = await probe(name);
+        if (found.kind === "stale") removeStale(name); // nobody is between bind and listen now: it is a dead owner's
+        return { found };
+      });
+      if (turn?.server) return holding(turn.server, path, () => closeSync(dirFd));
+      const found = turn?.found;
+      if (found?.kind === "ours") throw inUse(dataDir, path, found.pid);
+      if (found?.kind === "foreign") {
         throw new DataDirInUseError(
           `The data dir ${dataDir} is locked by a process that is not a vecdb-mcp local service (its lock socket ${join(dataDir, LOCK_SOCKET)} answers, but not as ours). ` +
             "Find it with `ss -xlp` or `lsof`, or choose another --data-dir.",
         );
       }
-      if (found.kind === "stale") {
-        await withTakeover(path, async () => {
-          // Checked again under the takeover lock: only a socket nobody answers on is removed.
-          if ((await probe(name)).kind === "stale") unlinkSync(name);
-        });
-      }
-      await new Promise((r) => setTimeout(r, 10 + attempt * 5));
+      if (found?.kind !== "stale") await new Promise((r) => setTimeout(r, 10 + Math.min(attempt, 20) * 5));
     }
   } catch (e) {
     closeSync(dirFd);
@@ -211,6 +213,37 @@ function acquireLockFile(dataDir: string, path: string): () => void {
     });
   }
   throw new DataDirInUseError(`Could not take the lock file ${path} for the data dir ${dataDir}; another process keeps racing for it.`);
+}
+
+/** Removes a dead owner's socket; one a closing holder removed meanwhile is already gone. */
+function removeStale(name: string): void {
+  try {
+    unlinkSync(name);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
+  }
+}
+
+/** Runs `step` holding the `.takeover` file; undefined (step not run) when another process holds it. */
+async function exclusively<T>(path: string, step: () => Promise<T>): Promise<T | undefined> {
+  const takeover = `${path}.takeover`;
+  try {
+    closeSync(openSync(takeover, "wx", 0o600));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+    // One left by a crash mid-step is old and removed.
+    try {
+      if (Date.now() - statSync(takeover).mtimeMs > 10_000) unlinkSync(takeover);
+    } catch {
+      // gone meanwhile
+    }
+    return undefined;
+  }
+  try {
+    return await step();
+  } finally {
+    unlinkSync(takeover);
+  }
 }
 
 function withTakeover(path: string, step: () => void | Promise<void>): void | Promise<void> {
