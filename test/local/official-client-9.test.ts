@@ -5,6 +5,7 @@
 import { Pinecone } from "pinecone9";
 import { describe, expect, it } from "vitest";
 import { useServiceProcess } from "../helpers/local-service.js";
+import { until } from "../helpers/until.js";
 import { call } from "./http.js";
 
 let pc: Pinecone;
@@ -58,11 +59,7 @@ describe("official client 9 against the local service: indexes", () => {
 
 async function waitForBackup(id: string): Promise<void> {
   // The client's describe returns at once; the snapshot is taken in the background.
-  for (let i = 0; i < 400; i++) {
-    if ((await pc.backups.describe(id)).status === "Ready") return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`backup ${id} never became Ready`);
+  await until(async () => (await pc.backups.describe(id)).status === "Ready", `backup ${id} to become Ready`);
 }
 
 describe("official client 9 against the local service: data, backups, schedules, aliases", () => {
@@ -103,7 +100,7 @@ describe("official client 9 against the local service: data, backups, schedules,
     expect((await pc.backups.listByIndex("vecs")).data?.map((b) => b.backupId)).toEqual([backup.backupId]);
     const restore = await pc.backups.createIndex(backup.backupId, { name: "vecs-restored" } as never);
     expect(restore.restoreJobId).toEqual(expect.any(String));
-    for (let i = 0; i < 400 && (await pc.restoreJobs.describe(restore.restoreJobId)).status !== "Completed"; i++) await new Promise((r) => setTimeout(r, 25));
+    await until(async () => (await pc.restoreJobs.describe(restore.restoreJobId)).status === "Completed", "the restore job to complete");
     expect((await pc.indexes.describe("vecs-restored")).schema.fields._values).toMatchObject({ type: "dense_vector", dimension: 2, metric: "dotproduct" });
     const schedule = await pc.backupSchedules.create("vecs", { name: "nightly", frequency: "daily", retentionDays: 7 });
     expect(schedule).toMatchObject({ name: "nightly", frequency: "daily", retentionExpireAfterDays: 7, enabled: true, scheduleType: "time-based" });

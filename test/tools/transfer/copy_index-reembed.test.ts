@@ -5,6 +5,7 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { startEmbeddingsServer, TEST_DIM, TEST_MODEL, type EmbeddingsServer } from "../../helpers/embeddings-server.js";
 import { startServiceProcess, type RunningService } from "../../helpers/local-service.js";
 import { startMcp, type McpSession } from "../../helpers/mcp-client.js";
+import { until } from "../../helpers/until.js";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -28,7 +29,7 @@ beforeAll(async () => {
   const created = await api(main, "POST", "/indexes/create-for-model", { name: "notes", cloud: "aws", region: "us-east-1", embed: { model: "local-bm25", field_map: { text: "body" } } });
   expect(created.status).toBe(201);
   const host = created.body.host as string;
-  for (let i = 0; i < 100 && !(await api(main, "GET", "/indexes/notes")).body.status.ready; i++) await new Promise((r) => setTimeout(r, 50));
+  await until(async () => (await api(main, "GET", "/indexes/notes")).body.status.ready === true, "index notes to be ready");
   const ndjson = NOTES.map((n) => JSON.stringify(n)).join("\n");
   const res = await fetch(`${dataUrl(host)}/records/namespaces/journal/upsert`, {
     method: "POST",
@@ -86,7 +87,7 @@ test("copy_index re-embeds local-bm25 text records by a dense model into a new i
 test("copy_index into an index that embeds text, from one that embeds none: the text comes from the target's field; a record without it is skipped, saying why", async () => {
   const plain = await api(main, "POST", "/indexes", { name: "plain", dimension: 3, metric: "cosine", spec: { serverless: { cloud: "aws", region: "us-east-1" } } });
   expect(plain.status).toBe(201);
-  for (let i = 0; i < 100 && !(await api(main, "GET", "/indexes/plain")).body.status.ready; i++) await new Promise((r) => setTimeout(r, 50));
+  await until(async () => (await api(main, "GET", "/indexes/plain")).body.status.ready === true, "index plain to be ready");
   const up = await api(main, "POST", `${dataUrl(plain.body.host)}/vectors/upsert`, {
     vectors: [
       { id: "p1", values: [1, 0, 0], metadata: { body: "ferry timetable for the harbour" } },
