@@ -224,14 +224,16 @@ function removeStale(name: string): void {
   }
 }
 
-/** Runs `step` holding the `.takeover` file; undefined (step not run) when another process holds it. */
-async function exclusively<T>(path: string, step: () => Promise<T>): Promise<T | undefined> {
+/**
+ * Takes the `.takeover` file beside the lock; returns its release, or undefined when another process holds it (one
+ * left by a crash mid-takeover is old and removed, for a later attempt).
+ */
+function takeTakeover(path: string): (() => void) | undefined {
   const takeover = `${path}.takeover`;
   try {
     closeSync(openSync(takeover, "wx", 0o600));
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
-    // One left by a crash mid-step is old and removed.
     try {
       if (Date.now() - statSync(takeover).mtimeMs > 10_000) unlinkSync(takeover);
     } catch {
@@ -239,34 +241,29 @@ async function exclusively<T>(path: string, step: () => Promise<T>): Promise<T |
     }
     return undefined;
   }
+  return () => unlinkSync(takeover);
+}
+
+/** Runs `step` holding the `.takeover` file; undefined (step not run) when another process holds it. */
+async function exclusively<T>(path: string, step: () => Promise<T>): Promise<T | undefined> {
+  const release = takeTakeover(path);
+  if (!release) return undefined;
   try {
     return await step();
   } finally {
-    unlinkSync(takeover);
+    release();
   }
 }
 
-function withTakeover(path: string, step: () => void | Promise<void>): void | Promise<void> {
-  const takeover = `${path}.takeover`;
+/** Runs `step` holding the `.takeover` file, if no other process holds it. */
+function withTakeover(path: string, step: () => void): void {
+  const release = takeTakeover(path);
+  if (!release) return;
   try {
-    closeSync(openSync(takeover, "wx", 0o600));
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
-    // Someone else is taking over right now; one left by a crash mid-takeover is old and removed.
-    try {
-      if (Date.now() - statSync(takeover).mtimeMs > 10_000) unlinkSync(takeover);
-    } catch {
-      // gone meanwhile
-    }
-    return;
-  }
-  const done = () => unlinkSync(takeover);
-  let stepped: void | Promise<void> = undefined;
-  try {
-    stepped = step();
+    step();
   } catch {
     // the lock vanished meanwhile: the next attempt sees
+  } finally {
+    release();
   }
-  if (stepped instanceof Promise) return stepped.catch(() => {}).finally(done);
-  done();
 }
