@@ -15,6 +15,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { execFileSync } from "node:child_process";
+import { isBuiltin } from "node:module";
 import { build } from "esbuild";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -43,6 +44,10 @@ const LAZY_ONLY = [
   // conversion of their schemas, done here at build time instead (toolCatalog below)
   /^tools\/(?!index\.ts$)/,
   /^src\/mcp\/tool-schemas\.ts$/,
+  // the API client, made on the first call that needs it (src/main.ts); its errors and redaction are on the path
+  /^src\/api\/(?!(errors|redact)\.ts$)/,
+  // node:crypto costs a cold start about 8 ms of CPU to load (builtinsByRequire below)
+  /^builtin:node:crypto$/,
 ];
 
 // CommonJS dependencies bundled into ESM (undici, parts of the SDK's deps) call require() for Node built-ins;
@@ -89,6 +94,21 @@ const slimStartup = {
   },
 };
 
+// Node's built-in modules through require(), not import: an import statement makes an ES module namespace of the
+// built-in, which reads every one of its exports and so runs the getters Node keeps lazy (node:fs's promises,
+// node:process's streams, node:crypto's webcrypto…): about 12 ms of CPU in a cold start for nothing used. Through
+// require() (the banner's) esbuild reads an export where it is used. A `require()` of a built-in stays as it was.
+const builtinsByRequire = {
+  name: "builtins-by-require",
+  setup(b) {
+    b.onResolve({ filter: /^[\w:/]+$/ }, (args) => {
+      if (!isBuiltin(args.path) || args.kind !== "import-statement") return undefined;
+      return { path: `node:${args.path.replace(/^node:/, "")}`, namespace: "builtin" };
+    });
+    b.onLoad({ filter: /.*/, namespace: "builtin" }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: "js" }));
+  },
+};
+
 // What every tool declares (name, description, annotations, JSON Schemas…), written here from the tool modules so that
 // the server lists the tools without loading them (src/mcp/tool-catalog.ts). scripts/tool-catalog.mjs is bundled from
 // the sources and run (not run on tsc's dist/, which a test's rebuild of a stale bundle does not refresh).
@@ -132,7 +152,7 @@ const result = await build({
   minify: true,
   legalComments: "none",
   external: ["lmdb"],
-  plugins: [slimStartup],
+  plugins: [slimStartup, builtinsByRequire],
   banner: { js: banner },
   define: { __VECDB_TOOL_CATALOG__: JSON.stringify(toolCatalog) },
   metafile: true,

@@ -1,11 +1,10 @@
 // `vecdb-mcp [options]`: configuration → (embedded local service) → Service → MCP server on stdio.
-import { createService, type Service } from "./api/service.js";
 import { childEnvironment, ConfigError, freezeConfig, loadConfig, onHttpOwnDataDir, type Config } from "./config.js";
 import { createLogger } from "./log.js";
 import { createServer } from "./mcp/server.js";
 import { loadToolCatalog } from "./mcp/tool-catalog.js";
 import { checkSelection } from "./mcp/tool-selection.js";
-import { fixedSupply, isServiceSupply, type ServiceSupply } from "./mcp/service-supply.js";
+import { lazySupply, type ServiceSupply } from "./mcp/service-supply.js";
 import { namedServices } from "./named-services.js";
 import { packageVersion } from "./package-version.js";
 import { helpText } from "./settings-help.js";
@@ -13,7 +12,6 @@ import type { Command } from "./settings.js";
 import { shutdownOnce } from "./shutdown.js";
 import { LineStdioTransport } from "./transports/stdio.js";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
-import { newHttpToken } from "./transports/http/token.js";
 
 /** --help, or --version: not in protocol mode, these only print and exit. */
 export function printOnly(command: Command, loaded: { version?: true }): void {
@@ -36,7 +34,9 @@ export async function runMcpCommand(argv: string[]): Promise<void> {
   // Over HTTP there is always a token unless --insecure-http-no-token says otherwise (part of the configuration from
   // the start, so that logs redact it).
   const tokenGenerated = loaded.config.http && !loaded.config.httpToken && !loaded.config.httpNoToken;
-  const config: Readonly<Config> = tokenGenerated ? freezeConfig({ ...loaded.config, httpToken: newHttpToken() }) : loaded.config;
+  const config: Readonly<Config> = tokenGenerated
+    ? freezeConfig({ ...loaded.config, httpToken: (await import("./transports/http/token.js")).newHttpToken() })
+    : loaded.config;
   // The keys of the local service in use (the shared one's can change when it is started again).
   const localKeys: string[] = [];
   // Never a placeholder key (loadConfig leaves it out), whose runs of characters would match variable names.
@@ -94,22 +94,27 @@ export async function runMcpCommand(argv: string[]): Promise<void> {
     log.warning("--embed-url / VECDB_EMBED_URL is ignored: it serves the embedded local service, and this server uses the hosted service's own models");
   }
 
-  const service: Service | ServiceSupply = shared ?? createService({
-    apiKey: local?.apiKey ?? config.apiKey ?? "",
-    apiVersion: config.apiVersion,
-    timeoutMs: config.timeoutMs,
-    retries: config.retries,
-    controllerUrl: local?.controlUrl ?? config.controllerUrl,
-    localService: local !== undefined,
+  // The API client (src/api: its answer schemas, the HTTP client, node:crypto) is made on the first call that needs
+  // it, not before the server answers: a client lists the tools first, and a cold start should not pay for it.
+  const service: ServiceSupply & { close(): Promise<void> } = shared ?? lazySupply(async () => {
+    const { createService } = await import("./api/service.js");
+    return createService({
+      apiKey: local?.apiKey ?? config.apiKey ?? "",
+      apiVersion: config.apiVersion,
+      timeoutMs: config.timeoutMs,
+      retries: config.retries,
+      controllerUrl: local?.controlUrl ?? config.controllerUrl,
+      localService: local !== undefined,
+    });
   });
   const services = namedServices({
     config,
-    main: isServiceSupply(service) ? service : fixedSupply(service),
+    main: service,
     startLocal: () => startShared("copy_index named the local service"),
   });
   const closeService = async () => {
     await services.close();
-    if ("close" in service) await service.close();
+    await service.close();
   };
   const tools = await loadToolCatalog(); // declared by the build: no tool module is loaded before its first call
   if (config.http) {

@@ -2,7 +2,7 @@
 // "local" is the embedded local service — main itself when main is local, otherwise the shared local service of the
 // data dir, found or started on first use; "other" is the second service of VECDB_OTHER_API_KEY and --other-host,
 // made on first use. Under --indexes each is scoped as main is.
-import { createService, type Service } from "./api/service.js";
+import type { Service } from "./api/service.js";
 import type { Config } from "./config.js";
 import type { ServiceSupply } from "./mcp/service-supply.js";
 import { scopedService } from "./mcp/access.js";
@@ -46,6 +46,7 @@ export function namedServices(opts: NamedServicesOptions): ServiceDirectory & { 
         next: 'tell the user: set VECDB_OTHER_API_KEY (and VECDB_OTHER_HOST for a service other than https://api.pinecone.io) and restart the server; or name "main" or "local".',
       });
     }
+    const { createService } = await import("./api/service.js"); // off the server's startup path (main.ts says why)
     other ??= createService({
       apiKey: config.otherApiKey,
       apiVersion: config.apiVersion,

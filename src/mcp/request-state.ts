@@ -7,7 +7,6 @@
 // and a digest of its arguments, and a nonce this process accepts once. The SDK refuses a state whose signature,
 // binding or expiry fails (-32602) before any handler runs; checkCallState refuses one issued for another call or
 // used before. The tool then runs again from the start and meets the same question: answered now, it goes on.
-import { createHash, randomBytes, randomUUID } from "node:crypto";
 import {
   CLIENT_CAPABILITIES_META_KEY,
   createRequestStateCodec,
@@ -21,6 +20,10 @@ import {
 } from "@modelcontextprotocol/server";
 
 type InputRequest = ReturnType<typeof inputRequired.elicit>;
+
+/** node:crypto, loaded when a call first needs it: loading it costs a cold start about 8 ms of CPU, and only a
+ * 2026-07-28 call that asks the client something uses it. */
+const crypto = () => process.getBuiltinModule("node:crypto");
 
 /** How long a question's state stays good: a person reads and answers within it. */
 const STATE_TTL_S = 600;
@@ -57,9 +60,14 @@ export function newEraCall(ctx: ServerContext): { capabilities: ClientCapabiliti
 const codecs = new Map<string, RequestStateCodec<CallState>>();
 let processSecret: string | undefined;
 
-/** The codec for this secret (or the process's random one), made once. */
+/** The codec for this secret (or the process's random one, drawn on the codec's first use), made once. */
 export function stateCodec(secret: string | undefined): RequestStateCodec<CallState> {
-  const key = secret ?? (processSecret ??= randomBytes(32).toString("base64url"));
+  if (secret !== undefined) return codecFor(secret);
+  const own = () => codecFor((processSecret ??= crypto().randomBytes(32).toString("base64url")));
+  return { mint: (payload, ctx) => own().mint(payload, ctx), verify: (state, ctx) => own().verify(state, ctx) };
+}
+
+function codecFor(key: string): RequestStateCodec<CallState> {
   let codec = codecs.get(key);
   if (!codec) {
     codec = createRequestStateCodec<CallState>({ key, ttlSeconds: STATE_TTL_S, bind: (ctx) => ctx.http?.authInfo?.token ?? "" });
@@ -72,10 +80,10 @@ export function stateCodec(secret: string | undefined): RequestStateCodec<CallSt
 function argumentsDigest(args: unknown): string {
   const canonical = (v: unknown): unknown =>
     Array.isArray(v) ? v.map(canonical) : v !== null && typeof v === "object" ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])])) : v;
-  return createHash("sha256").update(JSON.stringify(canonical(args ?? {}))).digest("base64url");
+  return crypto().createHash("sha256").update(JSON.stringify(canonical(args ?? {}))).digest("base64url");
 }
 
-export const questionDigest = (...parts: string[]) => createHash("sha256").update(parts.join("\0")).digest("base64url");
+export const questionDigest = (...parts: string[]) => crypto().createHash("sha256").update(parts.join("\0")).digest("base64url");
 
 // Nonces this process accepted, until their state would have expired anyway.
 const used = new Map<string, number>();
@@ -122,7 +130,7 @@ export function callRounds(ctx: ServerContext, tool: string, args: unknown, code
     },
     /** The input_required result that asks `needed`, carrying what is known so far. */
     async asking(needed: InputNeeded) {
-      const next: CallState = { tool, args: argumentsDigest(args), nonce: randomUUID(), pending: { key: needed.key, question: needed.question }, answers };
+      const next: CallState = { tool, args: argumentsDigest(args), nonce: crypto().randomUUID(), pending: { key: needed.key, question: needed.question }, answers };
       return inputRequired({ inputRequests: { [needed.key]: needed.request }, requestState: await codec.mint(next, ctx) });
     },
   };

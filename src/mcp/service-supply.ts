@@ -25,6 +25,24 @@ export function fixedSupply(service: Service): ServiceSupply {
   return { current: async () => service, recover: async () => undefined };
 }
 
+/** A fixed Service made by `make` on its first use (again after a failed attempt); closing closes it if it was made. */
+export function lazySupply(make: () => Promise<Service>): ServiceSupply & { close(): Promise<void> } {
+  let made: Promise<Service> | undefined;
+  const current = () =>
+    (made ??= make().catch((err: unknown) => {
+      made = undefined;
+      throw err;
+    }));
+  return {
+    current,
+    recover: async () => undefined,
+    close: async () => {
+      const service = await made?.catch(() => undefined);
+      await service?.close();
+    },
+  };
+}
+
 /** Runs a tool call on the supply's Service; when it failed because that Service went away, once more on a new one. */
 export async function runWithRecovery<R extends { isError?: boolean; table: string; note?: string }>(
   tool: string,

@@ -50,6 +50,10 @@ describe("the bundle", () => {
     expect(Object.values(meta.outputs).some((o) => Object.keys(o.inputs).some((i) => i.includes("undici/lib/dispatcher/agent.js")))).toBe(true);
     expect(inputs.filter((i) => /node_modules\/(ajv|ajv-formats|fast-uri)\//.test(i))).toEqual([]);
     expect(inputs.filter((i) => /zod\/v4\/locales\/(?!en\.js|vecdb-en-only\.js)/.test(i))).toEqual([]);
+    // The API client is made on the first call that needs it (src/main.ts), and node:crypto is loaded on first use.
+    expect(inputs.filter((i) => /^src\/api\/(?!(errors|redact)\.ts$)/.test(i))).toEqual([]);
+    expect(inputs).not.toContain("builtin:node:crypto");
+    for (const out of files) expect(meta.outputs[out].imports.map((i) => i.path), out).not.toContain("node:crypto");
     // No tool module, nor the zod → JSON Schema conversion of their schemas: tools/list comes from the catalogue the
     // build wrote, and each tool's module is a chunk of its own, loaded on the tool's first call (src/mcp/tool-catalog.ts).
     expect(inputs.filter((i) => /^tools\/(?!index\.ts$)/.test(i) || i === "src/mcp/tool-schemas.ts")).toEqual([]);
