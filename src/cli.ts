@@ -7,6 +7,7 @@ if (command === "serve") {
   const { runServeCommand } = await import("./serve-main.js");
   await runServeCommand(rest);
 } else {
+  (await import("./mcp/zod-jit.js")).startWithoutJit(); // before the SDK builds its schemas (zod-jit.ts says why)
   const { runMcpCommand } = await import("./main.js");
   await runMcpCommand(process.argv.slice(2));
 }

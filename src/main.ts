@@ -6,6 +6,7 @@ import { loadToolCatalog } from "./mcp/tool-catalog.js";
 import { checkSelection } from "./mcp/tool-selection.js";
 import { lazySupply, type ServiceSupply } from "./mcp/service-supply.js";
 import { namedServices } from "./named-services.js";
+import { jitFromNowOn } from "./mcp/zod-jit.js";
 import { packageVersion } from "./package-version.js";
 import { helpText } from "./settings-help.js";
 import type { Command } from "./settings.js";
@@ -70,6 +71,7 @@ export async function runMcpCommand(argv: string[]): Promise<void> {
     shared = await startShared(why);
   } else if (config.mode === "local") {
     // Loaded only here, so the remote path never loads the local service's storage (lmdb).
+    jitFromNowOn(); // the local service's schemas parse whole upserts (src/mcp/zod-jit.ts)
     const { startLocalService } = await import("./local/index.js");
     try {
       local = await startLocalService({

@@ -9,6 +9,7 @@ import type { McpServer, Tool } from "@modelcontextprotocol/server";
 import { resultSizeChars, type AnyTool } from "../tool-kit/tool.js";
 import type { ToolDeclaration } from "./tool-schemas.js";
 import { toolModules, type ToolEntry, type ToolModule } from "../../tools/index.js";
+import { jitFromNowOn } from "./zod-jit.js";
 
 /** A tool of the registry: what it declares, its toolset, and its definition, loaded on first use. */
 export type LazyTool = ToolDeclaration & Pick<ToolEntry, "toolset" | "inDefault"> & {
@@ -44,6 +45,7 @@ async function declarations(): Promise<readonly ToolDeclaration[]> {
 export function lazyTool(declaration: ToolDeclaration & Pick<ToolEntry, "toolset" | "inDefault">, module: ToolModule): LazyTool {
   let loaded: Promise<AnyTool> | undefined;
   const load = async () => {
+    jitFromNowOn(); // the tool's argument schemas parse big calls (zod-jit.ts)
     const tool = (await module()).default;
     if (tool.name !== declaration.name) throw new Error(`tools/index.ts names ${declaration.name} a module that defines ${tool.name}`);
     return tool;

@@ -9,6 +9,7 @@ import { createService } from "../../src/api/service.js";
 import { loadConfig } from "../../src/config.js";
 import { createServer } from "../../src/mcp/server.js";
 import { lazyTool, type LazyTool } from "../../src/mcp/tool-catalog.js";
+import { startWithoutJit } from "../../src/mcp/zod-jit.js";
 import { declareTool } from "../../src/mcp/tool-schemas.js";
 import { defineTool, type AnyTool } from "../../src/tool-kit/tool.js";
 import { nothingWas } from "../../src/tool-kit/refusal.js";
@@ -49,6 +50,18 @@ function lazyEcho(failures: number): LazyTool & { loads: () => number } {
 }
 
 describe("a tool loaded on its first call", () => {
+  it("builds its schemas with zod's compiled parsers, though the server started without them", async () => {
+    startWithoutJit(); // as src/cli.ts does before the SDK's schemas are built
+    expect(z.config().jitless).toBe(true);
+    let jitlessWhileLoading: boolean | undefined;
+    const tool = lazyTool({ ...declareTool(echo as AnyTool), toolset: "text", inDefault: true }, async () => {
+      jitlessWhileLoading = z.config().jitless;
+      return { default: echo as AnyTool };
+    });
+    await tool.load();
+    expect(jitlessWhileLoading).toBe(false);
+  });
+
   it("is listed without loading, then checked by its zod schemas and run", async () => {
     const tool = lazyEcho(0);
     const client = await connect([tool]);
