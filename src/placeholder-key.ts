@@ -17,7 +17,8 @@ export function placeholderKeyProblem(key: string): string | undefined {
   if (/^<[^<>]*>$/.test(k) || /^\[[^\]]*\]$/.test(k) || /^\{\{[^}]*\}\}$/.test(k)) return "a bracketed placeholder";
   const letters = k.toLowerCase().replace(/[^a-z0-9]/g, "");
   // "xxxx-xxxx", "****", "pcsk_xxxx…": one character repeated where the key goes.
-  if (oneCharacterRepeated(k) || /^(x{3,}|\*{3,}|\.{3,}|…+)/i.test(k)) return "a masked or repeated-character placeholder";
+  // (… as \u2026: one character past Latin-1 in a chunk makes V8 read the whole chunk as two-byte text, slower to scan)
+  if (oneCharacterRepeated(k) || /^(x{3,}|\*{3,}|\.{3,}|\u2026+)/i.test(k)) return "a masked or repeated-character placeholder";
   if (PLACEHOLDER_WORDS.has(letters)) return "a placeholder word";
   if (/^(your|my|insert|enter|replace|put|add|paste)/.test(letters) && /(key|token|secret)/.test(letters)) return "an example's \"your key\" text";
   if (/(key|token)(goes)?here$/.test(letters)) return "an example's \"key here\" text";
