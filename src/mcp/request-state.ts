@@ -4,9 +4,10 @@
 // The state goes through the client, so it is signed (HMAC, the SDK's createRequestStateCodec) with the server's
 // secret (VECDB_HTTP_STATE_SECRET, the same on every process behind one load balancer; else random per
 // process), bound to the caller (the HTTP bearer token, as an HMAC tag) and valid for STATE_TTL_S; it names the tool
-// and a digest of its arguments, and a nonce this process accepts once. The SDK refuses a state whose signature,
-// binding or expiry fails (-32602) before any handler runs; checkCallState refuses one issued for another call or
-// used before. The tool then runs again from the start and meets the same question: answered now, it goes on.
+// and a digest of its arguments, and a nonce accepted once by every process sharing the data dir. The SDK refuses a
+// state whose signature, binding or expiry fails (-32602) before any handler runs; checkCallState refuses one issued
+// for another call or used before. The tool then runs again from the start and meets the same question: answered now, it goes on.
+import { join } from "node:path";
 import {
   CLIENT_CAPABILITIES_META_KEY,
   createRequestStateCodec,
@@ -85,16 +86,26 @@ function argumentsDigest(args: unknown): string {
 
 export const questionDigest = (...parts: string[]) => crypto().createHash("sha256").update(parts.join("\0")).digest("base64url");
 
-// Nonces this process accepted, until their state would have expired anyway.
+// Nonces this process accepted, until their state would have expired anyway; the data dir's folder of used states
+// (used-states.ts) tells the processes that share it.
 const used = new Map<string, number>();
 
-function consume(nonce: string): boolean {
+async function consume(nonce: string, usedStatesFolder: string | undefined): Promise<boolean> {
   const now = Date.now();
   for (const [n, until] of used) if (until < now) used.delete(n);
   if (used.has(nonce)) return false;
   used.set(nonce, now + STATE_TTL_S * 1000);
-  return true;
+  if (usedStatesFolder === undefined) return true;
+  const { takeOnce } = await import("./used-states.js");
+  try {
+    return await takeOnce(usedStatesFolder, nonce, STATE_TTL_S * 1000);
+  } catch (err) {
+    throw new ProtocolError(ProtocolErrorCode.InternalError, `Could not record that the requestState was used (${(err as Error).message}); nothing was done.`);
+  }
 }
+
+/** Where the processes sharing this data dir mark the request states they took. */
+export const usedStatesFolder = (dataDir: string): string => join(dataDir, "used-request-states");
 
 const refused = (why: string) => new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid requestState: ${why}; nothing was done. Call the tool again without it.`);
 
@@ -102,7 +113,13 @@ const refused = (why: string) => new ProtocolError(ProtocolErrorCode.InvalidPara
  * Refuses (throws -32602) a state issued for another tool or other arguments, or already used here; runs before the
  * SDK's own check of the state (which refuses a bad signature, binding or expiry with its own -32602).
  */
-export async function checkCallState(ctx: ServerContext, codec: RequestStateCodec<CallState>, tool: string, args: unknown): Promise<void> {
+export async function checkCallState(
+  ctx: ServerContext,
+  codec: RequestStateCodec<CallState>,
+  tool: string,
+  args: unknown,
+  usedStates: string | undefined,
+): Promise<void> {
   const raw = ctx.mcpReq.requestState();
   if (typeof raw !== "string") return; // none (or not a string: the SDK refuses it)
   let state: CallState;
@@ -112,7 +129,7 @@ export async function checkCallState(ctx: ServerContext, codec: RequestStateCode
     return; // the SDK refuses it next, and logs why
   }
   if (state.tool !== tool || state.args !== argumentsDigest(args)) throw refused("it was issued for another call");
-  if (!consume(state.nonce)) throw refused("it was used already");
+  if (!(await consume(state.nonce, usedStates))) throw refused("it was used already");
 }
 
 /** One call's rounds: the answers it has (earlier rounds' and this one's), and the input_required that asks for more. */

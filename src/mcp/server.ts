@@ -8,7 +8,7 @@ import type { Config } from "../config.js";
 import type { ServiceDirectory } from "../tool-kit/named-services.js";
 import { createLogger, type Logger } from "../log.js";
 import { trackRoots } from "./roots.js";
-import { stateCodec } from "./request-state.js";
+import { stateCodec, usedStatesFolder } from "./request-state.js";
 import { registerResources } from "./resources.js";
 import { scopedService, toolRefusal } from "./access.js";
 import { answerToolsList, type LazyTool } from "./tool-catalog.js";
@@ -93,7 +93,7 @@ export function createServer(config: Config, service: Service | ServiceSupply, o
     log,
     allowedRoots: async () => [...config.allowDirs],
   }));
-  guardToolCalls(server, hidden, offered, codec, log);
+  guardToolCalls(server, hidden, offered, codec, usedStatesFolder(config.dataDir), log);
   answerToolsList(server, offered, config.maxResultTokens);
   guardRequests(server); // last: it wraps every handler set above
   return server;

@@ -14,7 +14,7 @@ import type { LazyTool } from "./tool-catalog.js";
  * nearest valid name; a key named "__proto__" (which zod would drop too, see dropped-keys.ts) is refused, naming
  * where; a tool whose module does not load says so. Nothing runs in any of these cases. Otherwise the SDK checks the
  * arguments and the result with the tool's zod schemas (lazy-schemas.ts). A 2026-07-28 call's state (its signature
- * checked here too) issued for another call, or used before, is refused with -32602 (request-state.ts). The SDK
+ * checked here too) issued for another call, or used before (by any process sharing the data dir), is refused with -32602 (request-state.ts). The SDK
  * offers no public hook there, so this wraps its handler in its own map (sdk-internals.ts): what runs here comes
  * before the SDK checks the request (which it still does after, for whatever passes).
  */
@@ -23,6 +23,7 @@ export function guardToolCalls(
   hidden: ReadonlyMap<string, string>,
   offered: readonly LazyTool[],
   codec: ReturnType<typeof stateCodec>,
+  usedStates: string | undefined,
   log: Logger,
 ): void {
   const handlers = requestHandlers(server);
@@ -35,7 +36,7 @@ export function guardToolCalls(
     const args = params?.arguments;
     const plain = args === undefined || (typeof args === "object" && args !== null && !Array.isArray(args));
     if (typeof name !== "string" || !plain) return sdkHandler(request, extra); // malformed: the SDK answers -32602
-    await checkCallState(extra as ServerContext, codec, name, args);
+    await checkCallState(extra as ServerContext, codec, name, args, usedStates);
     const tool = byName.get(name);
     const refusal = hidden.get(name) ?? argumentRefusal(tool, args as Record<string, unknown> | undefined) ?? (tool && (await loadRefusal(tool, log)));
     if (refusal === undefined) return withV1Wording(await sdkHandler(request, extra));

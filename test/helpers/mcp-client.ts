@@ -78,12 +78,14 @@ export async function startMcp(opts: {
   const logMessages: LoggingMessageNotification["params"][] = [];
   client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logMessages.push(n.params));
   await client.connect(transport);
+  const progressByToken = recordProgress(transport);
 
   const { tools } = await client.listTools();
   // JSON Schema 2020-12: the dialect the MCP spec (2025-11-25) names as default for schemas without $schema.
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   const validators = new Map(tools.filter((t) => t.outputSchema).map((t) => [t.name, ajv.compile(t.outputSchema!)]));
   const seen: string[] = [];
+  let progressTokens = 0;
 
   return {
     client,
@@ -93,14 +95,15 @@ export async function startMcp(opts: {
     transcript: () => seen.join("\n"),
     async call(name, args = {}, callOpts = {}) {
       const progress: Progress[] = [];
-      const result = (await client.callTool(
-        { name, arguments: args },
-        undefined,
-        {
-          timeout: callOpts.timeoutMs ?? 120_000,
-          ...(callOpts.progress && { onprogress: (p: Progress) => void progress.push(p) }),
-        },
-      )) as CallToolResult;
+      const progressToken = `progress-${++progressTokens}`;
+      if (callOpts.progress) progressByToken.set(progressToken, progress);
+      const result = (await client
+        .callTool(
+          { name, arguments: args, ...(callOpts.progress && { _meta: { progressToken } }) },
+          undefined,
+          { timeout: callOpts.timeoutMs ?? 120_000 },
+        )
+        .finally(() => progressByToken.delete(progressToken))) as CallToolResult;
       const text = result.content?.[0]?.type === "text" ? result.content[0].text : "";
       const structured = result.structuredContent as Record<string, unknown> | undefined;
       seen.push(JSON.stringify(result));
@@ -119,4 +122,22 @@ export async function startMcp(opts: {
       await client.close().catch(() => {});
     },
   };
+}
+
+/**
+ * Progress notifications as they come off the wire, by token. The SDK client drops one that is read together with
+ * its response (it removes the request's handler before the notification's turn; typescript-sdk#2580), so a test
+ * that read progress through `onprogress` would miss the last one on a loaded machine although the server sent it.
+ */
+function recordProgress(transport: StdioClientTransport): Map<string | number, Progress[]> {
+  const byToken = new Map<string | number, Progress[]>();
+  const deliver = transport.onmessage!;
+  transport.onmessage = (message, extra) => {
+    if ("method" in message && message.method === "notifications/progress") {
+      const { progressToken, ...p } = message.params as Progress & { progressToken: string | number };
+      byToken.get(progressToken)?.push(p);
+    }
+    deliver(message, extra);
+  };
+  return byToken;
 }

@@ -4,9 +4,10 @@
 // safe-open.ts opens files: never through a link, only a regular file of this user, 0600 in a 0700 folder.
 import { createHash, randomBytes } from "node:crypto";
 import { constants } from "node:fs";
-import { lstat, mkdir, open, readdir, readFile, rename, unlink } from "node:fs/promises";
+import { open, readdir, readFile, rename, unlink } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { z } from "zod";
+import { privateFolder } from "../../common/private-folder.js";
 
 const MarkSchema = z.object({
   /** The listing's pagination token after the last chunk whose records all landed; absent: from the start. */
@@ -148,13 +149,4 @@ function alive(pid: number): boolean {
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === "EPERM";
   }
-}
-
-/** Creates the folder 0700, or checks that an existing one is a real folder of this user (not a link). */
-async function privateFolder(folder: string): Promise<void> {
-  await mkdir(folder, { recursive: true, mode: 0o700 });
-  const info = await lstat(folder);
-  const uid = myUid();
-  if (!info.isDirectory()) throw new Error(`${folder} is not a folder (a link or a file is in its place)`);
-  if (uid !== undefined && info.uid !== uid) throw new Error(`${folder} belongs to another user`);
 }
