@@ -9,12 +9,11 @@
 import { totalmem } from "node:os";
 import type { Database, RootDatabase } from "lmdb";
 import { searchNamespace, type Hit } from "../search/exact.js";
-import { compileFilter } from "../search/filter.js";
+import { keepsJson, type CompiledFilter } from "../search/filter.js";
 import { Mirror, type MirrorChange, type MirrorOptions } from "../search/mirror.js";
 import { searchPostings, type TextHit, type TextQuery } from "../search/text-search.js";
 import type { Metric, Query } from "../search/score.js";
 import type { NamespaceVectors } from "../search/vectors.js";
-import type { Json } from "../data/validate.js";
 import { decodeLongId, decodeMetadataJson, decodeRecord, decodeRecordParts, encodeRecord, type SparseVector } from "./codec.js";
 import { idFromKey, KEY_HEADER, recordKey, scopeEnd, scopePrefix } from "./keys.js";
 import { scanSearch } from "./scan-search.js";
@@ -292,14 +291,14 @@ export class VectorStore {
   }
 
   /**
-   * Removes every record a filter keeps, found by the metadata index; `select` (the same filter as a predicate)
-   * checks each again inside the transaction, so a record changed meanwhile is left alone. Returns how many.
+   * Removes every record a filter keeps, found by the metadata index; its predicate checks each again inside the
+   * transaction, so a record changed meanwhile is left alone. Returns how many.
    */
-  async deleteMatching(space: string, namespace: string, filter: Json, select: (metadataJson: string | undefined) => boolean): Promise<number> {
+  async deleteMatching(space: string, namespace: string, filter: CompiledFilter): Promise<number> {
     await this.applied;
     const ids = this.idsMatching(space, namespace, filter);
     if (ids.length === 0) return 0;
-    return this.removeIds(space, namespace, ids, (old) => select(decodeMetadataJson(old)));
+    return this.removeIds(space, namespace, ids, (old) => keepsJson(filter, decodeMetadataJson(old)));
   }
 
   /** Ids in a namespace, in byte order, starting with `prefix`, after the key position `after`. */
@@ -361,7 +360,7 @@ export class VectorStore {
    * The best `topK` records for the query, optionally filtered: exactly as scoring every record would rank them, or,
    * for a large namespace's approximate index (search/approximate.ts), its candidates scored exactly.
    */
-  async search(space: string, namespace: string, metric: Metric, q: Query, topK: number, filter?: Json): Promise<{ hits: Hit[]; considered: number }> {
+  async search(space: string, namespace: string, metric: Metric, q: Query, topK: number, filter?: CompiledFilter): Promise<{ hits: Hit[]; considered: number }> {
     const scope = this.spaceTable.scopeOf(space, namespace);
     if (!scope) return { hits: [], considered: 0 };
     this.mirror.learnMetric(space, metric);
@@ -371,7 +370,7 @@ export class VectorStore {
       // still loading after a restart, and reading lmdb through is quicker than finishing the load
       const t = performance.now();
       const range = this.recordViews.getRange({ start: scopePrefix(scope.spaceNo, scope.nsNo), end: scopeEnd(scope.spaceNo, scope.nsNo) });
-      const found = scanSearch(range, metric, q, topK, filter === undefined ? undefined : compileFilter(filter));
+      const found = scanSearch(range, metric, q, topK, filter?.keeps);
       this.mirror.scanned(space, namespace, total(), performance.now() - t);
       return found;
     }
@@ -386,7 +385,7 @@ export class VectorStore {
     return { hits: searchNamespace(nv, metric, q, topK, allowed), considered: allowed ? allowed.length : nv.count };
   }
 
-  private exactSearch(space: string, namespace: string, metric: Metric, q: Query, topK: number, filter?: Json): { hits: Hit[]; considered: number } {
+  private exactSearch(space: string, namespace: string, metric: Metric, q: Query, topK: number, filter?: CompiledFilter): { hits: Hit[]; considered: number } {
     if (!this.spaceTable.scopeOf(space, namespace)) return { hits: [], considered: 0 };
     const nv = this.vectors(space, namespace);
     const allowed = filter === undefined ? undefined : this.select(nv, filter);
@@ -397,7 +396,7 @@ export class VectorStore {
    * BM25 over the namespace's postings of text field `field` (in memory: search/text-search.ts), a filter answered by
    * the metadata index. `read`: the documents searched.
    */
-  searchText(space: string, namespace: string, field: string | undefined, query: Omit<TextQuery, "allowed">, filter?: Json): { hits: TextHit[]; read: number } {
+  searchText(space: string, namespace: string, field: string | undefined, query: Omit<TextQuery, "allowed">, filter?: CompiledFilter): { hits: TextHit[]; read: number } {
     if (!this.spaceTable.scopeOf(space, namespace)) return { hits: [], read: 0 };
     this.mirror.learnTextField(space, field);
     const nv = this.vectors(space, namespace);
@@ -416,13 +415,13 @@ export class VectorStore {
   }
 
   /** How many records of the namespace a filter keeps (from the metadata index). */
-  countMatching(space: string, namespace: string, filter: Json): number {
+  countMatching(space: string, namespace: string, filter: CompiledFilter): number {
     if (!this.spaceTable.scopeOf(space, namespace)) return 0;
     return this.select(this.vectors(space, namespace), filter).length;
   }
 
   /** The records a filter keeps, in id (key) order, after the opaque `after` position: like scanFrom, without a scan. */
-  *scanMatching(space: string, namespace: string, filter: Json, opts: { after?: Buffer } = {}): Generator<{ position: Buffer; record: StoredRecord }> {
+  *scanMatching(space: string, namespace: string, filter: CompiledFilter, opts: { after?: Buffer } = {}): Generator<{ position: Buffer; record: StoredRecord }> {
     const scope = this.spaceTable.scopeOf(space, namespace);
     if (!scope) return;
     const keyed = this.idsMatching(space, namespace, filter)
@@ -435,14 +434,14 @@ export class VectorStore {
     }
   }
 
-  private idsMatching(space: string, namespace: string, filter: Json): string[] {
+  private idsMatching(space: string, namespace: string, filter: CompiledFilter): string[] {
     if (!this.spaceTable.scopeOf(space, namespace)) return [];
     const nv = this.vectors(space, namespace);
     return this.select(nv, filter).map((slot) => nv.ids[slot]!);
   }
 
-  private select(nv: NamespaceVectors, filter: Json): number[] {
-    return nv.metadataIndex().select(filter, () => nv.liveSlots());
+  private select(nv: NamespaceVectors, filter: CompiledFilter): number[] {
+    return nv.metadataIndex().select(filter.source, () => nv.liveSlots());
   }
 
   private vectors(space: string, namespace: string, dimension?: number): NamespaceVectors {

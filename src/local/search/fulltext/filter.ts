@@ -3,7 +3,7 @@
 // (every word), $match_any (at least one word) — each given a text analysed as the field is. A text that analyses to
 // no term (only stop words) matches no document. A full-text field is not in the metadata index: it takes only these.
 import { invalid, quote } from "../../data/errors.js";
-import { compileFilter } from "../filter.js";
+import { compileFilter, type CompiledFilter } from "../filter.js";
 import { intersect, unionAll } from "../metadata-index.js";
 import { describe, type Json, type JsonObject } from "../../data/validate.js";
 import type { NamespaceVectors } from "../vectors.js";
@@ -18,11 +18,12 @@ const isObject = (v: Json | undefined): v is JsonObject => typeof v === "object"
 
 /**
  * Checks a documents filter whole before anything is read: text-match operators only where `textMatch` allows them
- * (search), only on full-text fields, each with a non-empty string; everything else as any metadata filter.
+ * (search), only on full-text fields, each with a non-empty string; everything else as any metadata filter. Returns
+ * the filter compiled without its text-match operators (where they are refused, the whole filter).
  */
-export function checkDocumentFilter(filter: Json, fullTextFields: ReadonlySet<string>, textMatch: boolean): void {
+export function checkDocumentFilter(filter: Json, fullTextFields: ReadonlySet<string>, textMatch: boolean): CompiledFilter {
   if (!isObject(filter)) throw invalid(`Invalid filter: filter must be an object, got ${describe(filter)}`);
-  compileFilter(withoutTextMatch(filter, fullTextFields, textMatch, 0));
+  return compileFilter(withoutTextMatch(filter, fullTextFields, textMatch, 0))!;
 }
 
 function withoutTextMatch(filter: Json, fields: ReadonlySet<string>, textMatch: boolean, depth: number): Json {
