@@ -17,7 +17,7 @@ import { fileURLToPath } from "node:url";
 import { Approximate } from "../src/local/search/approximate.js";
 import { searchNamespace, type Hit } from "../src/local/search/exact.js";
 import { makeQuery, type Metric } from "../src/local/search/score.js";
-import { NamespaceVectors } from "../src/local/search/vectors.js";
+import { NamespaceVectors } from "../src/local/memory/vectors.js";
 import { seededRandom as random } from "./lib.js";
 
 

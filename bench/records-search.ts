@@ -7,7 +7,7 @@ import { performance } from "node:perf_hooks";
 import { Pinecone } from "@pinecone-database/pinecone";
 import { createIndexForModel, mb, seededRandom, syllableWord, upsertRecordsLoop, withService, zipf } from "./lib.js";
 import { queryTerms, termCounts, termStream } from "../src/local/models/bm25.js";
-import { FieldPostings } from "../src/local/search/text-postings.js";
+import { FieldPostings } from "../src/local/memory/text-postings.js";
 import { searchPostings } from "../src/local/search/text-search.js";
 
 const COUNT = Number(process.env.BENCH_RECORDS_SEARCH_COUNT ?? 100_000);

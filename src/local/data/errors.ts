@@ -1,7 +1,7 @@
 // Data-plane errors in the service's gRPC-style shape: {"code": N, "message": "...", "details": []}.
 
 import { FilterError } from "../search/filter.js";
-import { MemoryLimitError } from "../search/vectors.js";
+import { MemoryLimitError } from "../memory/vectors.js";
 
 export { quote } from "../json.js";
 

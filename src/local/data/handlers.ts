@@ -21,7 +21,7 @@ import { fetchVectors } from "./routes/fetch.js";
 import { query } from "./routes/query.js";
 import { upsert } from "./routes/upsert.js";
 import { checkRequestFields } from "./request-fields.js";
-import type { VectorStore } from "../storage/store.js";
+import type { VectorStore } from "../search/engine.js";
 import type { Models } from "../models/available-models.js";
 import { recordsRoute } from "./routes/records.js";
 import type { DataPlaneExtras, DataPlaneIndex, DataPlaneRequest, DataPlaneResponse, Route, RouteContext } from "./types.js";

@@ -5,7 +5,7 @@ import { scoreEach, searchNamespace } from "../../../src/local/search/exact.js";
 import { compileFilter } from "../../../src/local/search/filter.js";
 import { quantizedSearch } from "../../../src/local/search/quantized-search.js";
 import { makeQuery } from "../../../src/local/search/score.js";
-import { NamespaceVectors } from "../../../src/local/search/vectors.js";
+import { NamespaceVectors } from "../../../src/local/memory/vectors.js";
 
 const noBudget = { take() {}, give() {} };
 const dimension = 16;

@@ -3,7 +3,7 @@
 // those the namespace gives once loaded — ids, scores, values, metadata, order — for every metric, dense, sparse and
 // hybrid, with filters, and must see every write acknowledged during the load.
 import { afterEach, describe, expect, it } from "vitest";
-import { VectorStore } from "../../../src/local/storage/store.js";
+import { VectorStore } from "../../../src/local/search/engine.js";
 import { client, makeIndex, openEnv, type Env } from "../setup.js";
 
 let env: Env;
