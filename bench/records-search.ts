@@ -2,7 +2,7 @@
 // over a 30,000-word vocabulary, written with the official client's upsertRecords loop (ingestion rate printed), then
 // 2–3-word queries through the client's searchRecords, unfiltered and with a filter keeping 10%: p50 of each, every
 // top 10 checked against BM25 computed here by brute force over the notes. The postings' memory (the service's
-// structure, search/text-postings.ts, filled here with the same notes) is printed against the raw text's size.
+// structure, memory/text-postings.ts, filled here with the same notes) is printed against the raw text's size.
 import { performance } from "node:perf_hooks";
 import { Pinecone } from "@pinecone-database/pinecone";
 import { createIndexForModel, mb, seededRandom, syllableWord, upsertRecordsLoop, withService, zipf } from "./lib.js";
