@@ -11,7 +11,15 @@ export type NamespaceLoader = (space: string, namespace: string, into: Namespace
 /** Fills it a slice at a time: each call loads up to `max` more records and says whether it is done. */
 export type SliceLoader = (space: string, namespace: string, into: NamespaceVectors) => (max: number) => boolean;
 
+/** The most records a slice of the background load takes; fewer when records cost more (below). */
 const WARM_SLICE = 2000;
+/**
+ * A slice takes about this long, so requests are answered between slices: a record costs far more to load where its
+ * text is analysed as it loads (a document index's full-text fields) than where only its vector is copied.
+ */
+const WARM_SLICE_MS = 20;
+/** The first slice, before the cost of a record is measured. */
+const FIRST_WARM_SLICE = 200;
 /** Until measured: scanning lmdb is assumed to cost this share of loading, a record (measured ≈ 0.2–0.3 at 768). */
 const SCAN_SHARE_GUESS = 0.3;
 
@@ -154,7 +162,7 @@ export class Mirror implements MemoryBudget {
           if (!this.loading.has(nv) || this.stopped) break;
           const t = performance.now();
           const before = nv.count;
-          const done = step(WARM_SLICE);
+          const done = step(loading.loadPerRecord === undefined ? FIRST_WARM_SLICE : Math.max(1, Math.min(WARM_SLICE, Math.floor(WARM_SLICE_MS / loading.loadPerRecord))));
           const added = nv.count - before;
           if (added > 0) {
             const perRecord = (performance.now() - t) / added;
