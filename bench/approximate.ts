@@ -1,5 +1,5 @@
 // The approximate index of large namespaces (src/local/search/approximate.ts), in process with the real parts: a
-// namespace in memory (search/vectors.ts) filled with clustered vectors, its graph built by the real background
+// namespace in memory (memory/vectors.ts) filled with clustered vectors, its graph built by the real background
 // builder, then queries answered by the graph (candidates re-scored exactly) and by exact search (the reference, in
 // the same run): build time and the longest the event loop waited for a slice, query p50 of both, recall@K of the
 // graph against exact, the memory the graph adds, and an incremental round (1% of the records rewritten, 0.1%
@@ -17,7 +17,7 @@ import { fileURLToPath } from "node:url";
 import { Approximate } from "../src/local/search/approximate.js";
 import { searchNamespace, type Hit } from "../src/local/search/exact.js";
 import { makeQuery, type Metric } from "../src/local/search/score.js";
-import { NamespaceVectors } from "../src/local/search/vectors.js";
+import { NamespaceVectors } from "../src/local/memory/vectors.js";
 import { seededRandom as random } from "./lib.js";
 
 

@@ -2,12 +2,12 @@
 // over a 30,000-word vocabulary, written with the official client's upsertRecords loop (ingestion rate printed), then
 // 2–3-word queries through the client's searchRecords, unfiltered and with a filter keeping 10%: p50 of each, every
 // top 10 checked against BM25 computed here by brute force over the notes. The postings' memory (the service's
-// structure, search/text-postings.ts, filled here with the same notes) is printed against the raw text's size.
+// structure, memory/text-postings.ts, filled here with the same notes) is printed against the raw text's size.
 import { performance } from "node:perf_hooks";
 import { Pinecone } from "@pinecone-database/pinecone";
 import { createIndexForModel, mb, seededRandom, syllableWord, upsertRecordsLoop, withService, zipf } from "./lib.js";
 import { queryTerms, termCounts, termStream } from "../src/local/models/bm25.js";
-import { FieldPostings } from "../src/local/search/text-postings.js";
+import { FieldPostings } from "../src/local/memory/text-postings.js";
 import { searchPostings } from "../src/local/search/text-search.js";
 
 const COUNT = Number(process.env.BENCH_RECORDS_SEARCH_COUNT ?? 100_000);

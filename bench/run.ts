@@ -14,6 +14,7 @@ import { benchBulkImport } from "./bulk-import.js";
 import { benchText } from "./text.js";
 import { benchRecordsSearch } from "./records-search.js";
 import { benchDocumentsSearch } from "./documents-search.js";
+import { benchDocumentsRestart } from "./documents-restart.js";
 import { benchDocuments } from "./documents.js";
 import { benchLocalSearch } from "./local-search.js";
 import { benchApproximate } from "./approximate.js";
@@ -28,6 +29,7 @@ const BENCHMARKS: Record<string, () => Promise<unknown>> = {
   text: benchText,
   "records-search": benchRecordsSearch,
   "documents-search": benchDocumentsSearch,
+  "documents-restart": benchDocumentsRestart,
   documents: benchDocuments,
   "local-search": benchLocalSearch,
   approximate: benchApproximate,

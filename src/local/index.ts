@@ -4,7 +4,7 @@ import { join, resolve } from "node:path";
 import { randomBytes } from "node:crypto";
 import { open, type RootDatabase } from "lmdb";
 import { resolveApiKey } from "./storage/api-key.js";
-import { Inventory } from "./storage/inventory.js";
+import { Inventory, type StoredIndex } from "./storage/inventory.js";
 import { controlPlaneHandler } from "./control/routes.js";
 import { DataServers, dataPlaneIndex, listen } from "./data/servers.js";
 import { BulkImports } from "./data/imports/bulk-imports.js";
@@ -16,7 +16,8 @@ import { preparePrivateDir, tightenDataFile } from "./storage/private-dir.js";
 import { ControlOperations } from "./control/operations.js";
 import { Backups } from "./control/backups.js";
 import { BackupSchedules } from "./control/backup-schedules.js";
-import { VectorStore } from "./storage/store.js";
+import { documentsPreparation, textPreparation, VectorStore, type WarmSpace } from "./search/engine.js";
+import { schemaView } from "./data/routes/documents/schema-view.js";
 import { Models } from "./models/available-models.js";
 import { writeDescriptor } from "./sharing/descriptor.js";
 import { Lifecycle } from "./sharing/lifecycle.js";
@@ -138,8 +139,8 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
     scheduleTimer.unref();
     imports.resume();
     // Every index's records into memory for search, in the background; a namespace needed sooner loads at once.
-    // (a text index's postings with them)
-    void store.warm([...inventory.indexes.values()].map((i) => ({ space: i.space, metric: i.metric, index: i.name, textField: i.vectorType === "sparse" ? i.embed?.fieldMap.text : undefined })), log);
+    // (a text index's postings with them, and a document index's full-text fields)
+    void store.warm([...inventory.indexes.values()].map((i) => ({ space: i.space, metric: i.metric, index: i.name, prepare: searchPreparation(i) })), log);
 
     const control = createServer(SERVER_TIMEOUTS, lifecycle.wrap(controlPlaneHandler(operations, apiKey, log, models, backups, schedules)));
     control.keepAliveTimeout = 5000;
@@ -173,7 +174,7 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
           await servers.closeAll();
           await imports.close();
           await reg.drain();
-          await store.mirror.stop();
+          await store.stop();
           await openRoot.close();
           release();
         })();
@@ -185,4 +186,11 @@ export async function startLocalService(options: LocalServiceOptions): Promise<L
     release();
     throw e;
   }
+}
+
+/** What an index's searches need built as its namespaces load: a text index's postings, a document index's fields. */
+function searchPreparation(index: StoredIndex): WarmSpace["prepare"] {
+  if (index.schema) return documentsPreparation(schemaView(index.schema).fullText);
+  const field = index.vectorType === "sparse" ? index.embed?.fieldMap.text : undefined;
+  return field === undefined ? undefined : textPreparation(field);
 }

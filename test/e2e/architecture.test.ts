@@ -72,6 +72,35 @@ describe("import rules by folder", () => {
   });
 });
 
+/**
+ * The local service's layers, lowest first (docs/architecture.md): each imports only the layers below it — storage
+ * (lmdb) neither memory, engine nor HTTP; memory (the records loaded from it) not the engine or HTTP; the engine (the
+ * plan, filters, scoring) not HTTP, the only layer that knows the wire's error shapes.
+ */
+const LOCAL_LAYERS: [string, string[]][] = [
+  ["storage", ["src/local/storage/"]],
+  ["memory", ["src/local/memory/"]],
+  ["engine", ["src/local/search/"]],
+  ["HTTP", ["src/local/data/", "src/local/control/"]],
+];
+const layerOf = (f: string) => LOCAL_LAYERS.findIndex(([, dirs]) => dirs.some((d) => f.startsWith(d)));
+
+describe("the local service's layers depend downward only", () => {
+  for (const [i, [layer, dirs]] of LOCAL_LAYERS.entries()) {
+    const above = LOCAL_LAYERS.slice(i + 1).map(([name]) => name);
+    if (above.length === 0) continue;
+    test(`${layer} (${dirs.join(", ")}) imports nothing of ${above.join(", ")}`, () => {
+      const inLayer = SOURCES.filter((f) => layerOf(f) === i);
+      expect(inLayer.length, layer).toBeGreaterThan(0);
+      for (const f of inLayer) for (const target of importsOf(f)) expect(layerOf(target) <= i, `${f} imports ${target}`).toBe(true);
+    });
+  }
+
+  test("the engine throws no HTTP error: its refusals are domain errors the HTTP layer maps", () => {
+    for (const f of SOURCES.filter((f) => layerOf(f) >= 0 && layerOf(f) < 3)) expect(code(f), f).not.toMatch(/DataPlaneError|ControlError|\bstatus: \d{3}/);
+  });
+});
+
 test("tools import nothing from the MCP SDK and no other tool (except the registry)", () => {
   for (const f of TOOLS) {
     expect(code(f), f).not.toMatch(/@modelcontextprotocol/);

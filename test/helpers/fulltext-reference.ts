@@ -121,7 +121,7 @@ export class ReferenceSearch {
       if (key === "$or") return (value as JsonObject[]).some((f) => this.keeps(f, id, doc));
       if (typeof value === "object" && value !== null && !Array.isArray(value)) {
         return Object.entries(value).every(([op, arg]) => {
-          if (!op.startsWith("$match_")) return compileFilter({ [key]: { [op]: arg } })!(doc);
+          if (!op.startsWith("$match_")) return compileFilter({ [key]: { [op]: arg } })!.keeps(doc);
           const f = this.fields.get(key)!;
           const d = f.docs.get(id);
           const { terms, positions } = f.analyzer.analyze(arg as string);
@@ -131,7 +131,7 @@ export class ReferenceSearch {
           return phraseCount(d, terms.map((term, i) => ({ term, offset: positions[i] - positions[0] })), 0) > 0;
         });
       }
-      return compileFilter({ [key]: value as Json })!(doc);
+      return compileFilter({ [key]: value as Json })!.keeps(doc);
     });
   }
 }

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { open, type RootDatabase } from "lmdb";
 import { handleDataPlane, type DataPlaneIndex, type DataPlaneResponse } from "../../src/local/data/handlers.js";
-import { VectorStore } from "../../src/local/storage/store.js";
+import { VectorStore } from "../../src/local/search/engine.js";
 
 export interface Env {
   dir: string;

@@ -3,7 +3,7 @@
 // (Initializing until the copy is done) and its job reports Pending → InProgress (percent) → Completed | Failed.
 import { randomUUID } from "node:crypto";
 import type { Inventory, StoredBackup, StoredRestoreJob } from "../storage/inventory.js";
-import type { VectorStore } from "../storage/store.js";
+import type { VectorStore } from "../search/engine.js";
 import type { DeclaredNamespaces } from "../storage/declared-namespaces.js";
 import { ControlError, invalid, notFound } from "./errors.js";
 import type { ControlOperations } from "./operations.js";

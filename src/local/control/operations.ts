@@ -8,7 +8,7 @@ import { Jobs, Serial } from "./jobs.js";
 import { RestoreProgress } from "./restore-progress.js";
 import { collectionModel, indexModel } from "./records.js";
 import type { ConfigureInput, CreateIndexInput } from "./validate.js";
-import type { VectorStore } from "../storage/store.js";
+import type { VectorStore } from "../search/engine.js";
 import type { DeclaredNamespaces } from "../storage/declared-namespaces.js";
 import type { NamespaceAliases } from "../storage/namespace-aliases.js";
 

@@ -10,7 +10,7 @@
 // - List: ids in byte order of UTF-8 (bitwise "C" collation), limit 1-100, default 100.
 // - Delete or update in a namespace that does not exist is a no-op (delete) / 404 (update by id).
 // - Unknown route: 404 code 5; wrong method: 405 code 12; a route of the API not implemented here: 501 code 12.
-import { DataPlaneError, errorBody, GRPC } from "./errors.js";
+import { DataPlaneError, errorBody, GRPC, refusalOf } from "./errors.js";
 import { deleteVectors } from "./routes/delete.js";
 import { fetchByMetadata } from "./routes/fetch-by-metadata.js";
 import { createNamespace, deleteNamespace, describeNamespace, listNamespaces } from "./routes/namespaces.js";
@@ -21,10 +21,9 @@ import { fetchVectors } from "./routes/fetch.js";
 import { query } from "./routes/query.js";
 import { upsert } from "./routes/upsert.js";
 import { checkRequestFields } from "./request-fields.js";
-import type { VectorStore } from "../storage/store.js";
+import type { VectorStore } from "../search/engine.js";
 import type { Models } from "../models/available-models.js";
 import { recordsRoute } from "./routes/records.js";
-import { MemoryLimitError } from "../search/vectors.js";
 import type { DataPlaneExtras, DataPlaneIndex, DataPlaneRequest, DataPlaneResponse, Route, RouteContext } from "./types.js";
 import { bulkImportRoute } from "./routes/bulk-imports.js";
 import { wrongApiRefusal } from "./wrong-api.js";
@@ -99,11 +98,8 @@ export async function handleDataPlane(
     const body = await route({ req, index, store, extras });
     return { status: 200, body };
   } catch (e) {
-    if (e instanceof DataPlaneError) return { status: e.status, body: errorBody(e) };
-    if (e instanceof MemoryLimitError) {
-      const message = `Nothing was done: ${e.message}.`;
-      return { status: 400, body: errorBody(new DataPlaneError(400, GRPC.FAILED_PRECONDITION, message)) };
-    }
+    const refused = refusalOf(e);
+    if (refused) return { status: refused.status, body: errorBody(refused) };
     const message = e instanceof Error ? e.message : String(e);
     return { status: 500, body: errorBody(new DataPlaneError(500, GRPC.INTERNAL, `Internal error: ${message}`)) };
   }

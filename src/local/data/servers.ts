@@ -6,7 +6,7 @@ import type { StoredIndex } from "../storage/inventory.js";
 import { answerClientErrors, answerIdentity, apiKeyMatches, readBody, requestUrl, sendJson, sendPlainUnauthorized, sendTooLargeAndClose, SERVER_TIMEOUTS } from "../http-util.js";
 import { requestApiVersion } from "../api-version.js";
 import { handleDataPlane, type DataPlaneIndex } from "./handlers.js";
-import type { VectorStore } from "../storage/store.js";
+import type { VectorStore } from "../search/engine.js";
 import type { DataPlaneExtras } from "./types.js";
 import type { Models } from "../models/available-models.js";
 

@@ -1,4 +1,4 @@
-import type { VectorStore } from "../storage/store.js";
+import type { VectorStore } from "../search/engine.js";
 import type { DeclaredNamespaces } from "../storage/declared-namespaces.js";
 import type { StoredEmbed } from "../storage/inventory.js";
 import type { IndexSchemaRecord } from "../storage/index-schema.js";

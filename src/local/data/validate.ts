@@ -1,7 +1,8 @@
 // Parsing and checking of data-plane request parts, with the service's limits. Every check throws a
 // DataPlaneError (400) whose message names the record and the rule; nothing is written before all pass.
 import type { SparseVector } from "../storage/codec.js";
-import { invalid, quote } from "./errors.js";
+import { describe, quote, type Json, type JsonObject } from "../json.js";
+import { invalid } from "./errors.js";
 
 export const LIMITS = {
   upsertRecords: 1000,
@@ -18,8 +19,8 @@ export const LIMITS = {
 
 export const DEFAULT_NAMESPACE_ALIAS = "__default__";
 
-export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
-export type JsonObject = { [k: string]: Json };
+export type { Json, JsonObject } from "../json.js";
+export { describe } from "../json.js";
 
 export function parseBody(body: Buffer): JsonObject {
   const text = body.toString("utf8").trim();
@@ -169,13 +170,4 @@ export function checkMetadataObject(value: Json | undefined, where: string): ass
       throw invalid(`${where}: metadata field ${quote(k)} is a nested object; ${rule}`);
     }
   }
-}
-
-export function describe(v: unknown): string {
-  if (v === undefined) return "nothing";
-  if (v === null) return "null";
-  if (Array.isArray(v)) return "a list";
-  if (typeof v === "object") return "an object";
-  if (typeof v === "string") return `the string ${quote(v, 32)}`;
-  return `${typeof v} ${String(v)}`;
 }

@@ -21,7 +21,7 @@ import { scoreEach, type Hit } from "./exact.js";
 import type { AnnOptions } from "./ann-library.js";
 import { startGraphThread, type GraphThread, type GraphThreadLoader } from "./ann-thread.js";
 import type { Metric, Query } from "./score.js";
-import type { MemoryBudget, NamespaceVectors } from "./vectors.js";
+import type { MemoryBudget, NamespaceVectors } from "../memory/vectors.js";
 
 /**
  * Namespaces from this many records on get a graph. Chosen by measurement (docs/local-service.md, "Search at scale"):

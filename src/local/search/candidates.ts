@@ -5,7 +5,7 @@
 // score — else C grows.
 import type { SparseVector } from "../storage/codec.js";
 import { scoreParts, type Metric, type Query } from "./score.js";
-import type { NamespaceVectors } from "./vectors.js";
+import type { NamespaceVectors } from "../memory/vectors.js";
 
 export interface Hit { slot: number; id: string; score: number }
 

@@ -7,10 +7,10 @@
 // re-scored exactly and the top K accepted only once no record left out can reach the K-th score (candidates.ts).
 // Sparse queries walk the inverted index; a filter that keeps few records is scored record by record.
 import { addSparse, BestHits, confirmTop, exactScore, type Hit } from "./candidates.js";
-import { intersect } from "./metadata-index.js";
+import { intersect } from "../memory/metadata-index.js";
 import { quantizedSearch } from "./quantized-search.js";
 import type { Metric, Query } from "./score.js";
-import type { NamespaceVectors } from "./vectors.js";
+import type { NamespaceVectors } from "../memory/vectors.js";
 
 export type { Hit } from "./candidates.js";
 

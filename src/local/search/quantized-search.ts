@@ -4,10 +4,10 @@
 // candidates.ts re-scores the best by that bound exactly until no row left out can reach the K-th score. The answer is
 // therefore the exact one; when the bounds are too loose to prove it cheaply, the float32 pass (exact.ts) takes over.
 import { addSparse, confirmTop, type Hit } from "./candidates.js";
-import { kernelWorker } from "./kernel-worker.js";
-import { padToStep, quantizeQuery, type QuantizedBlock, type QuantizedQuery } from "./quantized-block.js";
+import { kernelWorker } from "../memory/kernel-worker.js";
+import { padToStep, quantizeQuery, type QuantizedBlock, type QuantizedQuery } from "../memory/quantized-block.js";
 import type { Metric, Query } from "./score.js";
-import type { NamespaceVectors } from "./vectors.js";
+import type { NamespaceVectors } from "../memory/vectors.js";
 
 /** Fewer rows than this are scored on this thread alone (waking the worker costs more than it saves). */
 const SHARED_ABOVE = 16_384;

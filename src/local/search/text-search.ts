@@ -4,7 +4,7 @@
 // weight of 0 still makes one), kept by the filter's slots and holding every required term; the best K by score,
 // then by id, are the answer.
 import { idf, lengthNorm, termScore } from "../models/bm25.js";
-import type { FieldPostings } from "./text-postings.js";
+import type { FieldPostings } from "../memory/text-postings.js";
 import { BestHits } from "./candidates.js";
 
 export interface TextQuery {

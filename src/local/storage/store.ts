@@ -1,23 +1,16 @@
-// Durable storage of vector records in lmdb sub-databases of the service's root environment.
+// The storage layer: vector records in lmdb sub-databases of the service's root environment — durable, and the truth
+// every layer above is loaded from.
 //
 //   vectors.records  [u32 space no][u32 ns no][id bytes] → encoded record (see keys.ts, codec.ts)
 //   (spaces and namespaces: see spaces.ts)
 //
 // Every write is one lmdb transaction; nothing in a transaction callback throws (lmdb-js commits what was
 // written even if the callback throws), so callers validate first. A write resolves after the commit is
-// flushed to disk.
-import { totalmem } from "node:os";
+// flushed to disk and its changes are applied by whoever follows them (the records in memory, memory/mirror.ts),
+// in commit order: what a write acknowledges is what search sees. Knows nothing of memory, search or HTTP.
 import type { Database, RootDatabase } from "lmdb";
-import { searchNamespace, type Hit } from "../search/exact.js";
-import { compileFilter } from "../search/filter.js";
-import { Mirror, type MirrorChange, type MirrorOptions } from "../search/mirror.js";
-import { searchPostings, type TextHit, type TextQuery } from "../search/text-search.js";
-import type { Metric, Query } from "../search/score.js";
-import type { NamespaceVectors } from "../search/vectors.js";
-import type { Json } from "../data/validate.js";
 import { decodeLongId, decodeMetadataJson, decodeRecord, decodeRecordParts, encodeRecord, type SparseVector } from "./codec.js";
 import { idFromKey, KEY_HEADER, recordKey, scopeEnd, scopePrefix } from "./keys.js";
-import { scanSearch } from "./scan-search.js";
 import { SpaceTable, type NsHolder } from "./spaces.js";
 
 interface SparseValues { indices: number[]; values: number[] }
@@ -29,18 +22,24 @@ export interface WriteRecord { id: string; values: Float32Array; sparse?: Sparse
 /** A record as read back. */
 export interface StoredRecord extends WriteRecord { norm: number }
 
+/** What a commit changed, as its followers hear it once it is on disk. */
+export type RecordChange =
+  | { kind: "put"; space: string; namespace: string; id: string; values: Float32Array; sparse?: SparseVector; metadataJson?: string }
+  | { kind: "remove"; space: string; namespace: string; id: string }
+  /** The namespace (or, without one, the whole space) changed wholesale: load it again when it is next used. */
+  | { kind: "reload"; space: string; namespace?: string };
+
+/** Where a namespace's records are loaded to (the records in memory), each as stored: dense values as their bytes. */
+export interface RecordSink {
+  reserve(more: number): void;
+  put(id: string, dense: Uint8Array, sparse: SparseVector | undefined, metadataJson: string | undefined, norm: number): void;
+}
+
 const COPY_CHUNK_RECORDS = 1000;
 const COPY_CHUNK_BYTES = 8 * 1024 * 1024;
 const DELETE_CHUNK = 5000;
-/** By default the records held in memory may take this share of the machine's memory. */
-const DEFAULT_MEMORY_SHARE = 0.6;
 
-export interface VectorStoreOptions extends MirrorOptions {
-  /** The most bytes the in-memory copy of the records may take (default: 60% of the machine's memory). */
-  memoryLimitBytes?: number;
-}
-
-export class VectorStore {
+export class RecordStore {
   private readonly root: RootDatabase;
   private readonly spaceTable: SpaceTable;
   private readonly records: Database<Buffer, Buffer>;
@@ -50,12 +49,12 @@ export class VectorStore {
    * the garbage collector no longer sees.
    */
   private readonly recordViews: Database<Buffer, Buffer>;
-  /** Every record in memory for search; lmdb stays the truth (see commit). */
-  readonly mirror: Mirror;
-  /** Resolves once every commit so far is applied to the mirror. */
+  /** Hears each commit's changes once it is on disk (the records in memory). */
+  private follower: (changes: readonly RecordChange[]) => void = () => {};
+  /** Resolves once every commit so far is applied by the follower. */
   private applied: Promise<void> = Promise.resolve();
 
-  constructor(root: RootDatabase, options: VectorStoreOptions = {}) {
+  constructor(root: RootDatabase) {
     this.root = root;
     this.spaceTable = new SpaceTable(root);
     this.records = root.openDB<Buffer, Buffer>({ name: "vectors.records", encoding: "binary", keyEncoding: "binary" });
@@ -63,12 +62,38 @@ export class VectorStore {
     // `encoder` is in lmdb-js's documented options but not in its type declarations
     const views = { encode: (value: Buffer) => value, decode: (bytes: Uint8Array, size: number) => Buffer.from(bytes.buffer, bytes.byteOffset, size) };
     this.recordViews = root.openDB<Buffer, Buffer>({ name: "vectors.records", keyEncoding: "binary", encoder: views } as { name: string });
-    this.mirror = new Mirror(
-      (space, namespace, into) => this.loadNamespace(space, namespace, into)(Infinity),
-      options.memoryLimitBytes ?? Math.floor(totalmem() * DEFAULT_MEMORY_SHARE),
-      (space, namespace, into) => this.loadNamespace(space, namespace, into),
-      options,
-    );
+  }
+
+  /** From now on every commit's changes go to `follower`, in commit order, before the write resolves. */
+  follow(follower: (changes: readonly RecordChange[]) => void): void {
+    this.follower = follower;
+  }
+
+  /** Resolves once every commit asked for so far is applied by the follower. */
+  settled(): Promise<void> {
+    return this.applied;
+  }
+
+  /** Whether the namespace exists (has been written to and not deleted). */
+  has(space: string, namespace: string): boolean {
+    return this.spaceTable.scopeOf(space, namespace) !== undefined;
+  }
+
+  /** The space's dimension, once set. */
+  dimension(space: string): number | undefined {
+    return this.spaceTable.space(space)?.dimension;
+  }
+
+  /** The namespace's record count as lmdb holds it. */
+  count(space: string, namespace: string): number {
+    const scope = this.spaceTable.scopeOf(space, namespace);
+    return scope ? this.spaceTable.holder(scope).entry.count : 0;
+  }
+
+  /** The names of the space's namespaces. */
+  namespaces(space: string): string[] {
+    const entry = this.spaceTable.space(space);
+    return entry ? this.spaceTable.namespaces(entry.no).map(({ entry: ns }) => ns.name) : [];
   }
 
   // ---- spaces, for the control plane: copy, drop, count -----------------------------------------------------
@@ -155,8 +180,6 @@ export class VectorStore {
 
   /** Writes all records in one transaction (later duplicates of an id win). */
   async upsert(space: string, namespace: string, records: WriteRecord[], dimension?: number): Promise<void> {
-    // Room in memory first: a write that could not be searched is refused before anything is written.
-    this.vectors(space, namespace, dimension ?? records[0]?.values.length ?? 0).reserve(records.length);
     await this.commit((changes) => {
       const sp = this.spaceTable.ensureSpace(space, dimension);
       const ns = this.spaceTable.ensureNamespace(space, sp, namespace);
@@ -166,11 +189,6 @@ export class VectorStore {
       }
       this.spaceTable.saveNamespace(sp.no, ns);
     });
-  }
-
-  /** Convenience for tests and tools: plain numbers in, stored as float32. */
-  put(space: string, namespace: string, records: VectorRecord[], dimension?: number): Promise<void> {
-    return this.upsert(space, namespace, records.map(toWriteRecord), dimension);
   }
 
   get(space: string, namespace: string, id: string): StoredRecord | undefined {
@@ -203,6 +221,11 @@ export class VectorStore {
   /** Removes the ids that exist; returns how many did. */
   deleteIds(space: string, namespace: string, ids: string[]): Promise<number> {
     return this.removeIds(space, namespace, ids, () => true);
+  }
+
+  /** In one commit: removes each of `ids` that exists and whose metadata (JSON text) `keeps` accepts; returns how many. */
+  removeIdsWhere(space: string, namespace: string, ids: readonly string[], keeps: (metadataJson: string | undefined) => boolean): Promise<number> {
+    return this.removeIds(space, namespace, ids, (old) => keeps(decodeMetadataJson(old)));
   }
 
   /** In one commit: removes each of `ids` that exists and that `select` (asked with its stored record) keeps. */
@@ -291,17 +314,6 @@ export class VectorStore {
     return matched;
   }
 
-  /**
-   * Removes every record a filter keeps, found by the metadata index; `select` (the same filter as a predicate)
-   * checks each again inside the transaction, so a record changed meanwhile is left alone. Returns how many.
-   */
-  async deleteMatching(space: string, namespace: string, filter: Json, select: (metadataJson: string | undefined) => boolean): Promise<number> {
-    await this.applied;
-    const ids = this.idsMatching(space, namespace, filter);
-    if (ids.length === 0) return 0;
-    return this.removeIds(space, namespace, ids, (old) => select(decodeMetadataJson(old)));
-  }
-
   /** Ids in a namespace, in byte order, starting with `prefix`, after the key position `after`. */
   listIds(space: string, namespace: string, opts: { prefix?: string; after?: Buffer; limit: number }): { ids: string[]; next?: Buffer } {
     const scope = this.spaceTable.scopeOf(space, namespace);
@@ -355,77 +367,11 @@ export class VectorStore {
     return swept;
   }
 
-  // ---- search, from memory ------------------------------------------------------------------------------
-
-  /**
-   * The best `topK` records for the query, optionally filtered: exactly as scoring every record would rank them, or,
-   * for a large namespace's approximate index (search/approximate.ts), its candidates scored exactly.
-   */
-  async search(space: string, namespace: string, metric: Metric, q: Query, topK: number, filter?: Json): Promise<{ hits: Hit[]; considered: number }> {
-    const scope = this.spaceTable.scopeOf(space, namespace);
-    if (!scope) return { hits: [], considered: 0 };
-    this.mirror.learnMetric(space, metric);
-    // (the record count is read from lmdb only for a namespace still loading)
-    const total = () => this.spaceTable.holder(scope).entry.count;
-    if (this.mirror.scanInstead(space, namespace, total)) {
-      // still loading after a restart, and reading lmdb through is quicker than finishing the load
-      const t = performance.now();
-      const range = this.recordViews.getRange({ start: scopePrefix(scope.spaceNo, scope.nsNo), end: scopeEnd(scope.spaceNo, scope.nsNo) });
-      const found = scanSearch(range, metric, q, topK, filter === undefined ? undefined : compileFilter(filter));
-      this.mirror.scanned(space, namespace, total(), performance.now() - t);
-      return found;
-    }
-    const nv = this.vectors(space, namespace);
-    const allowed = filter === undefined ? undefined : this.select(nv, filter);
-    const approximate = this.mirror.approximate;
-    if (approximate.answers(nv, metric, q, topK, allowed, `namespace ${JSON.stringify(namespace)}`)) {
-      const hits = await approximate.search(nv, metric, q, topK, allowed);
-      if (hits) return { hits, considered: allowed ? allowed.length : nv.count };
-      return this.exactSearch(space, namespace, metric, q, topK, filter); // the namespace as it is after the wait
-    }
-    return { hits: searchNamespace(nv, metric, q, topK, allowed), considered: allowed ? allowed.length : nv.count };
-  }
-
-  private exactSearch(space: string, namespace: string, metric: Metric, q: Query, topK: number, filter?: Json): { hits: Hit[]; considered: number } {
-    if (!this.spaceTable.scopeOf(space, namespace)) return { hits: [], considered: 0 };
-    const nv = this.vectors(space, namespace);
-    const allowed = filter === undefined ? undefined : this.select(nv, filter);
-    return { hits: searchNamespace(nv, metric, q, topK, allowed), considered: allowed ? allowed.length : nv.count };
-  }
-
-  /**
-   * BM25 over the namespace's postings of text field `field` (in memory: search/text-search.ts), a filter answered by
-   * the metadata index. `read`: the documents searched.
-   */
-  searchText(space: string, namespace: string, field: string | undefined, query: Omit<TextQuery, "allowed">, filter?: Json): { hits: TextHit[]; read: number } {
-    if (!this.spaceTable.scopeOf(space, namespace)) return { hits: [], read: 0 };
-    this.mirror.learnTextField(space, field);
-    const nv = this.vectors(space, namespace);
-    const postings = nv.textPostings(field);
-    let allowed: Uint8Array | undefined;
-    if (filter !== undefined) {
-      allowed = new Uint8Array(postings.slotCapacity);
-      for (const slot of this.select(nv, filter)) if (slot < allowed.length) allowed[slot] = 1;
-    }
-    return searchPostings(postings, nv.ids, { ...query, allowed });
-  }
-
-  /** The namespace's records in memory (loaded whole on first use), for the engines that search them (full text). */
-  namespaceInMemory(space: string, namespace: string): NamespaceVectors | undefined {
-    return this.spaceTable.scopeOf(space, namespace) ? this.vectors(space, namespace) : undefined;
-  }
-
-  /** How many records of the namespace a filter keeps (from the metadata index). */
-  countMatching(space: string, namespace: string, filter: Json): number {
-    if (!this.spaceTable.scopeOf(space, namespace)) return 0;
-    return this.select(this.vectors(space, namespace), filter).length;
-  }
-
-  /** The records a filter keeps, in id (key) order, after the opaque `after` position: like scanFrom, without a scan. */
-  *scanMatching(space: string, namespace: string, filter: Json, opts: { after?: Buffer } = {}): Generator<{ position: Buffer; record: StoredRecord }> {
+  /** The records of `ids` that exist, in id (key) order, after the opaque `after` position: like scanFrom, for a few. */
+  *recordsOf(space: string, namespace: string, ids: readonly string[], opts: { after?: Buffer } = {}): Generator<{ position: Buffer; record: StoredRecord }> {
     const scope = this.spaceTable.scopeOf(space, namespace);
     if (!scope) return;
-    const keyed = this.idsMatching(space, namespace, filter)
+    const keyed = ids
       .map((id) => ({ id, key: recordKey(scope.spaceNo, scope.nsNo, id).key }))
       .filter(({ key }) => !opts.after || Buffer.compare(key.subarray(KEY_HEADER), opts.after) > 0)
       .sort((a, b) => Buffer.compare(a.key, b.key));
@@ -435,22 +381,18 @@ export class VectorStore {
     }
   }
 
-  private idsMatching(space: string, namespace: string, filter: Json): string[] {
-    if (!this.spaceTable.scopeOf(space, namespace)) return [];
-    const nv = this.vectors(space, namespace);
-    return this.select(nv, filter).map((slot) => nv.ids[slot]!);
+  /**
+   * The namespace's records as lmdb holds them, each value a view of lmdb-js's read buffer valid until the next (decode
+   * with codec.ts, the id with keys.ts): for a search that reads them where they lie (search/scan-search.ts).
+   */
+  views(space: string, namespace: string): Iterable<{ key: Buffer; value: Buffer }> {
+    const scope = this.spaceTable.scopeOf(space, namespace);
+    if (!scope) return [];
+    return this.recordViews.getRange({ start: scopePrefix(scope.spaceNo, scope.nsNo), end: scopeEnd(scope.spaceNo, scope.nsNo) });
   }
 
-  private select(nv: NamespaceVectors, filter: Json): number[] {
-    return nv.metadataIndex().select(filter, () => nv.liveSlots());
-  }
-
-  private vectors(space: string, namespace: string, dimension?: number): NamespaceVectors {
-    return this.mirror.namespace(space, namespace, this.spaceTable.space(space)?.dimension ?? dimension ?? 0);
-  }
-
-  /** Loads the records into memory from the current lmdb state, `max` at a time; the step says when all are in. */
-  private loadNamespace(space: string, namespace: string, into: NamespaceVectors): (max: number) => boolean {
+  /** Loads the records into `into` from the current lmdb state, `max` at a time; the step says when all are in. */
+  loadInto(space: string, namespace: string, into: RecordSink): (max: number) => boolean {
     const scope = this.spaceTable.scopeOf(space, namespace);
     if (!scope) return () => true;
     into.reserve(this.spaceTable.holder(scope).entry.count);
@@ -471,29 +413,15 @@ export class VectorStore {
     };
   }
 
-  /**
-   * Starts loading every namespace of these spaces into memory in the background (the service's indexes at start);
-   * a space given with its metric also gets approximate indexes for its large namespaces.
-   */
-  warm(spaces: (string | { space: string; metric: Metric; index?: string; textField?: string })[], log: (line: string) => void): Promise<void> {
-    const targets = spaces.flatMap((given) => {
-      const { space, metric, index, textField } = typeof given === "string" ? { space: given, metric: undefined, index: undefined, textField: undefined } : given;
-      const entry = this.spaceTable.space(space);
-      if (!entry) return [];
-      return this.spaceTable.namespaces(entry.no).map(({ entry: ns }) => ({ space, namespace: ns.name, dimension: entry.dimension ?? 0, metric, index, textField }));
-    });
-    return this.mirror.warm(targets, log);
-  }
-
   // ---- internals ------------------------------------------------------------------------------------------
 
   /**
-   * Runs `action` in one lmdb transaction, waits until it is on disk, then applies the changes it listed to the
-   * records in memory — in commit order (lmdb runs transactions in the order they are asked for, and the chain of
-   * `applied` keeps that order) — and only then resolves, so what a write acknowledges is what search sees.
+   * Runs `action` in one lmdb transaction, waits until it is on disk, then hands the changes it listed to the
+   * follower — in commit order (lmdb runs transactions in the order they are asked for, and the chain of `applied`
+   * keeps that order) — and only then resolves, so what a write acknowledges is what search sees.
    */
-  private async commit(action: (changes: MirrorChange[]) => void): Promise<void> {
-    const changes: MirrorChange[] = [];
+  private async commit(action: (changes: RecordChange[]) => void): Promise<void> {
+    const changes: RecordChange[] = [];
     const committed = this.root.transaction(() => action(changes));
     const applied = this.applied.then(async () => {
       try {
@@ -502,7 +430,7 @@ export class VectorStore {
       } catch {
         return; // nothing committed, nothing to apply; the caller sees the error below
       }
-      this.mirror.apply(changes);
+      this.follower(changes);
     });
     this.applied = applied;
     await committed;
@@ -534,7 +462,7 @@ export class VectorStore {
 }
 
 
-function putChange(space: string, namespace: string, r: WriteRecord): MirrorChange {
+function putChange(space: string, namespace: string, r: WriteRecord): RecordChange {
   return { kind: "put", space, namespace, id: r.id, values: r.values, sparse: r.sparse, metadataJson: r.metadataJson };
 }
 
@@ -543,7 +471,8 @@ function toStored(id: string, value: Buffer): StoredRecord {
   return { id, values: d.values, norm: d.norm, sparse: d.sparse, metadataJson: d.metadataJson };
 }
 
-function toWriteRecord(r: VectorRecord): WriteRecord {
+/** A record given as plain numbers (tests and tools), as it is written: float32 values, metadata as JSON text. */
+export function toWriteRecord(r: VectorRecord): WriteRecord {
   return {
     id: r.id,
     values: Float32Array.from(r.values),

@@ -11,8 +11,8 @@ import { Approximate, searchBreadth } from "../../../src/local/search/approximat
 import { startGraphThread, type GraphThread } from "../../../src/local/search/ann-thread.js";
 import { scoreEach, searchNamespace } from "../../../src/local/search/exact.js";
 import { makeQuery, type Metric } from "../../../src/local/search/score.js";
-import { NamespaceVectors } from "../../../src/local/search/vectors.js";
-import { VectorStore, type VectorStoreOptions } from "../../../src/local/storage/store.js";
+import { NamespaceVectors } from "../../../src/local/memory/vectors.js";
+import { VectorStore, type VectorStoreOptions } from "../../../src/local/search/engine.js";
 import { mixture } from "../../../bench/approximate.js";
 import { client, makeIndex } from "../setup.js";
 import { until } from "../../helpers/until.js";
@@ -199,7 +199,7 @@ describe("approximate index: in step with writes (data plane, lmdb, memory)", ()
     const records = source.liveSlots().map((s) => ({ id: source.ids[s]!, values: Array.from(source.row(s)) }));
     for (let i = 0; i < records.length; i += 500) expect((await api.post("/vectors/upsert", { vectors: records.slice(i, i + 500) })).status).toBe(200);
     const nv = store.mirror.namespace(index.space, "", dim);
-    const approximate = store.mirror.approximate;
+    const approximate = store.approximate;
     const query = (values: ArrayLike<number>, topK = 5) => api.post("/query", { vector: Array.from(values), topK });
     await query(vector()); // the first query tells the mirror the metric: the build starts
     await until(() => approximate.state(nv)?.built === true, "the build", 60_000);
@@ -236,7 +236,7 @@ describe("approximate index: in step with writes (data plane, lmdb, memory)", ()
     await query(vector());
     expect(approximate.state(nv)).toBeUndefined();
     expect(store.mirror.bytesInUse).toBeLessThan(bytes);
-    await store.mirror.stop();
+    await store.stop();
     await root.close();
   });
 
@@ -254,8 +254,8 @@ describe("approximate index: in step with writes (data plane, lmdb, memory)", ()
       expect(got).toEqual(ids(scoreEach(nv, "euclidean", makeQuery(v, undefined), 10, nv.liveSlots())));
     }
     await new Promise((r) => setTimeout(r, 50));
-    expect(store.mirror.approximate.state(nv)).toBeUndefined();
-    await store.mirror.stop();
+    expect(store.approximate.state(nv)).toBeUndefined();
+    await store.stop();
     await root.close();
   });
 
@@ -283,13 +283,13 @@ describe("approximate index: in step with writes (data plane, lmdb, memory)", ()
         expect(got).toEqual(ids(scoreEach(nv, "dotproduct", makeQuery(v, undefined), 10, nv.liveSlots())));
         await new Promise((r) => setTimeout(r, 5));
       }
-      expect(store.mirror.approximate.state(nv)).toBeUndefined();
+      expect(store.approximate.state(nv)).toBeUndefined();
     }
     expect(loads).toBe(1);
     expect(lines).toEqual([
       "vecdb-mcp local service: no approximate index (No native build was found for platform=plan9 arch=mips); search stays exact, which is slower past 500 records",
     ]);
-    await store.mirror.stop();
+    await store.stop();
     await root.close();
   });
 });

@@ -5,7 +5,7 @@ import { scoreEach, searchNamespace } from "../../../src/local/search/exact.js";
 import { compileFilter } from "../../../src/local/search/filter.js";
 import { quantizedSearch } from "../../../src/local/search/quantized-search.js";
 import { makeQuery } from "../../../src/local/search/score.js";
-import { NamespaceVectors } from "../../../src/local/search/vectors.js";
+import { NamespaceVectors } from "../../../src/local/memory/vectors.js";
 
 const noBudget = { take() {}, give() {} };
 const dimension = 16;
@@ -13,7 +13,7 @@ const vector = (i: number) => Float32Array.from({ length: dimension }, (_, k) =>
 
 /** The slots whose metadata matches, found by reading every record's JSON (what the index must agree with). */
 function matching(nv: NamespaceVectors, filter: Record<string, unknown>): number[] {
-  const predicate = compileFilter(filter as never)!;
+  const predicate = compileFilter(filter as never)!.keeps;
   return nv.liveSlots().filter((s) => predicate(JSON.parse(nv.metadataJson[s] ?? "{}")));
 }
 

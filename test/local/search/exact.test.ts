@@ -44,7 +44,7 @@ const sparseArb = fc
   .chain((indices) => fc.array(small, { minLength: indices.length, maxLength: indices.length }).map((values) => ({ indices, values })));
 
 function brute(records: Rec[], metric: Metric, query: { vector?: number[]; sparseVector?: { indices: number[]; values: number[] } }, topK: number, filter?: Record<string, unknown>) {
-  const predicate = compileFilter(filter as never);
+  const predicate = compileFilter(filter as never)?.keeps;
   const sparse = (s?: { indices: number[]; values: number[] }): SparseVector | undefined =>
     s && { indices: Uint32Array.from(s.indices), values: Float32Array.from(s.values) };
   const q = makeQuery(query.vector && Float32Array.from(query.vector), sparse(query.sparseVector));

@@ -1,7 +1,7 @@
 // The records in memory follow every write as soon as it is acknowledged (query, stats and fetch_by_metadata read
 // them), and the memory limit refuses a write whole, before anything is written.
 import { afterEach, describe, expect, it } from "vitest";
-import { VectorStore } from "../../../src/local/storage/store.js";
+import { VectorStore } from "../../../src/local/search/engine.js";
 import { client, err, makeIndex, openEnv, type Env } from "../setup.js";
 
 let env: Env;

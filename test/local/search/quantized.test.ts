@@ -4,10 +4,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { scoreEach } from "../../../src/local/search/exact.js";
-import { QuantizedBlock, padToStep, quantizeQuery } from "../../../src/local/search/quantized-block.js";
+import { QuantizedBlock, padToStep, quantizeQuery } from "../../../src/local/memory/quantized-block.js";
 import { quantizedSearch } from "../../../src/local/search/quantized-search.js";
 import { makeQuery, type Metric } from "../../../src/local/search/score.js";
-import { NamespaceVectors } from "../../../src/local/search/vectors.js";
+import { NamespaceVectors } from "../../../src/local/memory/vectors.js";
 
 const noBudget = { take() {}, give() {} };
 
@@ -93,7 +93,7 @@ describe("the int8 pass shared with the worker thread", () => {
     let seed = 11;
     const random = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32) * 2 - 1;
     for (let i = 0; i < 40_000; i++) nv.put(`r${i}`, Float32Array.from({ length: dimension }, random), undefined, undefined);
-    const { kernelWorker } = await import("../../../src/local/search/kernel-worker.js");
+    const { kernelWorker } = await import("../../../src/local/memory/kernel-worker.js");
     for (let waited = 0; !kernelWorker() && waited < 100; waited++) await new Promise((r) => setTimeout(r, 50));
     expect(kernelWorker(), "the worker thread did not start").toBeDefined();
     for (let t = 0; t < 5; t++) {

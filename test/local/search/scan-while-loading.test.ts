@@ -1,9 +1,9 @@
 // After a restart a namespace loads into memory in the background; a query that comes meanwhile is answered by reading
-// lmdb through (storage/scan-search.ts) when that is quicker than finishing the load. Its answers must be exactly
+// lmdb through (search/scan-search.ts) when that is quicker than finishing the load. Its answers must be exactly
 // those the namespace gives once loaded — ids, scores, values, metadata, order — for every metric, dense, sparse and
 // hybrid, with filters, and must see every write acknowledged during the load.
 import { afterEach, describe, expect, it } from "vitest";
-import { VectorStore } from "../../../src/local/storage/store.js";
+import { VectorStore } from "../../../src/local/search/engine.js";
 import { client, makeIndex, openEnv, type Env } from "../setup.js";
 
 let env: Env;

@@ -8,7 +8,7 @@ import { handleDataPlane, type DataPlaneIndex } from "../../../src/local/data/ha
 import { Models } from "../../../src/local/models/available-models.js";
 import { murmur3 } from "../../../src/local/models/murmur3.js";
 import { tokenize } from "../../../src/local/models/tokenize.js";
-import { VectorStore } from "../../../src/local/storage/store.js";
+import { VectorStore } from "../../../src/local/search/engine.js";
 import { makeIndex, openEnv, type Env } from "../setup.js";
 
 let env: Env | undefined;

@@ -1,7 +1,7 @@
 import { open } from "lmdb";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { VectorStore } from "../../../src/local/storage/store.js";
+import { VectorStore } from "../../../src/local/search/engine.js";
 import { client, makeIndex, openEnv, type Env } from "../setup.js";
 
 let env: Env;

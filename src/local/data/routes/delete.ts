@@ -22,16 +22,10 @@ export async function deleteVectors({ req, index, store }: RouteContext): Promis
   } else if (deleteAll) {
     await store.deleteAll(index.space, namespace);
   } else {
-    const predicate = compileFilter(rawFilter);
-    if (!predicate) throw invalid("filter must be an object");
-    if (Object.keys(rawFilter as object).length === 0) throw invalid("filter must not be empty; use deleteAll to delete every record");
-    await store.deleteMatching(index.space, namespace, rawFilter!, (json) => {
-      try {
-        return predicate(json === undefined ? {} : JSON.parse(json));
-      } catch {
-        return false;
-      }
-    });
+    const filter = compileFilter(rawFilter);
+    if (!filter) throw invalid("filter must be an object");
+    if (Object.keys(filter.source).length === 0) throw invalid("filter must not be empty; use deleteAll to delete every record");
+    await store.deleteMatching(index.space, namespace, filter);
   }
   return {};
 }

@@ -8,7 +8,7 @@ import { describe, field, LIMITS, namespaceOf, optionalString, parseBody } from 
 export function fetchByMetadata({ req, index, store }: RouteContext) {
   const body = parseBody(req.body);
   const namespace = namespaceOf(field(body, "namespace"));
-  const predicate = compileFilter(field(body, "filter"));
+  const filter = compileFilter(field(body, "filter"));
   const rawLimit = field(body, "limit");
   let limit = LIMITS.listLimit as number;
   if (rawLimit !== undefined && rawLimit !== null) {
@@ -25,8 +25,7 @@ export function fetchByMetadata({ req, index, store }: RouteContext) {
   let read = 0;
   let last: Buffer | undefined;
   let more = false;
-  const rawFilter = field(body, "filter");
-  const matching = predicate ? store.scanMatching(index.space, namespace, rawFilter!, { after }) : store.scanFrom(index.space, namespace, { after });
+  const matching = filter ? store.scanMatching(index.space, namespace, filter, { after }) : store.scanFrom(index.space, namespace, { after });
   for (const { position, record } of matching) {
     read++;
     if (count === limit) {

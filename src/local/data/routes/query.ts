@@ -16,7 +16,7 @@ export async function query({ req, index, store }: RouteContext) {
   const namespace = namespaceOf(field(body, "namespace"));
   const includeValues = optionalBoolean(body, "includeValues") ?? false;
   const includeMetadata = optionalBoolean(body, "includeMetadata") ?? false;
-  const predicate = compileFilter(field(body, "filter"));
+  const filter = compileFilter(field(body, "filter"));
   if (field(body, "queries") !== undefined) throw invalid("queries is no longer supported; send one query with vector or id");
   const rawVector = field(body, "vector");
   const rawId = field(body, "id");
@@ -48,8 +48,7 @@ export async function query({ req, index, store }: RouteContext) {
 
   // Searched in memory (exact: the order scoring every record gives; a large namespace's approximate index: its
   // candidates scored exactly); the records answered are read from lmdb.
-  const rawFilter = field(body, "filter");
-  const { hits, considered } = await store.search(index.space, namespace, index.metric, makeQuery(dense, sparse), topK, predicate ? rawFilter : undefined);
+  const { hits, considered } = await store.search(index.space, namespace, index.metric, makeQuery(dense, sparse), topK, filter);
   const matches = [];
   for (const hit of hits) {
     const r = includeValues || includeMetadata ? store.get(index.space, namespace, hit.id) : undefined;

@@ -4,7 +4,7 @@
 // filter answered by the metadata index; a dense one in memory by the search /query runs (the filter compiled once),
 // the query text embedded by the index's model with its read parameters. Only the hits' records are read from lmdb.
 import { invalid, quote } from "../errors.js";
-import { compileFilter } from "../../search/filter.js";
+import { compileFilter, type CompiledFilter } from "../../search/filter.js";
 import { makeQuery } from "../../search/score.js";
 import { queryTerms } from "../../models/bm25.js";
 import { murmur3 } from "../../models/murmur3.js";
@@ -31,7 +31,7 @@ export async function searchRecords(ctx: RouteContext, namespace: string) {
   }
   const given = (["inputs", "vector", "id"] as const).filter((k) => q[k] !== undefined && q[k] !== null);
   if (given.length !== 1) throw invalid(`query needs exactly one of inputs, vector or id (got ${given.length === 0 ? "none" : given.join(", ")})`);
-  compileFilter(q.filter); // checked whole before anything is read
+  const filter = compileFilter(q.filter); // checked whole before anything is read, compiled once
   const fields = readFields(body.fields);
   const rerank = readRerank(body.rerank);
 
@@ -41,7 +41,6 @@ export async function searchRecords(ctx: RouteContext, namespace: string) {
   let read: number;
   const sparseIndex = index.vectorType === "sparse";
   const required = readMatchTerms(q.match_terms, index.embed?.model);
-  const filter = q.filter === null ? undefined : q.filter;
   const textSearch = (terms: Map<number, number>) => store.searchText(index.space, namespace, index.embed?.fieldMap.text, { terms, topK, required }, filter);
 
   if (q.inputs !== undefined && q.inputs !== null) {
@@ -132,7 +131,7 @@ export async function searchRecords(ctx: RouteContext, namespace: string) {
 }
 
 /** The dense search of /query (in memory: exact, or a large namespace's approximate index), the filter compiled once. */
-async function denseSearch(ctx: RouteContext, namespace: string, vector: Float32Array, topK: number, filter: Json | undefined) {
+async function denseSearch(ctx: RouteContext, namespace: string, vector: Float32Array, topK: number, filter: CompiledFilter | undefined) {
   const { index, store } = ctx;
   if (vector.length !== index.dimension) throw invalid(`The query vector has ${vector.length} values; the index has dimension ${index.dimension}`);
   const { hits, considered } = await store.search(index.space, namespace, index.metric, makeQuery(vector, undefined), topK, filter);

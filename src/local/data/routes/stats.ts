@@ -8,15 +8,15 @@ export function describeIndexStats({ req, index, store }: RouteContext) {
   const body = req.method === "GET" ? {} : parseBody(req.body);
   const filter = field(body, "filter");
   if (filter !== undefined && index.kind === "serverless") throw invalid(UNSUPPORTED.statsFilterOnServerless);
-  const predicate = compileFilter(filter);
+  const compiled = compileFilter(filter);
   const stats = store.spaceStats(index.space);
   let namespaces: Record<string, { vectorCount: number }> = Object.fromEntries(
     Object.entries(stats.namespaces).map(([name, s]) => [name, { vectorCount: s.vectorCount }]),
   );
-  if (predicate) {
+  if (compiled) {
     namespaces = {};
     for (const name of Object.keys(stats.namespaces)) {
-      const count = store.countMatching(index.space, name, field(body, "filter")!);
+      const count = store.countMatching(index.space, name, compiled);
       if (count > 0) namespaces[name] = { vectorCount: count };
     }
   }

@@ -2,7 +2,7 @@
 //   by id:     {id, values?, sparseValues?, setMetadata?, namespace} → {}  (404 when the id does not exist)
 //   by filter: {filter, setMetadata, dryRun?, namespace} → {matchedRecords}
 import { invalid, notFound, quote } from "../errors.js";
-import { compileFilter } from "../../search/filter.js";
+import { compileFilter, keepsJson } from "../../search/filter.js";
 import { checkSparseAllowed } from "../records.js";
 import type { StoredRecord, WriteRecord } from "../../storage/store.js";
 import type { RouteContext } from "../types.js";
@@ -27,7 +27,7 @@ export async function updateVector({ req, index, store }: RouteContext) {
   }
 
   if (hasFilter) {
-    const predicate = compileFilter(rawFilter)!;
+    const filter = compileFilter(rawFilter)!;
     if (field(body, "values") !== undefined || field(body, "sparseValues") !== undefined) {
       throw invalid("An update by filter can only set metadata; values and sparseValues need an id");
     }
@@ -38,8 +38,7 @@ export async function updateVector({ req, index, store }: RouteContext) {
       index.space,
       namespace,
       (r) => {
-        const meta = r.metadataJson === undefined ? {} : (JSON.parse(r.metadataJson) as JsonObject);
-        if (!predicate(meta)) return undefined;
+        if (!keepsJson(filter, r.metadataJson)) return undefined;
         const next = merged(r, setMetadata!);
         const bytes = Buffer.byteLength(next.metadataJson!);
         if (bytes > LIMITS.metadataBytes) tooBig ??= { id: r.id, bytes };

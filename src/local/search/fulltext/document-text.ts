@@ -3,7 +3,7 @@
 // in that field's postings). A NamespaceVectors keeps it in step with its records (SlotIndexer).
 import type { FullTextOptions } from "./analyzer.js";
 import { FieldText } from "./field-text.js";
-import type { SlotIndexer } from "../vectors.js";
+import type { SlotIndexer } from "../../memory/vectors.js";
 
 export class DocumentText implements SlotIndexer {
   readonly fields = new Map<string, FieldText>();

@@ -3,7 +3,7 @@
 // bool clause combines its children's. The filter's slots (`allowed`) are applied at the leaves, so nothing outside
 // it is scored.
 import { idf, lengthNorm, termScore } from "../../models/bm25.js";
-import type { PostingList } from "../text-postings.js";
+import type { PostingList } from "../../memory/text-postings.js";
 import type { DocumentText } from "./document-text.js";
 import type { FieldText } from "./field-text.js";
 import { MAX_EXPANSIONS, wildcardMatcher, withinEdits, type FullTextQuery, type PhraseTerm } from "./query.js";

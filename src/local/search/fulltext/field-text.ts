@@ -2,7 +2,7 @@
 // its postings with positions (../text-postings.ts, shared with the records text path). Kept in step with the
 // namespace's documents by add and remove; a removed document's terms are found by analysing its old text again.
 import { Analyzer, type FullTextOptions } from "./analyzer.js";
-import { FieldPostings } from "../text-postings.js";
+import { FieldPostings } from "../../memory/text-postings.js";
 
 export class FieldText {
   readonly analyzer: Analyzer;

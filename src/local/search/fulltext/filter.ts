@@ -2,11 +2,10 @@
 // text-match operators on full-text fields — $match_phrase (the words in order, next to each other), $match_all
 // (every word), $match_any (at least one word) — each given a text analysed as the field is. A text that analyses to
 // no term (only stop words) matches no document. A full-text field is not in the metadata index: it takes only these.
-import { invalid, quote } from "../../data/errors.js";
-import { compileFilter } from "../filter.js";
-import { intersect, unionAll } from "../metadata-index.js";
-import { describe, type Json, type JsonObject } from "../../data/validate.js";
-import type { NamespaceVectors } from "../vectors.js";
+import { compileFilter, FilterError, type CompiledFilter } from "../filter.js";
+import { intersect, unionAll } from "../../memory/metadata-index.js";
+import { describe, quote, type Json, type JsonObject } from "../../json.js";
+import type { NamespaceVectors } from "../../memory/vectors.js";
 import type { DocumentText } from "./document-text.js";
 import { evaluate } from "./evaluate.js";
 import type { FullTextQuery } from "./query.js";
@@ -18,11 +17,12 @@ const isObject = (v: Json | undefined): v is JsonObject => typeof v === "object"
 
 /**
  * Checks a documents filter whole before anything is read: text-match operators only where `textMatch` allows them
- * (search), only on full-text fields, each with a non-empty string; everything else as any metadata filter.
+ * (search), only on full-text fields, each with a non-empty string; everything else as any metadata filter. Returns
+ * the filter compiled without its text-match operators (where they are refused, the whole filter).
  */
-export function checkDocumentFilter(filter: Json, fullTextFields: ReadonlySet<string>, textMatch: boolean): void {
-  if (!isObject(filter)) throw invalid(`Invalid filter: filter must be an object, got ${describe(filter)}`);
-  compileFilter(withoutTextMatch(filter, fullTextFields, textMatch, 0));
+export function checkDocumentFilter(filter: Json, fullTextFields: ReadonlySet<string>, textMatch: boolean): CompiledFilter {
+  if (!isObject(filter)) throw new FilterError("object", "filter", `filter must be an object, got ${describe(filter)}`);
+  return compileFilter(withoutTextMatch(filter, fullTextFields, textMatch, 0))!;
 }
 
 function withoutTextMatch(filter: Json, fields: ReadonlySet<string>, textMatch: boolean, depth: number): Json {
@@ -35,8 +35,10 @@ function withoutTextMatch(filter: Json, fields: ReadonlySet<string>, textMatch: 
     }
     if (fields.has(key) && (!isObject(value) || Object.keys(value).some((op) => !MATCH_OPERATORS.includes(op)))) {
       const op = isObject(value) ? Object.keys(value).find((o) => !MATCH_OPERATORS.includes(o)) : "$eq";
-      throw invalid(
-        `Invalid filter: field ${quote(key)} is a full-text field: it is matched by its words with $match_phrase, $match_all or $match_any${textMatch ? "" : " (in search)"}, not filtered by value (${op})`,
+      throw new FilterError(
+        "condition",
+        key,
+        `field ${quote(key)} is a full-text field: it is matched by its words with $match_phrase, $match_all or $match_any${textMatch ? "" : " (in search)"}, not filtered by value (${op})`,
       );
     }
     if (!isObject(value) || key.startsWith("$")) {
@@ -51,13 +53,13 @@ function withoutTextMatch(filter: Json, fields: ReadonlySet<string>, textMatch: 
         continue;
       }
       if (!textMatch) {
-        throw invalid(`Invalid filter: ${op} on field ${quote(key)}: the text-match operators ($match_phrase, $match_all, $match_any) are supported only in search, not here (documents are selected on metadata alone)`);
+        throw new FilterError("operator", key, `${op} on field ${quote(key)}: the text-match operators ($match_phrase, $match_all, $match_any) are supported only in search, not here (documents are selected on metadata alone)`);
       }
       if (!fields.has(key)) {
         const known = [...fields].map((f) => quote(f)).join(", ") || "none";
-        throw invalid(`Invalid filter: ${op} needs a full-text field; ${quote(key)} is not one of this index's (${known})`);
+        throw new FilterError("operator", key, `${op} needs a full-text field; ${quote(key)} is not one of this index's (${known})`);
       }
-      if (typeof arg !== "string" || arg.trim() === "") throw invalid(`Invalid filter: ${op} on field ${quote(key)} needs a non-empty text, got ${describe(arg)}`);
+      if (typeof arg !== "string" || arg.trim() === "") throw new FilterError("operand", key, `${op} on field ${quote(key)} needs a non-empty text, got ${describe(arg)}`);
       matched = true;
     }
     if (!matched || Object.keys(rest).length > 0) out[key] = rest;

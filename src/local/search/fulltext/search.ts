@@ -1,9 +1,9 @@
 // Full-text search of one namespace's documents in memory: the filter answered by the metadata index and the
 // full-text postings (filter.ts), the query run over the postings within it (evaluate.ts), the best K ranked as every
 // search answer is (by score, then id).
-import type { Json } from "../../data/validate.js";
+import type { Json } from "../../json.js";
 import { BestHits } from "../candidates.js";
-import type { NamespaceVectors } from "../vectors.js";
+import type { NamespaceVectors } from "../../memory/vectors.js";
 import type { FullTextOptions } from "./analyzer.js";
 import { DocumentText } from "./document-text.js";
 import { visit } from "./evaluate.js";

@@ -10,7 +10,7 @@ import { evaluate } from "../../../../src/local/search/fulltext/evaluate.js";
 import type { FullTextQuery } from "../../../../src/local/search/fulltext/query.js";
 import { documentText, filterMask, searchFullText } from "../../../../src/local/search/fulltext/search.js";
 import { checkDocumentFilter } from "../../../../src/local/search/fulltext/filter.js";
-import { NamespaceVectors, type MemoryBudget } from "../../../../src/local/search/vectors.js";
+import { NamespaceVectors, type MemoryBudget } from "../../../../src/local/memory/vectors.js";
 import { ReferenceSearch } from "../../../helpers/fulltext-reference.js";
 import type { Json } from "../../../../src/local/data/validate.js";
 

@@ -2,7 +2,6 @@
 // A filter selects on metadata alone (no $match_*); the documents it keeps are found by the metadata index and each
 // checked again inside the deleting transaction.
 import { invalid } from "../../errors.js";
-import { compileFilter } from "../../../search/filter.js";
 import { checkDocumentFilter } from "../../../search/fulltext/filter.js";
 import { describe } from "../../validate.js";
 import type { DocumentsContext } from "./context.js";
@@ -34,9 +33,8 @@ export async function deleteDocuments({ ctx, namespace, view, body }: DocumentsC
   if (typeof filter === "object" && !Array.isArray(filter) && Object.keys(filter).length === 0) {
     throw invalid("filter must not be empty: an empty filter is refused rather than matching every document (to delete them all, set delete_all)");
   }
-  checkDocumentFilter(filter, new Set(view.fullText.keys()), false);
-  const keeps = compileFilter(filter)!;
-  const matched = store.countMatching(index.space, namespace, filter);
-  await store.deleteMatching(index.space, namespace, filter, (json) => keeps(json === undefined ? {} : (JSON.parse(json) as Record<string, unknown>)));
+  const compiled = checkDocumentFilter(filter, new Set(view.fullText.keys()), false);
+  const matched = store.countMatching(index.space, namespace, compiled);
+  await store.deleteMatching(index.space, namespace, compiled);
   return { matched_records: matched };
 }

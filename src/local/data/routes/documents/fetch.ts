@@ -41,12 +41,12 @@ export function fetchDocuments({ ctx, namespace, namespaceName, view, body }: Do
   if (typeof filter === "object" && !Array.isArray(filter) && Object.keys(filter).length === 0) {
     throw invalid("filter must not be empty: an empty filter is refused rather than matching every document");
   }
-  checkDocumentFilter(filter, new Set(view.fullText.keys()), false);
+  const compiled = checkDocumentFilter(filter, new Set(view.fullText.keys()), false);
   const after = readToken(body.pagination_token);
   let next: Buffer | undefined;
   let lastPosition: Buffer | undefined;
   let n = 0;
-  for (const { position, record } of store.scanMatching(index.space, namespace, filter, { after })) {
+  for (const { position, record } of store.scanMatching(index.space, namespace, compiled, { after })) {
     if (n === limit) {
       next = lastPosition;
       break;

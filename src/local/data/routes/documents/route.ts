@@ -1,12 +1,11 @@
 // POST /namespaces/{namespace}/documents/{upsert, search, fetch, delete, update, list} on a document index (API
 // version 2026-07): the namespace resolved through a namespace alias for reads (writes to an alias refused), the body
 // parsed, the operation run; every failure answered in the documents' error shape {status, error: {code, message}}.
-import { DataPlaneError, GRPC, quote } from "../../errors.js";
+import { GRPC, quote, refusalOf } from "../../errors.js";
 import { documentSchema } from "../../document-schema.js";
 import { throughAliases } from "../../namespace-aliases.js";
 import type { DataPlaneResponse, RouteContext } from "../../types.js";
 import { namespaceOf, parseBody } from "../../validate.js";
-import { MemoryLimitError } from "../../../search/vectors.js";
 import type { DocumentsContext } from "./context.js";
 import { deleteDocuments } from "./delete.js";
 import { fetchDocuments } from "./fetch.js";
@@ -63,8 +62,8 @@ export async function documentsRoute(ctx: RouteContext, path: string): Promise<D
     const body = await operation.run({ ctx: { ...ctx, req }, namespace, namespaceName, view: schemaView(schema), body: parseBody(req.body) });
     return { status: operation.status, body };
   } catch (e) {
-    if (e instanceof DataPlaneError) return failure(e.status, CODE_NAMES[e.code] ?? "UNKNOWN", e.message);
-    if (e instanceof MemoryLimitError) return failure(400, "FAILED_PRECONDITION", `Nothing was done: ${e.message}.`);
+    const refused = refusalOf(e);
+    if (refused) return failure(refused.status, CODE_NAMES[refused.code] ?? "UNKNOWN", refused.message);
     return failure(500, "INTERNAL", `Internal error: ${e instanceof Error ? e.message : String(e)}`);
   }
 }

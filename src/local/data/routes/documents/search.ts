@@ -12,7 +12,7 @@ import { parseQueryString, QuerySyntaxError, textQuery, type FieldAnalyzers } fr
 import { documentText, searchFullText } from "../../../search/fulltext/search.js";
 import { searchNamespace } from "../../../search/exact.js";
 import { makeQuery, type Metric, type Query } from "../../../search/score.js";
-import type { NamespaceVectors } from "../../../search/vectors.js";
+import type { NamespaceVectors } from "../../../memory/vectors.js";
 import { invalid, quote } from "../../errors.js";
 import { readUnits } from "../../output.js";
 import { denseValues, describe, LIMITS, sparseValues, type Json, type JsonObject } from "../../validate.js";

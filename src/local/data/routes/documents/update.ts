@@ -3,7 +3,7 @@
 //   {filter, set_fields?, remove_fields?} → {matched_records}: one patch for every document the filter keeps
 // Every patch is checked against the schema before anything is written; a field may not be both set and removed.
 import { invalid, quote } from "../../errors.js";
-import { compileFilter } from "../../../search/filter.js";
+import { keepsJson } from "../../../search/filter.js";
 import { checkDocumentFilter } from "../../../search/fulltext/filter.js";
 import type { StoredRecord, WriteRecord } from "../../../storage/store.js";
 import { describe, type Json, type JsonObject } from "../../validate.js";
@@ -46,11 +46,10 @@ export async function updateDocuments({ ctx, namespace, view, body }: DocumentsC
   if (typeof filter === "object" && !Array.isArray(filter) && Object.keys(filter).length === 0) {
     throw invalid("filter must not be empty: an empty filter is refused rather than matching every document");
   }
-  checkDocumentFilter(filter, new Set(view.fullText.keys()), false);
+  const compiled = checkDocumentFilter(filter, new Set(view.fullText.keys()), false);
   const patch = checkPatch({ set, remove }, view, "The by-filter patch");
-  const keeps = compileFilter(filter)!;
   const matched = await store.rewriteWhere(index.space, namespace, (r) => {
-    if (!keeps(r.metadataJson === undefined ? {} : (JSON.parse(r.metadataJson) as Record<string, unknown>))) return undefined;
+    if (!keepsJson(compiled, r.metadataJson)) return undefined;
     return patched(view, r, patch);
   });
   return { matched_records: matched };

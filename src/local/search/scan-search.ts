@@ -1,13 +1,13 @@
 // Exact top K read straight from lmdb, for a query that comes while its namespace is still loading into memory after a
-// restart (search/mirror.ts decides when: when scanning costs less than finishing the load). Each record is scored
+// restart (memory/mirror.ts decides when: when scanning costs less than finishing the load). Each record is scored
 // where it lies — a view of lmdb-js's read buffer, nothing copied but a sparse part — with the same exact scores
 // (search/score.ts: the values and the norm stored with them are those memory holds) and the same order as the search
 // in memory, so the answer is the one the loaded namespace would give.
-import { BestHits, type Hit } from "../search/candidates.js";
-import type { Predicate } from "../search/filter.js";
-import { scoreParts, type Metric, type Query } from "../search/score.js";
-import { decodeRecordParts } from "./codec.js";
-import { idFromKey } from "./keys.js";
+import { BestHits, type Hit } from "./candidates.js";
+import type { Predicate } from "./filter.js";
+import { scoreParts, type Metric, type Query } from "./score.js";
+import { decodeRecordParts } from "../storage/codec.js";
+import { idFromKey } from "../storage/keys.js";
 
 const EMPTY = new Float32Array(0);
 

@@ -1,4 +1,4 @@
-// One text field's inverted index over a namespace's slots (search/vectors.ts): for each term the slots holding it,
+// One text field's inverted index over a namespace's slots (memory/vectors.ts): for each term the slots holding it,
 // with the term's count there (BM25's tf) and its positions in the text (for phrases); each slot's length; the
 // number of documents and their total length. A namespace keeps one per text field it searches, in step with its
 // records (put and remove), so a text search reads no record.

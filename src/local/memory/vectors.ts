@@ -31,7 +31,7 @@ export class NamespaceVectors {
   /** Slots per full block (every block but a still-growing first one). */
   readonly blockSlots: number;
   blocks: VectorBlock[] = [];
-  /** Each block's int8 copy (search/quantized-block.ts), for the first pass of a dense query. */
+  /** Each block's int8 copy (quantized-block.ts), for the first pass of a dense query. */
   quantized: (QuantizedBlock | undefined)[] = [];
   /**
    * What a namespace loading from lmdb builds after the load (deferIndexes), so that it answers sooner: rows at and

@@ -1,25 +1,25 @@
-// Every namespace's records in memory (search/vectors.ts), loaded from lmdb on first use and kept in step by the
-// store's commit path: a change is applied once its lmdb transaction is committed and flushed, in commit order,
-// before the write is acknowledged. lmdb stays the truth; a namespace whose mirror could not follow a change is
-// dropped and loaded again on its next use.
+// Every namespace's records in memory (vectors.ts), loaded from lmdb on first use and kept in step by the storage's
+// commit path (storage/store.ts): a change is applied once its lmdb transaction is committed and flushed, in commit
+// order, before the write is acknowledged. lmdb stays the truth; a namespace whose mirror could not follow a change is
+// dropped and loaded again on its next use. What the engine keeps beside a namespace (its approximate index) follows
+// it through a MirrorFollower.
 import { MemoryLimitError, NamespaceVectors, type MemoryBudget } from "./vectors.js";
-import { Approximate, DEFAULT_APPROXIMATE_ABOVE } from "./approximate.js";
-import type { GraphThreadLoader } from "./ann-thread.js";
-import type { Metric } from "./score.js";
-import type { SparseVector } from "../storage/codec.js";
-
-export type MirrorChange =
-  | { kind: "put"; space: string; namespace: string; id: string; values: Float32Array; sparse?: SparseVector; metadataJson?: string }
-  | { kind: "remove"; space: string; namespace: string; id: string }
-  /** The namespace (or, without one, the whole space) changed wholesale: load it again when it is next used. */
-  | { kind: "reload"; space: string; namespace?: string };
+import type { RecordChange } from "../storage/store.js";
 
 /** Fills a fresh NamespaceVectors from lmdb. */
 export type NamespaceLoader = (space: string, namespace: string, into: NamespaceVectors) => void;
 /** Fills it a slice at a time: each call loads up to `max` more records and says whether it is done. */
 export type SliceLoader = (space: string, namespace: string, into: NamespaceVectors) => (max: number) => boolean;
 
+/** The most records a slice of the background load takes; fewer when records cost more (below). */
 const WARM_SLICE = 2000;
+/**
+ * A slice takes about this long, so requests are answered between slices: a record costs far more to load where its
+ * text is analysed as it loads (a document index's full-text fields) than where only its vector is copied.
+ */
+const WARM_SLICE_MS = 20;
+/** The first slice, before the cost of a record is measured. */
+const FIRST_WARM_SLICE = 200;
 /** Until measured: scanning lmdb is assumed to cost this share of loading, a record (measured ≈ 0.2–0.3 at 768). */
 const SCAN_SHARE_GUESS = 0.3;
 
@@ -43,13 +43,15 @@ const LOG_LOAD_RECORDS = 10_000;
 /** Rows brought into the int8 copy or the metadata index per turn of the event loop (≈ 5 ms at 768 dimensions). */
 const CATCH_UP_SLICE = 1500;
 
-export interface MirrorOptions {
-  /** Namespaces with at least this many records get an approximate index (search/approximate.ts); 0: never. */
-  approximateAbove?: number;
-  /** Starts the worker holding the approximate indexes (tests make it fail, or wrap it). */
-  annLoader?: GraphThreadLoader;
-  log?: (line: string) => void;
+/** What follows the namespaces in memory: told when one is whole (loaded, or changed), a slot changed, one is gone. */
+export interface MirrorFollower {
+  whole(space: string, namespace: string, nv: NamespaceVectors): void;
+  changed(nv: NamespaceVectors, slot: number): void;
+  forget(nv: NamespaceVectors): void;
 }
+
+/** Fits a namespace made in memory before its records come in (e.g. the indexes its searches will need). */
+export type NamespacePreparer = (nv: NamespaceVectors) => void;
 
 export class Mirror implements MemoryBudget {
   private readonly spaces = new Map<string, Map<string, NamespaceVectors>>();
@@ -60,47 +62,40 @@ export class Mirror implements MemoryBudget {
   /** Queries answered by scanning lmdb while their namespace loaded (scanInstead). */
   scans = 0;
   private stopped = false;
-  /** Large namespaces' approximate indexes, kept in step by apply(). */
-  readonly approximate: Approximate;
-  /** Each space's metric, once known (from a query, or from warm): an approximate index needs it. */
-  private readonly metrics = new Map<string, Metric>();
-  /** Each space's text field, once known (from a text search, or from warm): its namespaces load with its postings. */
-  private readonly textFields = new Map<string, string | undefined>();
+  /** Each space's preparation, once known (from a search, or from warm): its namespaces load with what it builds. */
+  private readonly preparers = new Map<string, Map<string, NamespacePreparer>>();
+  private follower?: MirrorFollower;
 
   constructor(
     private readonly load: NamespaceLoader,
     readonly limitBytes: number,
     private readonly slices?: SliceLoader,
-    options: MirrorOptions = {},
-  ) {
-    this.approximate = new Approximate({
-      above: options.approximateAbove ?? DEFAULT_APPROXIMATE_ABOVE,
-      budget: this,
-      loader: options.annLoader,
-      log: options.log,
-    });
+  ) {}
+
+  /** From now on `follower` hears of every namespace made whole, every slot changed, every namespace dropped. */
+  follow(follower: MirrorFollower): void {
+    this.follower = follower;
   }
 
-  /** The space's metric: from now on its namespaces past the threshold get an approximate index. */
-  learnMetric(space: string, metric: Metric): void {
-    this.metrics.set(space, metric);
-  }
-
-  /** The space is searched by text in metadata field `field`: namespaces loaded from now on build its postings as they load. */
-  learnTextField(space: string, field: string | undefined): void {
-    this.textFields.set(space, field);
+  /**
+   * The space's namespaces are searched with what `prepare` builds (text postings, documents' full-text fields), kept
+   * under `key`: namespaces made from now on build it as their records load, in the background after a start.
+   */
+  learnPreparation(space: string, key: string, prepare: NamespacePreparer): void {
+    let byKey = this.preparers.get(space);
+    if (!byKey) this.preparers.set(space, (byKey = new Map()));
+    byKey.set(key, prepare);
   }
 
   private create(space: string, namespace: string, dimension: number): NamespaceVectors {
     const nv = new NamespaceVectors(dimension, this, nsLabel(namespace));
     nv.deferIndexes();
-    if (this.textFields.has(space)) nv.textPostings(this.textFields.get(space));
+    for (const prepare of this.preparers.get(space)?.values() ?? []) prepare(nv);
     return nv;
   }
 
   private consider(space: string, namespace: string, nv: NamespaceVectors): void {
-    const metric = this.metrics.get(space);
-    if (metric && !this.loading.has(nv)) this.approximate.consider(nv, metric, nsLabel(namespace));
+    if (!this.loading.has(nv)) this.follower?.whole(space, namespace, nv);
   }
 
   get bytesInUse(): number {
@@ -150,12 +145,7 @@ export class Mirror implements MemoryBudget {
    * to what is loaded so far and read again from lmdb by the slices after them (a put or remove applied twice is
    * the same as once), so the result equals a load done at once.
    */
-  async warm(
-    targets: { space: string; namespace: string; dimension: number; metric?: Metric; index?: string; textField?: string }[],
-    log: (line: string) => void,
-  ): Promise<void> {
-    for (const { space, metric } of targets) if (metric) this.learnMetric(space, metric);
-    for (const { space, textField } of targets) if (textField !== undefined) this.learnTextField(space, textField);
+  async warm(targets: { space: string; namespace: string; dimension: number; index?: string }[], log: (line: string) => void): Promise<void> {
     for (const { space, namespace, dimension, index } of targets) {
       if (this.stopped) return;
       if (this.spaces.get(space)?.has(namespace) || !this.slices) continue;
@@ -172,7 +162,7 @@ export class Mirror implements MemoryBudget {
           if (!this.loading.has(nv) || this.stopped) break;
           const t = performance.now();
           const before = nv.count;
-          const done = step(WARM_SLICE);
+          const done = step(loading.loadPerRecord === undefined ? FIRST_WARM_SLICE : Math.max(1, Math.min(WARM_SLICE, Math.floor(WARM_SLICE_MS / loading.loadPerRecord))));
           const added = nv.count - before;
           if (added > 0) {
             const perRecord = (performance.now() - t) / added;
@@ -196,7 +186,7 @@ export class Mirror implements MemoryBudget {
 
   /**
    * For a query on a namespace still loading in the background (of `total()` records in lmdb): whether to answer it by
-   * scanning lmdb (storage/scan-search.ts) rather than finishing the load first — when the scan costs less than the
+   * scanning lmdb (search/scan-search.ts) rather than finishing the load first — when the scan costs less than the
    * rest of the load, counting the scans already made for this load, so that a stream of queries never costs more
    * than twice the load. Costs are measured as the load and the scans go (the load's by its recent slices).
    */
@@ -229,10 +219,9 @@ export class Mirror implements MemoryBudget {
     loading.log(`vecdb-mcp local service: ${loading.label} in memory: ${nv.count} records loaded in ${(ms / 1000).toFixed(1)} s${scans}`);
   }
 
-  /** Stops background loading and the approximate indexes' worker (the store is closing); resolves once it has. */
-  stop(): Promise<void> {
+  /** Stops background loading (the store is closing). */
+  stop(): void {
     this.stopped = true;
-    return this.approximate.stop();
   }
 
   private finishLoading(nv: NamespaceVectors): void {
@@ -266,14 +255,14 @@ export class Mirror implements MemoryBudget {
 
   private forget(space: string, namespace: string, nv: NamespaceVectors): void {
     this.loading.delete(nv);
-    this.approximate.forget(nv);
+    this.follower?.forget(nv);
     nv.release();
     const byName = this.spaces.get(space);
     if (byName?.get(namespace) === nv) byName.delete(namespace);
   }
 
   /** Applies committed changes to the namespaces in memory (those not loaded load later from lmdb). */
-  apply(changes: MirrorChange[]): void {
+  apply(changes: readonly RecordChange[]): void {
     const touched = new Map<NamespaceVectors, { space: string; namespace: string }>();
     for (const c of changes) {
       const byName = this.spaces.get(c.space);
@@ -290,11 +279,11 @@ export class Mirror implements MemoryBudget {
       try {
         if (c.kind === "put") {
           nv.put(c.id, c.values, c.sparse, c.metadataJson);
-          this.approximate.changed(nv, nv.slotOf.get(c.id)!);
+          this.follower?.changed(nv, nv.slotOf.get(c.id)!);
         } else {
           const slot = nv.slotOf.get(c.id);
           nv.remove(c.id);
-          if (slot !== undefined) this.approximate.changed(nv, slot);
+          if (slot !== undefined) this.follower?.changed(nv, slot);
         }
         touched.set(nv, c);
       } catch {

@@ -3,7 +3,7 @@
 // list of slots, in time proportional to the postings it touches — except negations ($ne, $nin, $exists: false),
 // which are the complement of the live slots and so cost the namespace. Semantics are search/filter.ts's exactly
 // (a list matches when any element does; $ne/$nin also match records without the field; ranges only numbers).
-import type { Json } from "../data/validate.js";
+import type { Json } from "../json.js";
 
 type Scalar = string | number | boolean;
 type Slots = Set<number>;
