@@ -85,6 +85,17 @@ function close(a: number, b: number): boolean {
   return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
 }
 
+/** A write to the namespace and to the reference's documents alike. */
+function apply(w: Write, nv: NamespaceVectors, docs: Map<string, Doc>): void {
+  if (w.kind === "put") {
+    nv.put(w.id, new Float32Array(0), undefined, JSON.stringify(w.doc));
+    docs.set(w.id, w.doc);
+  } else {
+    nv.remove(w.id);
+    docs.delete(w.id);
+  }
+}
+
 /** The search over the postings equals the reference over `docs`: the same documents, scores and top K. */
 function expectSameAsReference(nv: NamespaceVectors, docs: Map<string, Doc>, q: FullTextQuery, f: Json | undefined, topK: number): void {
   const text = documentText(nv, SCHEMA);
@@ -110,13 +121,7 @@ describe("full-text search equals brute force", () => {
         const docs = new Map<string, Doc>();
         writes.forEach((w, i) => {
           if (indexFirst && i === searchAfter) expectSameAsReference(nv, docs, q, f, topK);
-          if (w.kind === "put") {
-            nv.put(w.id, new Float32Array(0), undefined, JSON.stringify(w.doc));
-            docs.set(w.id, w.doc);
-          } else {
-            nv.remove(w.id);
-            docs.delete(w.id);
-          }
+          apply(w, nv, docs);
         });
         expectSameAsReference(nv, docs, q, f, topK);
       }),
@@ -157,13 +162,7 @@ describe("full-text search equals brute force", () => {
           const docs = new Map<string, Doc>();
           writes.forEach((w, i) => {
             if (searchesAfter.includes(i)) expectSameAsReference(nv, docs, q, f, 3);
-            if (w.kind === "put") {
-              nv.put(w.id, new Float32Array(0), undefined, JSON.stringify(w.doc));
-              docs.set(w.id, w.doc);
-            } else {
-              nv.remove(w.id);
-              docs.delete(w.id);
-            }
+            apply(w, nv, docs);
           });
           expectSameAsReference(nv, docs, q, f, 3);
         },
