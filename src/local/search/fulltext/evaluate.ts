@@ -3,7 +3,7 @@
 // bool clause combines its children's. The filter's slots (`allowed`) are applied at the leaves, so nothing outside
 // it is scored.
 import { idf, lengthNorm, termScore } from "../../models/bm25.js";
-import type { PostingList } from "../text-postings.js";
+import type { FieldPostings, PostingList } from "../text-postings.js";
 import type { DocumentText } from "./document-text.js";
 import type { FieldText } from "./field-text.js";
 import { MAX_EXPANSIONS, wildcardMatcher, withinEdits, type FullTextQuery, type PhraseTerm } from "./query.js";
@@ -124,7 +124,13 @@ function run(text: DocumentText, q: FullTextQuery, allowed: Uint8Array | undefin
   }
 }
 
+type TermQuery = Extract<FullTextQuery, { kind: "term" }>;
+
 function runBool(text: DocumentText, q: Extract<FullTextQuery, { kind: "bool" }>, allowed: Uint8Array | undefined, ws: Workspace, out: Scores): Scores {
+  if (q.should.length === 0 && q.mustNot.length === 0 && q.must.length > 1 && q.must.every((c) => c.kind === "term")) {
+    addConjunction(text, q.must as TermQuery[], q.boost, allowed, out);
+    return out;
+  }
   if (q.must.length === 0 && q.mustNot.length === 0 && q.boost === 1 && out.slots.length === 0) {
     // only optional clauses: terms and phrases add straight into the answer (the same sums, in the same order)
     for (const c of q.should) {
@@ -179,48 +185,92 @@ function addTerm(field: FieldText, id: number, boost: number, allowed: Uint8Arra
   forLive(field, id, allowed, (slot, i) => add(slot, termScore(weight, list.counts[i], lengthNorm(postings.lengths[slot], average))));
 }
 
+/** A term's settled postings in one field, for walking several at once (forEachInAll). */
+interface Held { list: PostingList; postings: FieldPostings }
+
+/** The term's postings in the field, settled in slot order; undefined when no document holds it. */
+function held(field: FieldText, term: string): Held | undefined {
+  const id = field.id(term);
+  const list = id === undefined ? undefined : field.postings.list(id);
+  if (!list) return undefined;
+  list.settle(field.postings.generations);
+  return { list, postings: field.postings };
+}
+
 /**
- * Adds a phrase's scores: the rarest term's postings walked in slot order, each slot looked up in the other terms'
- * lists (rarer first) by galloping forward from where the previous lookup ended, and positions compared only where
- * every term is held — the cost follows the rarest list, not the common words' long ones.
+ * Calls `each` for every slot (within `allowed`) live in every list, ascending, with each list's posting there in
+ * `at`: the rarest list is walked and each of its slots looked up in the others (rarer first) by galloping forward
+ * from where the previous lookup ended — the cost follows the rarest list, not the common terms' long ones.
  */
-function addPhrase(field: FieldText, terms: PhraseTerm[], slop: number, boost: number, allowed: Uint8Array | undefined, out: Scores): void {
-  const postings = field.postings;
-  const generations = postings.generations;
-  const lists: PostingList[] = [];
-  for (const t of terms) {
-    const id = field.id(t.term);
-    const list = id === undefined ? undefined : postings.list(id);
-    if (!list) return;
-    list.settle(generations);
-    lists.push(list);
-  }
-  let weight = 0;
-  for (const list of lists) weight += idf(postings.documents, list.live);
-  weight *= boost;
-  const byRarity = lists.map((_, j) => j).sort((a, b) => lists[a].live - lists[b].live || a - b);
-  const rarest = lists[byRarity[0]];
-  const cursors = new Int32Array(lists.length);
-  const at = new PhrasePositions(lists, terms, slop);
-  const average = postings.averageLength;
+function forEachInAll(terms: Held[], allowed: Uint8Array | undefined, each: (slot: number, at: Int32Array) => void): void {
+  const byRarity = terms.map((_, j) => j).sort((a, b) => terms[a].list.live - terms[b].list.live || a - b);
+  const { list: rarest, postings: first } = terms[byRarity[0]];
+  const cursors = new Int32Array(terms.length);
+  const at = new Int32Array(terms.length);
   next: for (let i = 0; i < rarest.size; i++) {
     const slot = rarest.slots[i];
-    if (rarest.generations[i] !== generations[slot]) continue;
+    if (rarest.generations[i] !== first.generations[slot]) continue;
     if (allowed && (slot >= allowed.length || allowed[slot] === 0)) continue;
-    at.use(byRarity[0], i);
+    at[byRarity[0]] = i;
     for (let r = 1; r < byRarity.length; r++) {
       const j = byRarity[r];
-      const list = lists[j];
+      const { list, postings } = terms[j];
       let k = list.seek(slot, cursors[j]);
-      while (k < list.size && list.slots[k] === slot && list.generations[k] !== generations[slot]) k++; // a dead posting
+      while (k < list.size && list.slots[k] === slot && list.generations[k] !== postings.generations[slot]) k++; // a dead posting
       cursors[j] = k;
       if (k === list.size) break next; // no later slot holds this term
       if (list.slots[k] !== slot) continue next;
-      at.use(j, k);
+      at[j] = k;
     }
-    const freq = at.frequency();
-    if (freq > 0) out.add(slot, termScore(weight, freq, lengthNorm(postings.lengths[slot], average)));
+    each(slot, at);
   }
+}
+
+/** Adds a phrase's scores; positions are compared only in the documents that hold every term. */
+function addPhrase(field: FieldText, terms: PhraseTerm[], slop: number, boost: number, allowed: Uint8Array | undefined, out: Scores): void {
+  const postings = field.postings;
+  const lists: Held[] = [];
+  for (const t of terms) {
+    const h = held(field, t.term);
+    if (!h) return;
+    lists.push(h);
+  }
+  let weight = 0;
+  for (const { list } of lists) weight += idf(postings.documents, list.live);
+  weight *= boost;
+  const positions = new PhrasePositions(
+    lists.map((h) => h.list),
+    terms,
+    slop,
+  );
+  const average = postings.averageLength;
+  forEachInAll(lists, allowed, (slot, at) => {
+    for (let j = 0; j < lists.length; j++) positions.use(j, at[j]);
+    const freq = positions.frequency();
+    if (freq > 0) out.add(slot, termScore(weight, freq, lengthNorm(postings.lengths[slot], average)));
+  });
+}
+
+/**
+ * Adds the scores of a bool of required terms only ($match_all, "every word"): the documents holding all of them,
+ * each scored as the bool scores its must clauses (the terms' scores summed in order, times the bool's boost).
+ */
+function addConjunction(text: DocumentText, terms: TermQuery[], boost: number, allowed: Uint8Array | undefined, out: Scores): void {
+  const parts: (Held & { weight: number })[] = [];
+  for (const t of terms) {
+    const field = text.fields.get(t.field);
+    const h = field && held(field, t.term);
+    if (!h) return;
+    parts.push({ ...h, weight: t.boost * idf(h.postings.documents, h.list.live) });
+  }
+  forEachInAll(parts, allowed, (slot, at) => {
+    let score = 0;
+    for (let j = 0; j < parts.length; j++) {
+      const { list, postings, weight } = parts[j];
+      score += termScore(weight, list.counts[at[j]], lengthNorm(postings.lengths[slot], postings.averageLength));
+    }
+    out.add(slot, boost * score);
+  });
 }
 
 /** The phrase's terms' positions in one document — ranges of their lists' position arrays, read in place. */

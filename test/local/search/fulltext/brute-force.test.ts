@@ -2,7 +2,8 @@
 // random corpora, writes (puts, overwrites, removals — before or after the postings exist), queries of every kind
 // (terms, phrases with and without slop, phrase prefixes, prefixes, wildcards, fuzzy terms, nested bool clauses with
 // boosts) and filters mixing metadata with $match_phrase / $match_all / $match_any: the same documents, the same
-// scores, and the same top K — also for phrases taken from the documents themselves, searched between rewrites.
+// scores, and the same top K — also for phrases taken from the documents themselves (and their words all required),
+// searched between rewrites.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { Analyzer, type FullTextOptions } from "../../../../src/local/search/fulltext/analyzer.js";
@@ -130,13 +131,14 @@ describe("full-text search equals brute force", () => {
   });
 
   // phrases taken from the documents' own text match often, over few ids rewritten many times (slots rewritten in
-  // place and reused): the lookups by galloping through lists settled between writes must find every occurrence
+  // place and reused): the lookups by galloping through lists settled between writes must find every occurrence;
+  // the same words as a bool of required terms ("every word", $match_all) are found by the same lookups
   const fewIds = fc.constantFrom("d0", "d1", "d2", "d3", "d4", "d5");
   const rewrite: fc.Arbitrary<Write> = fc.oneof(
     { weight: 5, arbitrary: fc.record({ kind: fc.constant("put" as const), id: fewIds, doc }) },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant("remove" as const), id: fewIds }) },
   );
-  it("for phrases taken from the documents, searched between rewrites of the same ids", () => {
+  it("for phrases taken from the documents, and their words all required, searched between rewrites of the same ids", () => {
     fc.assert(
       fc.property(
         fc.array(rewrite, { minLength: 1, maxLength: 40 }),
@@ -148,14 +150,18 @@ describe("full-text search equals brute force", () => {
         fc.constantFrom(0, 0, 1),
         fc.boolean(),
         filter,
-        (writes, searchesAfter, name, pick, from, length, slop, prefixLast, f) => {
+        fc.option(fc.record({ boost: fc.constantFrom(1, 2, 0.5), termBoost: fc.constantFrom(1, 3) }), { freq: 2 }),
+        (writes, searchesAfter, name, pick, from, length, slop, prefixLast, f, asAll) => {
           const puts = writes.flatMap((w) => (w.kind === "put" && typeof w.doc[name] === "string" ? [w.doc[name] as string] : []));
           if (puts.length === 0) return;
           const { terms, positions } = new Analyzer(SCHEMA.get(name)!).analyze(puts[pick % puts.length]);
           if (terms.length < length) return;
           const at = from % (terms.length - length + 1);
           const phrase: PhraseTerm[] = terms.slice(at, at + length).map((term, i) => ({ term, offset: positions[at + i] - positions[at] }));
-          const q: FullTextQuery = { kind: "phrase", field: name, terms: phrase, slop, prefixLast, boost: 1 };
+          const q: FullTextQuery =
+            asAll === null
+              ? { kind: "phrase", field: name, terms: phrase, slop, prefixLast, boost: 1 }
+              : { kind: "bool", must: phrase.map(({ term }) => ({ kind: "term", field: name, term, boost: asAll.termBoost })), should: [], mustNot: [], boost: asAll.boost };
           if (f !== undefined) checkDocumentFilter(f, new Set(SCHEMA.keys()), true);
           const nv = new NamespaceVectors(0, noBudget, "test");
           documentText(nv, SCHEMA);
