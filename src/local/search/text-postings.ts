@@ -9,9 +9,9 @@
 //
 // A list is kept in slot order where it costs nothing: postings added in ascending slots (a namespace filled or
 // loaded) extend its sorted run; one added below the last (a document rewritten in place, a reused slot) starts an
-// unsorted tail. Whoever seeks through a list (phrases: the rarest term's postings, each looked up in the others by
-// galloping) settles it first: the tail merged into the run and the dead postings dropped, once until the next
-// out-of-order write.
+// unsorted tail. Whoever seeks through a list (phrases and words all required: the rarest term's postings, each
+// looked up in the others by galloping) settles it first: the tail merged into the run and the dead postings dropped,
+// once until the next out-of-order write.
 
 /** A document as the field's analysis made it. */
 export interface AnalysedDocument {
