@@ -1,18 +1,21 @@
 // Every request the tools send validates against the published specs of the API version they speak: route and method,
 // path, query and header parameters (types, patterns, enums, bounds, no undeclared query parameter), the version
 // header, and the JSON or NDJSON body — for a server speaking 2026-04 (against the 2026-04 files) and one speaking
-// 2026-07 (against the 2026-07 files, with the backup schedule and alias tools). The requests are what the built
+// 2026-07 (against the 2026-07 files, with the backup schedule and alias tools), bulk imports, import_vectors and
+// collections under both. The requests are what the built
 // server really sent, recorded in its process by test/helpers/request-recorder.mjs; the service is the local one.
 // Skipped, saying why, when ../shared/api-spec is absent.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startLocalService, type LocalService } from "../../src/local/index.js";
 import { specsAvailable, specsMissingReason, validateRequest, type SentRequest, type SpecFile } from "../helpers/api-spec.js";
 import { newDataDir, repoRoot } from "../helpers/local-service.js";
 import { startMcp, type McpSession } from "../helpers/mcp-client.js";
 import { until } from "../helpers/until.js";
+import { writeParquet } from "../ingest/sources/fixtures.js";
 
 const KEY = "requests-match-spec-key";
 const RECORDER = resolve(repoRoot, "test/helpers/request-recorder.mjs");
@@ -24,16 +27,25 @@ const SPECS: Record<string, SpecFile[]> = {
 let svc: LocalService;
 let dataDir: string;
 let logDir: string;
+/** Files to import: a bulk import directory per version (one namespace, Parquet) and a JSONL file for import_vectors. */
+let importDir: string;
 
 beforeAll(async () => {
   dataDir = newDataDir();
   logDir = mkdtempSync(join(tmpdir(), "vecdb-requests-"));
-  svc = await startLocalService({ dataDir, apiKey: KEY, log: () => undefined });
+  importDir = mkdtempSync(join(tmpdir(), "vecdb-requests-imports-"));
+  for (const version of Object.keys(SPECS)) {
+    mkdirSync(join(importDir, version, "imported"), { recursive: true });
+    writeParquet(join(importDir, version, "imported", "part-0.parquet"), Array.from({ length: 20 }, (_, i) => ({ id: `b${i}`, values: [i, 1, 0] })));
+  }
+  writeFileSync(join(importDir, "vectors.jsonl"), ["j1", "j2", "j3"].map((id, i) => JSON.stringify({ id, values: [i, 0, 1], metadata: { genre: "x" } })).join("\n") + "\n");
+  svc = await startLocalService({ dataDir, apiKey: KEY, log: () => undefined, allowDirs: [importDir] });
 });
 afterAll(async () => {
   await svc?.close();
   rmSync(dataDir, { recursive: true, force: true });
   rmSync(logDir, { recursive: true, force: true });
+  rmSync(importDir, { recursive: true, force: true });
 });
 
 /** A server speaking `version` whose every request is written to a log; the requests it sent. */
@@ -41,7 +53,7 @@ async function session(version: string): Promise<{ mcp: McpSession; sent: () => 
   const log = join(logDir, `${version}.jsonl`);
   const mcp = await startMcp({
     env: { PINECONE_API_KEY: KEY, PINECONE_CONTROLLER_HOST: svc.controlUrl, PINECONE_API_VERSION: version, NODE_OPTIONS: `--import ${RECORDER}`, VECDB_TEST_REQUEST_LOG: log },
-    args: ["--allow-destructive"],
+    args: ["--allow-destructive", "--allow-dir", importDir],
   });
   const sent = () =>
     readFileSync(log, "utf8")
@@ -100,6 +112,22 @@ async function everyVersion(mcp: McpSession, p: string): Promise<void> {
   await ok(mcp, "delete_index", { index: `${p}-copy` });
 }
 
+/** Bulk imports and import_vectors into `index` (dimension 3), and collections of the pod-based index `pods`. */
+async function importsAndCollections(mcp: McpSession, version: string, index: string, pods: string): Promise<void> {
+  const started = await ok(mcp, "start_bulk_import", { index, uri: pathToFileURL(join(importDir, version)).href, errorMode: "continue" });
+  const at = { index, id: started.id as string };
+  await until(async () => ((await ok(mcp, "describe_bulk_import", at)).import as { status: string }).status === "Completed", "the bulk import is Completed");
+  await ok(mcp, "list_bulk_imports", { index, limit: 5 });
+  const late = await mcp.call("cancel_bulk_import", at, { timeoutMs: 60_000 }); // sent, and refused: it has ended
+  expect(late.text).toContain("cannot be cancelled: it has already ended (status Completed)");
+  await ok(mcp, "import_vectors", { index, namespace: "jsonl", path: join(importDir, "vectors.jsonl") });
+  const collection = `${pods}-snap`;
+  await ok(mcp, "create_collection", { name: collection, index: pods });
+  await until(async () => ((await ok(mcp, "describe_collection", { collection })).collection as { status: string }).status === "Ready", "the collection is Ready");
+  await ok(mcp, "list_collections", {});
+  await ok(mcp, "delete_collection", { collection });
+}
+
 /** "POST /indexes/{index_name}/backup-schedules": the operations the requests reached. */
 function operations(sent: SentRequest[]): Set<string> {
   const templates = (path: string) =>
@@ -108,6 +136,7 @@ function operations(sent: SentRequest[]): Set<string> {
       .replace(/^\/indexes\/[^/]+/, "/indexes/{index_name}")
       .replace(/^\/(backups|restore-jobs|backup-schedules|collections)\/[^/]+/, "/$1/{id}")
       .replace(/^\/namespace-aliases\/[^/]+/, "/namespace-aliases/{alias_name}")
+      .replace(/^\/bulk\/imports\/[^/]+/, "/bulk/imports/{id}")
       .replace(/^\/namespaces\/[^/]+/, "/namespaces/{namespace}")
       .replace(/^\/records\/namespaces\/[^/]+/, "/records/namespaces/{namespace}");
   return new Set(sent.map((r) => `${r.method} ${templates(r.path)}`));
@@ -122,6 +151,7 @@ describe.skipIf(!specsAvailable)("requests match the published API specs", () =>
       await everyVersion(mcp, "old");
       await ok(mcp, "create_index", { name: "old-pod", dimension: 2, pod: { environment: "us-east1-gcp", podType: "p1.x1" } });
       await ok(mcp, "describe_index_stats", { index: "old-pod", filter: { genre: "x" } });
+      await importsAndCollections(mcp, "2026-04", "old-vec", "old-pod");
     } finally {
       await mcp.close();
     }
@@ -148,6 +178,11 @@ describe.skipIf(!specsAvailable)("requests match the published API specs", () =>
       await ok(mcp, "describe_namespace_alias", { index: "new-vec", alias: "live" });
       await ok(mcp, "repoint_namespace_alias", { index: "new-vec", alias: "live", target: "" });
       await ok(mcp, "delete_namespace_alias", { index: "new-vec", alias: "live" });
+      // 2026-07 makes no pod-based index; one made under 2026-04 still makes collections
+      const pod = { name: "new-pod", dimension: 2, metric: "cosine", spec: { pod: { environment: "us-east1-gcp", pod_type: "p1.x1", pods: 1, replicas: 1, shards: 1 } } };
+      const made = await fetch(`${svc.controlUrl}/indexes`, { method: "POST", headers: { "Api-Key": KEY, "content-type": "application/json", "X-Pinecone-Api-Version": "2026-04" }, body: JSON.stringify(pod) });
+      expect(made.status).toBe(201);
+      await importsAndCollections(mcp, "2026-07", "new-vec", "new-pod");
     } finally {
       await mcp.close();
     }
@@ -168,6 +203,15 @@ describe.skipIf(!specsAvailable)("requests match the published API specs", () =>
       "GET /namespace-aliases/{alias_name}",
       "PATCH /namespace-aliases/{alias_name}",
       "DELETE /namespace-aliases/{alias_name}",
+      "POST /bulk/imports",
+      "GET /bulk/imports",
+      "GET /bulk/imports/{id}",
+      "DELETE /bulk/imports/{id}",
+      "POST /vectors/upsert",
+      "POST /collections",
+      "GET /collections",
+      "GET /collections/{id}",
+      "DELETE /collections/{id}",
     ]) {
       expect(reached, op).toContain(op);
     }

@@ -17,21 +17,41 @@ const UNTOUCHED = "created";
 const rule = (text: string) => ruleError(text, { untouched: UNTOUCHED });
 const DEFAULT_WAIT_SECONDS = 45;
 const DEFAULT_WAIT_WITH_PROGRESS_SECONDS = 180;
-const fieldName = z.string().min(1).max(64).regex(/^[^_$]/, rule("field names do not start with _ or $"));
+// checked by refine rather than a pattern: the rule is rarely met, and a pattern would be read in every tools/list
+const fieldName = z
+  .string()
+  .min(1)
+  .max(64)
+  .refine((name) => !/^[_$]/.test(name), rule("field names do not start with _ or $"));
+const language = z.string().min(2).max(2);
+const gram = (end: string) => wholeNumberArg(1, 10, rule(`ngram.${end} is a whole number from 1 to 10`));
+/** A text field with its own analysis: what it gives replaces the index-wide setting for it. */
+const TextField = z.object({
+  name: fieldName,
+  language: language.optional(),
+  stemming: z.boolean().optional(),
+  stopWords: z.boolean().optional(),
+  ngram: z.object({ min: gram("min"), max: gram("max"), prefixOnly: z.boolean().optional() }).optional(),
+});
+type TextField = z.output<typeof TextField>;
 
 const input = {
   name: newNameSchema("Index", "Up to 45 characters."),
-  textFields: z.array(fieldName).min(1).max(100).describe('Fields searched by words and phrases, e.g. ["title", "body"].'),
-  language: z.string().min(2).max(2).optional().describe('ISO 639-1 code of the text, default "en".'),
-  stemming: z.boolean().optional().describe("Match word forms (walk = walked); default false."),
-  stopWords: z.boolean().optional().describe("Ignore words like the/a (implies stemming); default false."),
+  textFields: z
+    .array(z.union([fieldName, TextField]))
+    .min(1)
+    .max(100)
+    .describe("Searched by words; {name, …} gives one its own analysis (ngram: parts of words)."),
+  language: language.optional().describe('ISO 639-1 code, default "en".'),
+  stemming: z.boolean().optional().describe("Match word forms (walk = walked)."),
+  stopWords: z.boolean().optional().describe("Ignore words like the/a (implies stemming)."),
   meaning: z
     .object({
       model: z.string().min(1).max(100).describe("Embedding model (list_models)."),
       from: z.array(fieldName).min(1).max(100).optional().describe("Text fields to embed; default all."),
     })
     .optional()
-    .describe("Also search by meaning: the tools embed the text with this model."),
+    .describe("Also search by meaning: embed the text with this model."),
   vector: z
     .object({ dimension: wholeNumberArg(1, 20_000, rule("vector.dimension is a whole number from 1 to 20000")), metric: z.enum(["cosine", "euclidean", "dotproduct"]).optional() })
     .optional()
@@ -52,18 +72,50 @@ const Field = z.object({
 });
 type Field = z.infer<typeof Field>;
 
+type FullText = Extract<NewSchemaField, { type: "string" }>["full_text_search"];
+
+/**
+ * A text field's analysis: its own settings over the index-wide ones. An n-gram field is cut into character n-grams
+ * instead of words, so the index-wide stemming and stop words are not for it; asked of it by name, they are refused.
+ */
+function analysis(field: TextField, args: Args): FullText {
+  const at = ` (text field ${JSON.stringify(field.name)})`;
+  const lang = field.language ?? args.language ?? "en";
+  if (field.ngram) {
+    if (field.stemming || field.stopWords) throw new ToolError({ problem: `ngram cannot be combined with stemming or stopWords${at}: n-grams are cut from the characters, not the words`, untouched: UNTOUCHED });
+    const { min, max, prefixOnly } = field.ngram;
+    if (min > max) throw new ToolError({ problem: `ngram.min (${min}) is more than ngram.max (${max})${at}`, untouched: UNTOUCHED });
+    return { language: lang, ngram: { min_gram: min, max_gram: max, ...(prefixOnly !== undefined && { prefix_only: prefixOnly }) } };
+  }
+  const stemmingAsked = field.stemming ?? args.stemming;
+  const stopWords = field.stopWords ?? args.stopWords ?? false;
+  if (stopWords && stemmingAsked === false) {
+    const own = field.stemming !== undefined || field.stopWords !== undefined;
+    throw new ToolError({ problem: `stopWords needs stemming${own ? at : ""}: give stemming true or leave it out`, untouched: UNTOUCHED });
+  }
+  return { language: lang, stemming: stemmingAsked ?? stopWords, stop_words: stopWords };
+}
+
+const textFieldsOf = (args: Args): TextField[] => args.textFields.map((f) => (typeof f === "string" ? { name: f } : f));
+
 async function schemaFields(args: Args, ctx: { service: Service; signal: AbortSignal }): Promise<Record<string, NewSchemaField>> {
   const fields: Record<string, NewSchemaField> = {};
-  const stemming = args.stemming ?? args.stopWords ?? false;
-  if (args.stopWords && args.stemming === false) throw new ToolError({ problem: "stopWords needs stemming: give stemming true or leave it out", untouched: UNTOUCHED });
-  const fullText = { language: args.language ?? "en", stemming, stop_words: args.stopWords ?? false };
-  for (const name of new Set(args.textFields)) fields[name] = { type: "string", full_text_search: fullText };
+  const textFields = textFieldsOf(args);
+  for (const field of textFields) {
+    const fullText = analysis(field, args);
+    const before = fields[field.name];
+    if (before?.type === "string" && JSON.stringify(before.full_text_search) !== JSON.stringify(fullText)) {
+      throw new ToolError({ problem: `textFields names ${JSON.stringify(field.name)} twice with different analysis: give each field once`, untouched: UNTOUCHED });
+    }
+    fields[field.name] = { type: "string", full_text_search: fullText };
+  }
+  const names = textFields.map((f) => f.name);
   const taken = (name: string) => {
     if (name in fields) throw new ToolError({ problem: `textFields names ${JSON.stringify(name)}, which is also the ${name} field the tools add: rename that text field`, untouched: UNTOUCHED });
   };
   if (args.meaning) {
-    const from = args.meaning.from ?? args.textFields;
-    const unknown = from.filter((f) => !args.textFields.includes(f));
+    const from = args.meaning.from ?? [...new Set(names)];
+    const unknown = from.filter((f) => !names.includes(f));
     if (unknown.length > 0) throw new ToolError({ problem: `meaning.from names ${unknown.map((f) => JSON.stringify(f)).join(", ")}, not among textFields`, untouched: UNTOUCHED });
     if (args.vector) throw new ToolError({ problem: "Give meaning or vector, not both: an index has one dense vector field", untouched: UNTOUCHED });
     const models = await ctx.service.inference.listModels({ type: "embed" }, ctx.signal);
@@ -111,8 +163,8 @@ export default defineTool({
   name: "create_documents_index",
   title: "Create documents index",
   description:
-    "Create an index of documents found by exact words, phrases and query strings (full-text fields), optionally also " +
-    "by meaning (meaning.model embeds the text), and wait until it is ready. Other fields are filterable as they come.",
+    "Create a documents index searched by exact words, phrases and query strings (textFields), optionally by meaning " +
+    "(meaning.model embeds the text); waits until ready. Other fields are filterable.",
   inputSchema: input,
   outputSchema: {
     index: z.string(),
@@ -158,7 +210,9 @@ export default defineTool({
     const waited = limitS > 0 && !model.status.ready ? await waitUntilReady(model, limitS, ctx) : { index: model, seconds: 0 };
     const settings = (name: string) => {
       const f = index.schema?.fields[name]?.full_text_search;
-      return f ? `${f.language ?? "en"}${f.stemming ? ", stemming" : ""}${f.stop_words ? ", stop words" : ""}` : "";
+      if (!f) return "";
+      const grams = f.ngram ? `, ${f.ngram.min_gram}–${f.ngram.max_gram}-grams${f.ngram.prefix_only ? " (prefix only)" : ""}` : "";
+      return `${f.language ?? "en"}${f.stemming ? ", stemming" : ""}${f.stop_words ? ", stop words" : ""}${grams}`;
     };
     const described = describeFields(view, settings);
     const ready = waited.index.status.ready;

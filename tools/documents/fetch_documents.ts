@@ -24,7 +24,7 @@ export default defineTool({
     index: indexArg(undefined, RULES),
     namespace: namespaceArg(undefined, RULES),
     ids: z.array(recordIdArg(RULES)).min(1).max(1000).optional(),
-    filter: filterSchema("the documents to read").optional(),
+    filter: filterSchema("documents to read").optional(),
     limit: wholeNumberArg(1, 1000, ruleError("limit is a whole number from 1 to 1000", RULES)).optional().describe("Per page with filter; default 100."),
     paginationToken: z.string().min(1).max(2000).optional().describe("From the previous page."),
     fields: z.array(z.string().min(1).max(64)).min(1).max(100).optional().describe("Fields to return; default all."),

@@ -28,7 +28,7 @@ const input = {
   words: z.string().min(1).max(10_000).optional().describe("Words to find, best matches first."),
   match: z.enum(["any", "all", "phrase"]).optional().describe("any (default); all: every word must occur; phrase: these words in this order."),
   queryString: z.string().min(1).max(10_000).optional().describe('Lucene syntax: body:(tide AND harbor), "old harbor"~2, harb*, tyde~1.'),
-  meaning: z.string().min(1).max(10_000).optional().describe("A text to find by meaning (indexes with a meaning field), alone."),
+  meaning: z.string().min(1).max(10_000).optional().describe("Text to find by meaning (needs a meaning field), alone."),
   vector: z
     .object({
       values: numberList({ min: 1, max: 20_000, ...rule("values is a list of 1–20000 numbers") }).optional(),
@@ -36,8 +36,8 @@ const input = {
     })
     .optional()
     .describe("Your own dense or sparse vector, alone."),
-  inFields: z.array(z.string().min(1).max(64)).min(1).max(100).optional().describe("Text fields words and match look in; default all."),
-  filter: filterSchema("only documents that match").optional(),
+  inFields: z.array(z.string().min(1).max(64)).min(1).max(100).optional().describe("Text fields to search; default all."),
+  filter: filterSchema("documents to find").optional(),
   topK: wholeNumberArg(1, 1000, rule("topK is a whole number from 1 to 1000")).optional().describe("Default 10."),
   fields: z.array(z.string().min(1).max(64)).min(1).max(100).optional().describe("Fields to return; default all but vectors."),
 };

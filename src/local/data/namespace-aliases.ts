@@ -8,7 +8,8 @@ import { DataPlaneError, GRPC, quote } from "./errors.js";
 import type { DataPlaneRequest, RouteContext } from "./types.js";
 import { DEFAULT_NAMESPACE_ALIAS, field, parseBody, type JsonObject } from "./validate.js";
 import { namespaceExists } from "./routes/namespaces.js";
-import type { NamespaceAlias } from "../storage/namespace-aliases.js";
+import type { NamespaceAlias, NamespaceAliases } from "../storage/namespace-aliases.js";
+import { aliasListToken, readAliasListToken, type AliasListing } from "./alias-list-token.js";
 
 /** Printable ASCII without space and / ? # % & = \ ; + (the spec's pattern), 1–512 characters. */
 const ALIAS_NAME = /^[\x21\x22\x24\x27-\x2A\x2C-\x2E\x30-\x3A\x3C\x3E\x40-\x5B\x5D-\x7E]{1,512}$/;
@@ -61,19 +62,51 @@ function checkTarget(ctx: RouteContext, raw: unknown): string {
   return target;
 }
 
-function page<T>(all: T[], key: (t: T) => string, query: URLSearchParams): { items: T[]; next?: string } {
+/**
+ * The listing a GET /namespace-aliases asks for: its filters checked, or carried by its pagination token — where the
+ * request repeats a filter it must be the token's, and it may not add one the listing did not have.
+ */
+function listingOf(ctx: RouteContext): { listing: AliasListing; after?: string } {
+  const query = ctx.req.query;
+  const prefix = query.get("prefix");
+  if (prefix !== null) {
+    if (prefix.length > MAX_NAMESPACE) throw refused(400, "PREFIX_TOO_LONG", `prefix is ${prefix.length} characters long; the maximum is ${MAX_NAMESPACE}.`);
+    if (prefix.includes("\0")) throw refused(400, "PREFIX_MUST_NOT_CONTAIN_NULL_CHARACTER", "prefix must not contain the NUL character.");
+    if (!/^[\x01-\x7F]*$/.test(prefix)) throw refused(400, "PREFIX_MUST_BE_ASCII", `prefix ${quote(prefix)} must be ASCII.`);
+  }
+  const rawTarget = query.get("target_namespace");
+  if (rawTarget === "") throw refused(400, "TARGET_FILTER_EMPTY", "target_namespace is present but empty.");
+  const target = rawTarget === null ? null : stored(rawTarget);
+  const token = query.get("paginationToken");
+  if (token === null || token === "") return { listing: { index: ctx.index.name, prefix: prefix ?? "", target } };
+  const carried = readAliasListToken(token, ctx.index.name);
+  if (!carried) throw refused(400, "INVALID_PAGINATION_TOKEN", `paginationToken is malformed or from another listing than the namespace aliases of index ${ctx.index.name}.`);
+  const { listing } = carried;
+  if (prefix !== null && prefix !== listing.prefix) {
+    if (listing.prefix === "") throw refused(400, "LIST_INVALID_TOKEN_WITH_NEW_PREFIX", `prefix ${quote(prefix)} was not part of the listing this paginationToken continues (it had no prefix); start a new listing without the token to filter by it.`);
+    throw refused(400, "LIST_INVALID_TOKEN_WITH_PREFIX", `prefix ${quote(prefix)} disagrees with the listing this paginationToken continues (prefix ${quote(listing.prefix)}); repeat the same prefix or leave it out.`);
+  }
+  if (target !== null && target !== listing.target) {
+    if (listing.target === null) throw refused(400, "LIST_INVALID_TOKEN_WITH_NEW_TARGET", `target_namespace ${quote(rawTarget!)} was not part of the listing this paginationToken continues (it had no target filter); start a new listing without the token to filter by it.`);
+    throw refused(400, "LIST_INVALID_TOKEN_WITH_TARGET", `target_namespace ${quote(rawTarget!)} disagrees with the listing this paginationToken continues (target_namespace ${quote(shown(listing.target))}); repeat the same target or leave it out.`);
+  }
+  return carried;
+}
+
+/** One page of a listing, in name order (the store's: bytes), with the token for the next when more remain. */
+function listAliases(ctx: RouteContext, aliases: NamespaceAliases) {
+  const query = ctx.req.query;
+  const unknown = [...query.keys()].find((k) => !LIST_PARAMS.includes(k));
+  if (unknown !== undefined) throw refused(400, "INVALID_ARGUMENT", `Unknown query parameter ${quote(unknown)}; the parameters are ${LIST_PARAMS.join(", ")}.`);
   const rawLimit = query.get("limit");
   const limit = rawLimit === null || rawLimit === "" ? 100 : Number(rawLimit);
   if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw refused(400, "LIST_INVALID_LIMIT", `limit must be an integer from 1 to 100 (got ${quote(rawLimit ?? "")}).`);
-  const token = query.get("paginationToken");
-  let rest = all;
-  if (token) {
-    const after = /^[A-Za-z0-9_-]+$/.test(token) ? Buffer.from(token, "base64url").toString("utf8") : "";
-    if (after === "" || Buffer.from(after).toString("base64url") !== token) throw refused(400, "INVALID_PAGINATION_TOKEN", "paginationToken is malformed or from another listing.");
-    rest = all.filter((t) => Buffer.compare(Buffer.from(key(t)), Buffer.from(after)) > 0);
-  }
+  const { listing, after } = listingOf(ctx);
+  const matching = aliases.list(ctx.index.space).filter((a) => a.name.startsWith(listing.prefix) && (listing.target === null || a.target === listing.target));
+  const rest = after === undefined ? matching : matching.filter((a) => Buffer.compare(Buffer.from(a.name), Buffer.from(after)) > 0);
   const items = rest.slice(0, limit);
-  return { items, ...(rest.length > limit ? { next: Buffer.from(key(items[items.length - 1])).toString("base64url") } : {}) };
+  const next = rest.length > limit ? aliasListToken(listing, items[items.length - 1].name) : undefined;
+  return { namespace_aliases: items.map(described), ...(next ? { pagination: { next } } : {}), total_count: matching.length };
 }
 
 export async function namespaceAliasesRoute(ctx: RouteContext, encodedName: string | undefined): Promise<unknown> {
@@ -82,16 +115,7 @@ export async function namespaceAliasesRoute(ctx: RouteContext, encodedName: stri
   const method = req.method.toUpperCase();
   if (encodedName === undefined) {
     if (method === "GET") {
-      const unknown = [...req.query.keys()].find((k) => !LIST_PARAMS.includes(k));
-      if (unknown !== undefined) throw refused(400, "INVALID_ARGUMENT", `Unknown query parameter ${quote(unknown)}; the parameters are ${LIST_PARAMS.join(", ")}.`);
-      const prefix = req.query.get("prefix") ?? "";
-      const target = req.query.get("target_namespace");
-      if (target === "") throw refused(400, "TARGET_FILTER_EMPTY", "target_namespace is present but empty.");
-      const matching = aliases
-        .list(index.space)
-        .filter((a) => a.name.startsWith(prefix) && (target === null || a.target === stored(target)));
-      const { items, next } = page(matching, (a) => a.name, req.query);
-      return { namespace_aliases: items.map(described), ...(next ? { pagination: { next } } : {}), total_count: matching.length };
+      return listAliases(ctx, aliases);
     }
     if (method !== "POST") throw new DataPlaneError(405, GRPC.UNIMPLEMENTED, `Method ${req.method} is not allowed on /namespace-aliases; use GET or POST`);
     const body = parseBody(req.body);

@@ -6,6 +6,12 @@
 // A removed document is not looked for in its terms' lists: its slot's generation moves on, which makes every
 // posting written under the old generation dead at once (the slot may be reused right away); a list is compacted
 // when its dead postings outnumber the live ones.
+//
+// A list is kept in slot order where it costs nothing: postings added in ascending slots (a namespace filled or
+// loaded) extend its sorted run; one added below the last (a document rewritten in place, a reused slot) starts an
+// unsorted tail. Whoever seeks through a list (phrases and words all required: the rarest term's postings, each
+// looked up in the others by galloping) settles it first: the tail merged into the run and the dead postings dropped,
+// once until the next out-of-order write.
 
 /** A document as the field's analysis made it. */
 export interface AnalysedDocument {
@@ -32,6 +38,8 @@ export class PostingList {
   size = 0;
   /** Live postings: the term's document frequency. */
   live = 0;
+  /** The first `sorted` postings are in ascending slot order (a slot's dead postings before its live one). */
+  sorted = 0;
   slots = new Int32Array(FIRST_CAPACITY);
   /** The slot's generation when the posting was written (live while it is still the slot's). */
   generations = new Uint32Array(FIRST_CAPACITY);
@@ -52,6 +60,7 @@ export class PostingList {
   append(slot: number, generation: number, count: number, positions: ArrayLike<number> | undefined): void {
     if (this.size === this.slots.length) this.resize(this.size * 2);
     const i = this.size++;
+    if (this.sorted === i && (i === 0 || this.slots[i - 1] <= slot)) this.sorted++;
     this.slots[i] = slot;
     this.generations[i] = generation;
     this.counts[i] = count;
@@ -71,8 +80,10 @@ export class PostingList {
   compact(slotGenerations: Uint32Array): void {
     let kept = 0;
     let keptPositions = 0;
+    let keptSorted = 0;
     for (let i = 0; i < this.size; i++) {
       if (this.generations[i] !== slotGenerations[this.slots[i]]) continue;
+      if (i < this.sorted) keptSorted++;
       const from = i === 0 ? 0 : this.positionEnds[i - 1];
       const to = this.positionEnds[i];
       this.positions.copyWithin(keptPositions, from, to);
@@ -84,8 +95,75 @@ export class PostingList {
       kept++;
     }
     this.size = kept;
+    this.sorted = keptSorted;
     this.resize(Math.max(FIRST_CAPACITY, kept * 2));
     this.positions = this.positions.slice(0, keptPositions);
+  }
+
+  /** Puts every posting in slot order, dropping the dead ones, unless they are in order already. */
+  settle(slotGenerations: Uint32Array): void {
+    if (this.sorted === this.size) return;
+    const order = new Int32Array(this.size - this.sorted);
+    for (let i = 0; i < order.length; i++) order[i] = this.sorted + i;
+    order.sort((a, b) => this.slots[a] - this.slots[b] || a - b);
+    const capacity = Math.max(FIRST_CAPACITY, this.live * 2);
+    const slots = new Int32Array(capacity);
+    const generations = new Uint32Array(capacity);
+    const counts = new Float32Array(capacity);
+    const positionEnds = new Uint32Array(capacity);
+    const positions = new Uint16Array(this.positions.length);
+    let kept = 0;
+    let keptPositions = 0;
+    const take = (i: number) => {
+      const slot = this.slots[i];
+      if (this.generations[i] !== slotGenerations[slot]) return;
+      slots[kept] = slot;
+      generations[kept] = this.generations[i];
+      counts[kept] = this.counts[i];
+      const own = this.positionsOf(i);
+      positions.set(own, keptPositions);
+      keptPositions += own.length;
+      positionEnds[kept++] = keptPositions;
+    };
+    // merge the sorted run with the sorted tail; on equal slots the run's posting first (it was written earlier)
+    let i = 0;
+    let t = 0;
+    while (i < this.sorted || t < order.length) {
+      if (t === order.length || (i < this.sorted && this.slots[i] <= this.slots[order[t]])) take(i++);
+      else take(order[t++]);
+    }
+    this.slots = slots;
+    this.generations = generations;
+    this.counts = counts;
+    this.positionEnds = positionEnds;
+    this.positions = positions.slice(0, keptPositions);
+    this.size = this.sorted = kept;
+  }
+
+  /**
+   * On a settled list: the first posting at or after `from` whose slot is not below `slot` (`size` if none), found by
+   * galloping — steps doubling from `from`, then a binary search — so a walk of ascending slots through a long list
+   * costs the logarithm of the distance between them, not the distance.
+   */
+  seek(slot: number, from: number): number {
+    const slots = this.slots;
+    const size = this.size;
+    if (from >= size || slots[from] >= slot) return from;
+    let lo = from; // slots[lo] < slot
+    let step = 1;
+    let hi = from + step;
+    while (hi < size && slots[hi] < slot) {
+      lo = hi;
+      step *= 2;
+      hi = from + step;
+    }
+    if (hi > size) hi = size;
+    while (lo + 1 < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (slots[mid] < slot) lo = mid;
+      else hi = mid;
+    }
+    return hi;
   }
 
   private resize(capacity: number): void {

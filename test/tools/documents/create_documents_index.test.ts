@@ -57,6 +57,57 @@ describe("create_documents_index", () => {
     });
   });
 
+  test("each text field with its own language, stemming, stop words or n-grams; n-grams find a part of a word", async () => {
+    const textFields = ["title", { name: "notes", language: "de" }, { name: "raw", stemming: false, stopWords: false }, { name: "sku", ngram: { min: 2, max: 3, prefixOnly: false } }];
+    const r = await mcp.call("create_documents_index", { name: "catalogue", textFields, stemming: true, stopWords: true });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.text).toBe(
+      [
+        'Documents index "catalogue" created and ready.',
+        "",
+        "| field | type | settings |",
+        "| --- | --- | --- |",
+        "| title | text | en, stemming, stop words |",
+        "| notes | text | de, stemming, stop words |",
+        "| raw | text | en |",
+        "| sku | text | en, 2–3-grams |",
+        "",
+        'Next step: write documents with upsert_documents (each with an id and "title" / "notes" / "raw" / "sku"); search_documents finds them by words, phrases.',
+      ].join("\n"),
+    );
+    expect((await describe2607("catalogue")).body.schema.fields).toMatchObject({
+      title: { type: "string", full_text_search: { language: "en", stemming: true, stop_words: true } },
+      notes: { type: "string", full_text_search: { language: "de", stemming: true, stop_words: true } },
+      raw: { type: "string", full_text_search: { language: "en", stemming: false, stop_words: false } },
+      sku: { type: "string", full_text_search: { language: "en", ngram: { min_gram: 2, max_gram: 3, prefix_only: false } } },
+    });
+    const documents = [
+      { id: "lamp", title: "Reading lamps", notes: "Die Lampen", raw: "the lamps", sku: "XK-4821" },
+      { id: "desk", title: "A desk", notes: "Der Tisch", raw: "a desk", sku: "DS-1177" },
+    ];
+    expect((await mcp.call("upsert_documents", { index: "catalogue", namespace: "shop", documents })).isError).toBe(false);
+    const found = async (words: string, field: string) =>
+      ((await mcp.call("search_documents", { index: "catalogue", namespace: "shop", words, inFields: [field] })).structured?.hits as { id: string }[] | undefined)?.map((d) => d.id);
+    expect(await found("482", "sku")).toEqual(["lamp"]); // the local service searches what it acknowledged
+    expect(await found("lamp", "title")).toEqual(["lamp"]); // stemmed: "lamps"
+    expect(await found("the desk", "title")).toEqual(["desk"]); // "the" and "a" are stop words
+    expect(await found("lamp", "raw")).toEqual([]); // neither stemmed
+    expect(await found("the", "raw")).toEqual(["lamp"]); // nor without stop words
+  });
+
+  test("a field's own analysis is checked as the index-wide one, naming the field", async () => {
+    const refused = async (textFields: unknown[], more: Record<string, unknown> = {}) =>
+      (refusalOf((await mcp.call("create_documents_index", { name: "bad-fields", textFields, ...more })).text) as { problem: string }).problem;
+    expect(await refused([{ name: "sku", ngram: { min: 2, max: 3 }, stemming: true }])).toBe('ngram cannot be combined with stemming or stopWords (text field "sku"): n-grams are cut from the characters, not the words');
+    expect(await refused([{ name: "sku", ngram: { min: 4, max: 3 } }])).toBe('ngram.min (4) is more than ngram.max (3) (text field "sku")');
+    expect(await refused([{ name: "body", stopWords: true, stemming: false }])).toBe('stopWords needs stemming (text field "body"): give stemming true or leave it out');
+    expect(await refused(["body", { name: "body", language: "fr" }])).toBe('textFields names "body" twice with different analysis: give each field once');
+    const outOfRange = await mcp.call("create_documents_index", { name: "bad-fields", textFields: [{ name: "sku", ngram: { min: 0, max: 11 } }] });
+    expect(outOfRange.isError).toBe(true);
+    expect(outOfRange.text).toContain("ngram.min is a whole number from 1 to 10");
+    expect((await api(svc, "GET", "/indexes/bad-fields")).status).toBe(404);
+  });
+
   test("a meaning field: a dense vector of the model's length, named in its description", async () => {
     const r = await mcp.call("create_documents_index", { name: "by-meaning", textFields: ["title", "body"], meaning: { model: TEST_MODEL, from: ["body"] } });
     expect(r.isError, r.text).toBe(false);

@@ -76,7 +76,10 @@ describe.skipIf(!specsAvailable)("the documents tools' requests against the 2026
   test(specsAvailable ? "every body validates and every documents call names 2026-07" : specsMissingReason, async () => {
     const calls: [string, Record<string, unknown>][] = [
       ["create_documents_index", { name: "notes", textFields: ["text"], stemming: true, stopWords: true, meaning: { model: MODEL } }],
-      ["create_documents_index", { name: "notes", textFields: ["title", "body"], language: "de", vector: { dimension: 3 }, sparse: true }],
+      [
+        "create_documents_index",
+        { name: "notes", textFields: ["title", { name: "body", language: "fr", stemming: true }, { name: "sku", ngram: { min: 2, max: 3, prefixOnly: true } }], language: "de", vector: { dimension: 3 }, sparse: true },
+      ],
       ["upsert_documents", { index: "notes", namespace: "n", documents: [{ id: "a", text: "hello", year: 2024, tags: ["x"] }, { _id: "b", text: "" }] }],
       ["search_documents", { index: "notes", namespace: "n", words: "old harbor", match: "phrase", filter: { year: { $gte: 2020 } }, topK: 5, fields: ["text"] }],
       ["search_documents", { index: "notes", namespace: "n", words: "harbor", match: "all", queryString: 'text:"old harbor"~2' }],

@@ -3,7 +3,7 @@
 // bool clause combines its children's. The filter's slots (`allowed`) are applied at the leaves, so nothing outside
 // it is scored.
 import { idf, lengthNorm, termScore } from "../../models/bm25.js";
-import type { PostingList } from "../../memory/text-postings.js";
+import type { FieldPostings, PostingList } from "../../memory/text-postings.js";
 import type { DocumentText } from "./document-text.js";
 import type { FieldText } from "./field-text.js";
 import { MAX_EXPANSIONS, wildcardMatcher, withinEdits, type FullTextQuery, type PhraseTerm } from "./query.js";
@@ -35,7 +35,6 @@ class Scores {
 class Workspace {
   private readonly lent: Scores[] = [];
   private readonly free: Scores[] = [];
-  private readonly places: Int32Array[] = [];
   constructor(readonly capacity: number) {}
 
   scores(): Scores {
@@ -43,18 +42,6 @@ class Workspace {
     const s = reused ? new Scores(reused.score, reused.hit) : new Scores(new Float64Array(this.capacity), new Uint8Array(this.capacity));
     this.lent.push(s);
     return s;
-  }
-
-  /** A slot → posting index (+1) map for one posting list; give it back with `returnPlaces`. */
-  placesOf(list: PostingList, generations: Uint32Array): Int32Array {
-    const at = this.places.pop() ?? new Int32Array(this.capacity);
-    for (let i = 0; i < list.size; i++) if (list.generations[i] === generations[list.slots[i]]) at[list.slots[i]] = i + 1;
-    return at;
-  }
-
-  returnPlaces(at: Int32Array, list: PostingList): void {
-    for (let i = 0; i < list.size; i++) at[list.slots[i]] = 0;
-    this.places.push(at);
   }
 
   /** Clears every lent array where it was written. */
@@ -125,19 +112,25 @@ function run(text: DocumentText, q: FullTextQuery, allowed: Uint8Array | undefin
     }
     case "phrase": {
       if (!q.prefixLast) {
-        addPhrase(field, q.terms, q.slop, q.boost, allowed, ws, out);
+        addPhrase(field, q.terms, q.slop, q.boost, allowed, out);
         return out;
       }
       const last = q.terms[q.terms.length - 1];
       for (const id of field.expand((t) => t.startsWith(last.term), MAX_EXPANSIONS)) {
-        addPhrase(field, [...q.terms.slice(0, -1), { term: field.terms[id], offset: last.offset }], q.slop, q.boost, allowed, ws, out);
+        addPhrase(field, [...q.terms.slice(0, -1), { term: field.terms[id], offset: last.offset }], q.slop, q.boost, allowed, out);
       }
       return out;
     }
   }
 }
 
+type TermQuery = Extract<FullTextQuery, { kind: "term" }>;
+
 function runBool(text: DocumentText, q: Extract<FullTextQuery, { kind: "bool" }>, allowed: Uint8Array | undefined, ws: Workspace, out: Scores): Scores {
+  if (q.should.length === 0 && q.mustNot.length === 0 && q.must.length > 1 && q.must.every((c) => c.kind === "term")) {
+    addConjunction(text, q.must as TermQuery[], q.boost, allowed, out);
+    return out;
+  }
   if (q.must.length === 0 && q.mustNot.length === 0 && q.boost === 1 && out.slots.length === 0) {
     // only optional clauses: terms and phrases add straight into the answer (the same sums, in the same order)
     for (const c of q.should) {
@@ -192,59 +185,143 @@ function addTerm(field: FieldText, id: number, boost: number, allowed: Uint8Arra
   forLive(field, id, allowed, (slot, i) => add(slot, termScore(weight, list.counts[i], lengthNorm(postings.lengths[slot], average))));
 }
 
-function addPhrase(field: FieldText, terms: PhraseTerm[], slop: number, boost: number, allowed: Uint8Array | undefined, ws: Workspace, out: Scores): void {
+/** A term's settled postings in one field, for walking several at once (forEachInAll). */
+interface Held { list: PostingList; postings: FieldPostings }
+
+/** The term's postings in the field, settled in slot order; undefined when no document holds it. */
+function held(field: FieldText, term: string): Held | undefined {
+  const id = field.id(term);
+  const list = id === undefined ? undefined : field.postings.list(id);
+  if (!list) return undefined;
+  list.settle(field.postings.generations);
+  return { list, postings: field.postings };
+}
+
+/**
+ * Calls `each` for every slot (within `allowed`) live in every list, ascending, with each list's posting there in
+ * `at`: the rarest list is walked and each of its slots looked up in the others (rarer first) by galloping forward
+ * from where the previous lookup ended — the cost follows the rarest list, not the common terms' long ones.
+ */
+function forEachInAll(terms: Held[], allowed: Uint8Array | undefined, each: (slot: number, at: Int32Array) => void): void {
+  const byRarity = terms.map((_, j) => j).sort((a, b) => terms[a].list.live - terms[b].list.live || a - b);
+  const { list: rarest, postings: first } = terms[byRarity[0]];
+  const cursors = new Int32Array(terms.length);
+  const at = new Int32Array(terms.length);
+  next: for (let i = 0; i < rarest.size; i++) {
+    const slot = rarest.slots[i];
+    if (rarest.generations[i] !== first.generations[slot]) continue;
+    if (allowed && (slot >= allowed.length || allowed[slot] === 0)) continue;
+    at[byRarity[0]] = i;
+    for (let r = 1; r < byRarity.length; r++) {
+      const j = byRarity[r];
+      const { list, postings } = terms[j];
+      let k = list.seek(slot, cursors[j]);
+      while (k < list.size && list.slots[k] === slot && list.generations[k] !== postings.generations[slot]) k++; // a dead posting
+      cursors[j] = k;
+      if (k === list.size) break next; // no later slot holds this term
+      if (list.slots[k] !== slot) continue next;
+      at[j] = k;
+    }
+    each(slot, at);
+  }
+}
+
+/** Adds a phrase's scores; positions are compared only in the documents that hold every term. */
+function addPhrase(field: FieldText, terms: PhraseTerm[], slop: number, boost: number, allowed: Uint8Array | undefined, out: Scores): void {
   const postings = field.postings;
-  const lists: PostingList[] = [];
+  const lists: Held[] = [];
   for (const t of terms) {
-    const id = field.id(t.term);
-    const list = id === undefined ? undefined : postings.list(id);
-    if (!list) return;
-    lists.push(list);
+    const h = held(field, t.term);
+    if (!h) return;
+    lists.push(h);
   }
   let weight = 0;
-  for (const list of lists) weight += idf(postings.documents, list.live);
+  for (const { list } of lists) weight += idf(postings.documents, list.live);
   weight *= boost;
-  // walk the rarest term's postings; find the others' through slot → posting maps
-  let rarest = 0;
-  for (let j = 1; j < lists.length; j++) if (lists[j].live < lists[rarest].live) rarest = j;
-  const places = lists.map((list, j) => (j === rarest ? undefined : ws.placesOf(list, postings.generations)));
+  const positions = new PhrasePositions(
+    lists.map((h) => h.list),
+    terms,
+    slop,
+  );
   const average = postings.averageLength;
-  try {
-    forLive(field, field.id(terms[rarest].term)!, allowed, (slot, i) => {
-      const at: Uint16Array[] = [];
-      for (let j = 0; j < lists.length; j++) {
-        const p = j === rarest ? i + 1 : places[j]![slot];
-        if (p === 0) return;
-        at.push(lists[j].positionsOf(p - 1));
+  forEachInAll(lists, allowed, (slot, at) => {
+    for (let j = 0; j < lists.length; j++) positions.use(j, at[j]);
+    const freq = positions.frequency();
+    if (freq > 0) out.add(slot, termScore(weight, freq, lengthNorm(postings.lengths[slot], average)));
+  });
+}
+
+/**
+ * Adds the scores of a bool of required terms only ($match_all, "every word"): the documents holding all of them,
+ * each scored as the bool scores its must clauses (the terms' scores summed in order, times the bool's boost).
+ */
+function addConjunction(text: DocumentText, terms: TermQuery[], boost: number, allowed: Uint8Array | undefined, out: Scores): void {
+  const parts: (Held & { weight: number })[] = [];
+  for (const t of terms) {
+    const field = text.fields.get(t.field);
+    const h = field && held(field, t.term);
+    if (!h) return;
+    parts.push({ ...h, weight: t.boost * idf(h.postings.documents, h.list.live) });
+  }
+  forEachInAll(parts, allowed, (slot, at) => {
+    let score = 0;
+    for (let j = 0; j < parts.length; j++) {
+      const { list, postings, weight } = parts[j];
+      score += termScore(weight, list.counts[at[j]], lengthNorm(postings.lengths[slot], postings.averageLength));
+    }
+    out.add(slot, boost * score);
+  });
+}
+
+/** The phrase's terms' positions in one document — ranges of their lists' position arrays, read in place. */
+class PhrasePositions {
+  private readonly arrays: Uint16Array[];
+  private readonly from: Int32Array;
+  private readonly to: Int32Array;
+  private readonly cursor: Int32Array;
+  private readonly offsets: Int32Array;
+
+  constructor(private readonly lists: PostingList[], terms: PhraseTerm[], private readonly slop: number) {
+    this.arrays = lists.map((l) => l.positions);
+    this.from = new Int32Array(lists.length);
+    this.to = new Int32Array(lists.length);
+    this.cursor = new Int32Array(lists.length);
+    this.offsets = Int32Array.from(terms, (t) => t.offset);
+  }
+
+  /** Term `j`'s positions are posting `i`'s of its list. */
+  use(j: number, i: number): void {
+    this.from[j] = i === 0 ? 0 : this.lists[j].positionEnds[i - 1];
+    this.to[j] = this.lists[j].positionEnds[i];
+  }
+
+  /**
+   * How many starts the phrase has: places where every term lies within `slop` of its offset — counted at the first
+   * term's positions; without slop, at the term with the fewest positions here (each start is then one position of
+   * every term, so any term counts them alike). Starts ascend, so each term's cursor only moves forward.
+   */
+  frequency(): number {
+    const { arrays, from, to, cursor, offsets, slop } = this;
+    const n = arrays.length;
+    let anchor = 0;
+    if (slop === 0) for (let j = 1; j < n; j++) if (to[j] - from[j] < to[anchor] - from[anchor]) anchor = j;
+    cursor.set(from);
+    let freq = 0;
+    for (let k = from[anchor]; k < to[anchor]; k++) {
+      const start = arrays[anchor][k] - offsets[anchor];
+      let all = true;
+      for (let j = 0; j < n && all; j++) {
+        if (j === anchor) continue;
+        const positions = arrays[j];
+        const low = start + offsets[j] - slop;
+        let c = cursor[j];
+        while (c < to[j] && positions[c] < low) c++;
+        cursor[j] = c;
+        if (c === to[j]) return freq; // this term has no position left for any later start
+        all = positions[c] <= low + 2 * slop;
       }
-      const freq = phraseFrequency(at, terms, slop);
-      if (freq > 0) out.add(slot, termScore(weight, freq, lengthNorm(postings.lengths[slot], average)));
-    });
-  } finally {
-    places.forEach((p, j) => p && ws.returnPlaces(p, lists[j]));
+      if (all) freq++;
+    }
+    return freq;
   }
-}
-
-/** How many positions of the first term start the phrase: every other term within `slop` of its place. */
-function phraseFrequency(positions: ArrayLike<number>[], terms: PhraseTerm[], slop: number): number {
-  let freq = 0;
-  for (let k = 0; k < positions[0].length; k++) {
-    const start = positions[0][k] - terms[0].offset;
-    let all = true;
-    for (let j = 1; j < terms.length && all; j++) all = hasNear(positions[j], start + terms[j].offset, slop);
-    if (all) freq++;
-  }
-  return freq;
-}
-
-/** Whether sorted `positions` hold one within `slop` of `want`. */
-function hasNear(positions: ArrayLike<number>, want: number, slop: number): boolean {
-  let lo = 0;
-  let hi = positions.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (positions[mid] < want - slop) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < positions.length && positions[lo] <= want + slop;
 }
