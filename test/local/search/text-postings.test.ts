@@ -3,7 +3,7 @@
 // each with the count and positions it was added with; seeking finds what a scan from the same place finds.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { FieldPostings } from "../../../src/local/search/text-postings.js";
+import { FieldPostings } from "../../../src/local/memory/text-postings.js";
 
 const TERMS = 6;
 const SLOTS = 400;
