@@ -28,7 +28,11 @@ async function listLatencies(client: Awaited<ReturnType<typeof connect>>["client
   return out.sort((a, b) => a - b);
 }
 
-const LOOP_PROBE = { NODE_OPTIONS: `--import=${path.join(repoRoot, "bench", "loop-probe.mjs")}` };
+// BENCH_CPU_PROF_DIR=<dir>: both processes also write a CPU profile there when they exit (bench/loop-probe.mjs).
+const LOOP_PROBE = {
+  NODE_OPTIONS: `--import=${path.join(repoRoot, "bench", "loop-probe.mjs")}`,
+  ...(process.env.BENCH_CPU_PROF_DIR && { BENCH_CPU_PROF_DIR: process.env.BENCH_CPU_PROF_DIR }),
+};
 
 /** The loop probe's windows in [from, to] (epoch ms): the median of their p99 and the worst delay, in ms. */
 function loopDelay(stderr: string, from: number, to: number): string {

@@ -3,6 +3,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { StoredIndex } from "../storage/inventory.js";
+import { sendJsonInSlices } from "./json-answer.js";
 import { answerClientErrors, answerIdentity, apiKeyMatches, readBody, requestUrl, sendJson, sendPlainUnauthorized, sendTooLargeAndClose, SERVER_TIMEOUTS } from "../http-util.js";
 import { requestApiVersion } from "../api-version.js";
 import { handleDataPlane, type DataPlaneIndex } from "./handlers.js";
@@ -136,7 +137,7 @@ export class DataServers {
         this.opts.extras,
         this.opts.models,
       );
-      sendJson(res, answer.status, answer.body);
+      await sendJsonInSlices(res, answer.status, answer.body);
     } catch (e) {
       this.opts.log(`data plane error on index ${name}: ${(e as Error).stack ?? String(e)}`);
       sendJson(res, 500, dataError(13, "Internal error"));
