@@ -132,7 +132,9 @@ export async function sendJsonInSlices(res: ServerResponse, status: number, body
     let slice: IteratorResult<Buffer, Buffer> = first;
     while (!slice.done) {
       if (!res.write(slice.value)) await drainedOrClosed(res);
-      else await nextTurn();
+      // A turn of the loop after every slice, drained or not: a write the socket takes at once emits 'drain' on the
+      // next tick, and slice after slice would then run on ticks without the loop ever getting to other work.
+      await nextTurn();
       if (res.destroyed) return void slices.return(Buffer.alloc(0));
       slice = slices.next();
     }
