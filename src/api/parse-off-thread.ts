@@ -8,6 +8,7 @@
 // way and the pool needs no queue policy, timeouts or task files; the worker is a few lines given as source (eval), so
 // the bundle needs no second entry point.
 import { availableParallelism } from "node:os";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { Worker } from "node:worker_threads";
 
 /** Lists of at least this many numbers travel back packed. */
@@ -72,7 +73,7 @@ class ParserThread {
       this.jobs.delete(m.id);
       if (this.jobs.size === 0) this.worker.unref();
       if (m.error !== undefined) job.reject(new NotJsonError(m.error, m.bytes!));
-      else job.resolve(unpack(m.value));
+      else job.resolve(m.value);
     });
     const fail = (e: Error) => {
       this.broken = true;
@@ -101,28 +102,46 @@ const threads: ParserThread[] = [];
 const THREADS = Math.max(1, Math.min(2, availableParallelism() - 1));
 
 /** The value of a JSON text of `bytes` (moved to the worker: unusable here afterwards), parsed on a worker thread. */
-export function parseOffThread(bytes: ArrayBuffer): Promise<unknown> {
+export async function parseOffThread(bytes: ArrayBuffer): Promise<unknown> {
   for (let i = threads.length - 1; i >= 0; i--) if (threads[i].broken) threads.splice(i, 1);
   let thread = threads.find((t) => t.pending === 0);
   if (!thread && threads.length < THREADS) threads.push((thread = new ParserThread()));
   thread ??= threads.reduce((a, b) => (b.pending < a.pending ? b : a));
-  return thread.parse(bytes);
+  return unpack(await thread.parse(bytes));
 }
 
-/** Puts the packed lists of numbers back into arrays (the worker's swap, undone). */
-function unpack(v: unknown): unknown {
-  if (v instanceof Float64Array) return numbersOf(v);
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) v[i] = unpack(v[i]);
-  } else if (v !== null && typeof v === "object") {
-    const o = v as Record<string, unknown>;
-    for (const k of Object.keys(o)) {
-      const x = o[k];
-      if (x instanceof Float64Array) Object.defineProperty(o, k, { value: numbersOf(x), writable: true, enumerable: true, configurable: true });
-      else if (x !== null && typeof x === "object") unpack(x);
+/** How many numbers are put back into arrays between two turns of the event loop. */
+const UNPACK_SLICE = 100_000;
+
+/**
+ * Puts the packed lists of numbers back into arrays (the worker's swap, undone), UNPACK_SLICE numbers a turn of the
+ * loop, and returns on a turn of its own: what the caller then does with the value starts with the loop free.
+ */
+async function unpack(root: unknown): Promise<unknown> {
+  if (root instanceof Float64Array) return numbersOf(root);
+  const packed: { holder: Record<string, unknown> | unknown[]; key: string | number; view: Float64Array }[] = [];
+  const find = (v: unknown) => {
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) (v[i] instanceof Float64Array ? packed.push({ holder: v, key: i, view: v[i] as Float64Array }) : find(v[i]));
+    } else if (v !== null && typeof v === "object") {
+      const o = v as Record<string, unknown>;
+      for (const k of Object.keys(o)) (o[k] instanceof Float64Array ? packed.push({ holder: o, key: k, view: o[k] as Float64Array }) : find(o[k]));
+    }
+  };
+  find(root);
+  let done = 0;
+  for (const { holder, key, view } of packed) {
+    // defineProperty: an own "__proto__" key stays a key (an assignment would set the prototype)
+    if (Array.isArray(holder)) holder[key as number] = numbersOf(view);
+    else Object.defineProperty(holder, key, { value: numbersOf(view), writable: true, enumerable: true, configurable: true });
+    done += view.length;
+    if (done >= UNPACK_SLICE) {
+      done = 0;
+      await nextTurn();
     }
   }
-  return v;
+  await nextTurn();
+  return root;
 }
 
 function numbersOf(view: Float64Array): number[] {
