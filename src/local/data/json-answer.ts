@@ -111,9 +111,11 @@ function* jsonSlices(value: unknown): Generator<Buffer, Buffer> {
 
 /**
  * Sends `body` as JSON: whole with its Content-Length when it fits in one slice; otherwise in slices (chunked), the
- * event loop free between them, waiting while the client does not read, stopping when it goes away.
+ * event loop free between them, waiting while the client does not read, stopping when it goes away. When `stop` is
+ * aborted (the server closes) an answer still being written is cut off: a client that stopped reading must not hold
+ * up a shutdown.
  */
-export async function sendJsonInSlices(res: ServerResponse, status: number, body: unknown): Promise<void> {
+export async function sendJsonInSlices(res: ServerResponse, status: number, body: unknown, stop?: AbortSignal): Promise<void> {
   if (res.headersSent || res.destroyed) return;
   if (body === undefined) {
     res.writeHead(status, { "content-length": "0" });
@@ -131,10 +133,11 @@ export async function sendJsonInSlices(res: ServerResponse, status: number, body
   try {
     let slice: IteratorResult<Buffer, Buffer> = first;
     while (!slice.done) {
-      if (!res.write(slice.value)) await drainedOrClosed(res);
+      if (!res.write(slice.value)) await drainedOrClosed(res, stop);
       // A turn of the loop after every slice, drained or not: a write the socket takes at once emits 'drain' on the
       // next tick, and slice after slice would then run on ticks without the loop ever getting to other work.
       await nextTurn();
+      if (stop?.aborted) res.destroy();
       if (res.destroyed) return void slices.return(Buffer.alloc(0));
       slice = slices.next();
     }
@@ -145,14 +148,16 @@ export async function sendJsonInSlices(res: ServerResponse, status: number, body
   }
 }
 
-function drainedOrClosed(res: ServerResponse): Promise<void> {
+function drainedOrClosed(res: ServerResponse, stop: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
       res.off("drain", done);
       res.off("close", done);
+      stop?.removeEventListener("abort", done);
       resolve();
     };
     res.on("drain", done);
     res.on("close", done);
+    stop?.addEventListener("abort", done);
   });
 }

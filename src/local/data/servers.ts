@@ -23,6 +23,8 @@ interface Running {
   inFlight: Set<Promise<void>>;
   /** Requests whose body is still arriving: nothing has been done for them yet. */
   reading: Set<IncomingMessage>;
+  /** Aborted when the server closes: answers still being written are cut off (json-answer.ts writes as the client reads). */
+  closing: AbortController;
 }
 
 export interface DataServersOptions {
@@ -62,9 +64,10 @@ export class DataServers {
   async open(index: StoredIndex, preferredPort: number): Promise<number> {
     const inFlight = new Set<Promise<void>>();
     const reading = new Set<IncomingMessage>();
+    const closing = new AbortController();
     const server = createServer({ ...SERVER_TIMEOUTS, maxHeaderSize: DATA_PLANE_HEADER_LIMIT }, (req, res) => {
       this.opts.onRequest?.(req, res);
-      const work = this.handle(req, res, index.name, index.id, reading);
+      const work = this.handle(req, res, index.name, index.id, reading, closing.signal);
       inFlight.add(work);
       void work.finally(() => inFlight.delete(work));
     });
@@ -78,7 +81,7 @@ export class DataServers {
       this.opts.log(`port ${preferredPort} of index ${index.name} is taken; moving it to a new port`);
       port = await listen(server, this.opts.host, 0);
     }
-    this.running.set(index.id, { server, inFlight, reading });
+    this.running.set(index.id, { server, inFlight, reading, closing });
     return port;
   }
 
@@ -91,6 +94,9 @@ export class DataServers {
     running.server.closeIdleConnections();
     // A client still sending its body (slow or stalled) must not hold up a delete or a shutdown: cut it off.
     for (const req of running.reading) req.socket.destroy();
+    // Nor a client that stops reading its answer (before answers were written in slices, the connections were closed
+    // with whatever of an answer was still unsent, too).
+    running.closing.abort();
     await Promise.all([...running.inFlight]);
     running.server.closeAllConnections();
     await closed;
@@ -100,7 +106,7 @@ export class DataServers {
     await Promise.all([...this.running.keys()].map((id) => this.close(id)));
   }
 
-  private async handle(req: IncomingMessage, res: ServerResponse, name: string, id: string, reading: Set<IncomingMessage>): Promise<void> {
+  private async handle(req: IncomingMessage, res: ServerResponse, name: string, id: string, reading: Set<IncomingMessage>, closing: AbortSignal): Promise<void> {
     try {
       if (answerIdentity(req, res, this.opts.apiKey, name)) return;
       if (!apiKeyMatches(req, this.opts.apiKey)) {
@@ -137,7 +143,7 @@ export class DataServers {
         this.opts.extras,
         this.opts.models,
       );
-      await sendJsonInSlices(res, answer.status, answer.body);
+      await sendJsonInSlices(res, answer.status, answer.body, closing);
     } catch (e) {
       this.opts.log(`data plane error on index ${name}: ${(e as Error).stack ?? String(e)}`);
       sendJson(res, 500, dataError(13, "Internal error"));
