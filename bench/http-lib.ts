@@ -9,13 +9,14 @@ import { repoRoot, type BenchRecord } from "./lib.js";
 const TOKEN = "bench-token-0123456789abcdef";
 export const AUTH = { Authorization: `Bearer ${TOKEN}` };
 
-export function startBenchServer(service: RunningService, args: string[] = [], opts: { heapProbe?: boolean } = {}): Promise<HttpServerProcess> {
+export function startBenchServer(service: RunningService, args: string[] = [], opts: { heapProbe?: boolean; env?: Record<string, string> } = {}): Promise<HttpServerProcess> {
   return startHttp({
     env: {
       PINECONE_API_KEY: service.apiKey,
       PINECONE_CONTROLLER_HOST: service.controlUrl,
       VECDB_HTTP_TOKEN: TOKEN,
       ...(opts.heapProbe && { NODE_OPTIONS: `--import=${path.join(repoRoot, "bench", "heap-probe.mjs")}` }),
+      ...opts.env,
     },
     args,
   });

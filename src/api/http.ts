@@ -45,6 +45,12 @@ export interface HttpRequest {
   apiVersion?: string;
 }
 
+/** Answers at least this long are parsed on a worker thread (parse-off-thread.ts, loaded when first needed). */
+const OFF_THREAD_BYTES = 1024 * 1024;
+
+/** Decodes an answer as undici's body.text() does (UTF-8, a leading BOM dropped). */
+const utf8 = new TextDecoder();
+
 /** Connection refused means nothing listens: a few quick retries cover a restart, more only delay the error. */
 const MAX_REFUSED_RETRIES = 3;
 
@@ -174,7 +180,7 @@ export class HttpClient {
   ): Promise<Attempt> {
     const linked = linkAbort([signal, this.closing.signal], this.settings.timeoutMs);
     let res: Dispatcher.ResponseData;
-    let text: string;
+    let bytes: ArrayBuffer;
     try {
       try {
         res = await request(url, {
@@ -188,7 +194,7 @@ export class HttpClient {
         return this.failure(err, signal, linked);
       }
       try {
-        text = await res.body.text();
+        bytes = await res.body.arrayBuffer(); // its own buffer (undici copies or concatenates the chunks)
       } catch (err) {
         return this.failure(err, signal, linked);
       }
@@ -196,6 +202,18 @@ export class HttpClient {
       linked.release();
     }
     const status = res.statusCode;
+    if (status >= 200 && status < 300 && !raw && bytes.byteLength >= OFF_THREAD_BYTES) {
+      const { NotJsonError, parseOffThread } = await import("./parse-off-thread.js");
+      try {
+        return { kind: "ok", value: await parseOffThread(bytes) };
+      } catch (err) {
+        if (!(err instanceof NotJsonError)) {
+          return { kind: "failed", code: "PARSE", message: `the answer could not be read: ${err instanceof Error ? err.message : String(err)}`, retriable: true };
+        }
+        bytes = err.bytes; // not JSON: said below, as for a short answer
+      }
+    }
+    const text = utf8.decode(bytes);
     if (status >= 200 && status < 300) {
       if (raw) return { kind: "ok", value: text };
       if (text.trim() === "") return { kind: "ok", value: undefined };

@@ -103,10 +103,20 @@ export const IndexStatsSchema = z.looseObject({
 });
 export type IndexStats = z.infer<typeof IndexStatsSchema>;
 
+/**
+ * A list of numbers, checked in one loop and kept as it is: z.array(z.number()) checks each value through zod and
+ * copies the list, which for a query of topK 1000 with the values of a 768-d index took ~0.5 s of the event loop.
+ */
+const Numbers = z.custom<number[]>((v) => {
+  if (!Array.isArray(v)) return false;
+  for (let i = 0; i < v.length; i++) if (typeof v[i] !== "number" || !Number.isFinite(v[i])) return false;
+  return true;
+}, "a list of numbers");
+
 const FetchedRecordSchema = z.looseObject({
   id: z.string(),
-  values: z.array(z.number()).optional(),
-  sparseValues: z.looseObject({ indices: z.array(z.number()), values: z.array(z.number()) }).optional(),
+  values: Numbers.optional(),
+  sparseValues: z.looseObject({ indices: Numbers, values: Numbers }).optional(),
   metadata: z.record(z.string(), z.unknown()).optional(),
 });
 export type FetchedRecord = z.infer<typeof FetchedRecordSchema>;
@@ -115,8 +125,8 @@ export const FetchResponseSchema = z.looseObject({ vectors: z.record(z.string(),
 const QueryMatchSchema = z.looseObject({
   id: z.string(),
   score: z.number().optional(),
-  values: z.array(z.number()).optional(),
-  sparseValues: z.looseObject({ indices: z.array(z.number()), values: z.array(z.number()) }).optional(),
+  values: Numbers.optional(),
+  sparseValues: z.looseObject({ indices: Numbers, values: Numbers }).optional(),
   metadata: z.record(z.string(), z.unknown()).nullish(),
 });
 export type QueryMatch = z.infer<typeof QueryMatchSchema>;

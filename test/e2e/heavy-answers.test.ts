@@ -62,3 +62,37 @@ test("heavy answers wait their turn within the budget; list_indexes is answered 
     await c.client.close();
   }
 }, 120_000);
+
+test("light calls are answered one after another while a heavy answer is being produced", async () => {
+  const heavy = await connect(p.url);
+  const light = await connect(p.url);
+  const lightCalls = [
+    { name: "list_indexes", arguments: {} },
+    { name: "describe_index_stats", arguments: { index: "wide" } },
+  ];
+  for (const call of lightCalls) expect((await light.client.callTool(call)).isError).toBeFalsy(); // their modules loaded
+  const from = p.stderr().length;
+  let heavyDone = false;
+  const call = heavy.client
+    .callTool({ name: "query_vectors", arguments: { index: "wide", vector: randomVector(768, 99), topK: 1000, includeValues: true } })
+    .then((r) => ((heavyDone = true), r));
+  // The call holds its room in the budget: its ~9 MB answer is being searched, written by the service, sent and read.
+  await expect.poll(() => p.stderr().slice(from).includes("query_vectors: holding"), { timeout: 30_000, interval: 5 }).toBe(true);
+  // Four light calls in a row, each sent when the one before is answered, the second and fourth to the same index's
+  // data plane: each needs a moment of each process's event loop, the heavy answer hundreds of its slices. Were
+  // either loop held while the answer is written or read, they would come after it.
+  const answeredWhileHeavy: boolean[] = [];
+  for (let i = 0; i < 4; i++) {
+    const r = await light.client.callTool(lightCalls[i % 2]);
+    expect(r.isError).toBeFalsy();
+    answeredWhileHeavy.push(!heavyDone);
+  }
+  const result = await call;
+  expect(answeredWhileHeavy).toEqual([true, true, true, true]);
+  expect(result.isError).toBeFalsy();
+  expect((result.structuredContent as { matches: unknown[] }).matches.length).toBeGreaterThan(0);
+  for (const c of [heavy, light]) {
+    await c.transport.terminateSession();
+    await c.client.close();
+  }
+}, 120_000);

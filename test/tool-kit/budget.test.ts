@@ -1,4 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, test } from "vitest";
+import { float32ToString } from "../../src/common/float32.js";
 import { channelTokens, fitRows, float32Values, idsArgument } from "../../src/tool-kit/results/budget.js";
 import { estimateTokens } from "../../src/tool-kit/results/tokens.js";
 
@@ -43,4 +45,15 @@ test("float32Values: the shortest decimal that reads back the same float32", () 
   const printed = float32Values(stored);
   expect(printed).toEqual([-0.559, 0.1, 0.33333334, 1e-45, 3.4028235e38, 0]);
   printed.forEach((v, i) => expect(Math.fround(v)).toBe(stored[i]));
+});
+
+test("float32Values: the same numbers as reading each value's shortest float32 decimal, for any double", () => {
+  fc.assert(
+    fc.property(fc.array(fc.double(), { maxLength: 50 }), (values) => {
+      const finite = values.filter((v) => !Number.isFinite(v) || Number.isFinite(Math.fround(v)));
+      expect(float32Values(finite)).toEqual(finite.map((v) => (Number.isFinite(v) ? Number(float32ToString(v)) : v)));
+    }),
+    { numRuns: 2000 },
+  );
+  expect(() => float32Values([1e39])).toThrow(RangeError); // past the float32 range: refused, as float32ToString does
 });

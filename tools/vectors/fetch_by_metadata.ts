@@ -3,6 +3,7 @@ import { z } from "zod";
 import { checkFilter, filterSchema } from "../../src/tool-kit/args/filter.js";
 import { indexArg, namespaceArg, ruleError, SparseValuesOutput, wholeNumberArg } from "../../src/tool-kit/args/schema.js";
 import { budgetWords, fitRows, smallerPage, float32Values } from "../../src/tool-kit/results/budget.js";
+import { LazyRows } from "../../src/tool-kit/results/lazy-rows.js";
 import { estimateJsonTokens, estimateTokens } from "../../src/tool-kit/results/tokens.js";
 import { markdownRow, markdownTable, type Cell } from "../../src/tool-kit/format/table.js";
 import { onIndexHost } from "../../src/tool-kit/index-host.js";
@@ -45,17 +46,22 @@ export default defineTool({
     const page = await onIndexHost(service, index, signal, (model) =>
       service.data.fetchByMetadata(model.host, { namespace, filter, ...(limit && { limit }), ...(paginationToken && { paginationToken }) }, signal),
     );
-    const vectors = Object.values(page.vectors).map((r) => ({
-      id: r.id,
-      ...(includeValues && r.values && r.values.length > 0 && { values: float32Values(r.values) }),
-      ...(includeValues && r.sparseValues && { sparseValues: { indices: r.sparseValues.indices, values: float32Values(r.sparseValues.values) } }),
-      ...(r.metadata && { metadata: r.metadata }),
-    }));
+    const records = Object.values(page.vectors);
+    // Each record is made when the result reads it: only those within the budget have their values converted.
+    const vectors = new LazyRows(records.length, (i) => {
+      const r = records[i];
+      return {
+        id: r.id,
+        ...(includeValues && r.values && r.values.length > 0 && { values: float32Values(r.values) }),
+        ...(includeValues && r.sparseValues && { sparseValues: { indices: r.sparseValues.indices, values: float32Values(r.sparseValues.values) } }),
+        ...(r.metadata && { metadata: r.metadata }),
+      };
+    });
     const where = namespaceOfIndex(namespace, index);
-    if (vectors.length === 0) return { structured: { index, namespace, vectors, ...(page.next && { paginationToken: page.next }) }, table: `No record in ${where} matches the filter.` };
-    const withValues = vectors.some((v) => "values" in v || "sparseValues" in v);
+    if (vectors.length === 0) return { structured: { index, namespace, vectors: [], ...(page.next && { paginationToken: page.next }) }, table: `No record in ${where} matches the filter.` };
+    const withValues = includeValues === true && records.some((r) => (r.values && r.values.length > 0) || r.sparseValues);
     const headers = ["id", "metadata", ...(withValues ? ["values", "sparse values"] : [])];
-    const cells = (v: (typeof vectors)[number]): Cell[] => [
+    const cells = (v: ReturnType<typeof vectors.at>): Cell[] => [
       v.id,
       v.metadata ? JSON.stringify(v.metadata) : "",
       ...(withValues ? [v.values ? JSON.stringify(v.values) : "", v.sparseValues ? JSON.stringify(v.sparseValues) : ""] : []),
@@ -66,7 +72,7 @@ export default defineTool({
     return fitRows(
       vectors.length,
       budget,
-      (i) => ({ text: estimateTokens(markdownRow(cells(vectors[i]), headers.length, { whole: true })), structured: estimateJsonTokens(vectors[i]) }),
+      (i) => ({ text: estimateTokens(markdownRow(cells(vectors.at(i)), headers.length, { whole: true })), structured: estimateJsonTokens(vectors.at(i)) }),
       (shown) => {
         const whole = shown === vectors.length;
         const next = whole ? page.next : undefined;

@@ -9,6 +9,7 @@ import { namespaceOfIndex } from "../../src/tool-kit/results/index-summary.js";
 import { indexArg, namespaceArg, recordIdArg, ruleError } from "../../src/tool-kit/args/schema.js";
 import { valuesFormatArg } from "../../src/tool-kit/args/compact-values.js";
 import { CompactSparseValuesOutput, inValuesFormat, valuesBase64Output } from "../../src/tool-kit/results/values-format.js";
+import { LazyRows } from "../../src/tool-kit/results/lazy-rows.js";
 import { defineTool, READ_ONLY } from "../../src/tool-kit/tool.js";
 
 const MAX_IDS = 1000;
@@ -53,9 +54,12 @@ export default defineTool({
   async run({ index, namespace = "", ids, includeValues = false, valuesFormat }, { service, signal, config }) {
     const unique = [...new Set(ids)];
     const found = await onIndexHost(service, index, signal, (model) => service.data.fetchMany(model.host, unique, namespace, signal));
-    // One row per id given, in order: its record, or that it is missing.
-    const rows: { id: string; record?: Fetched }[] = unique.map((id) => {
-      const r = Object.hasOwn(found, id) ? found[id] : undefined;
+    const foundOf = (id: string) => (Object.hasOwn(found, id) ? found[id] : undefined);
+    // One row per id given, in order: its record, or that it is missing (made when the result reads it: only the
+    // rows within the budget have their values converted).
+    const rows = new LazyRows<{ id: string; record?: Fetched }>(unique.length, (i) => {
+      const id = unique[i];
+      const r = foundOf(id);
       if (!r) return { id };
       const record: Fetched = { id };
       if (r.values && r.values.length > 0) record.dimension = r.values.length;
@@ -65,7 +69,10 @@ export default defineTool({
       return { id, record: inValuesFormat([record], valuesFormat)[0] };
     });
     const where = namespaceOfIndex(namespace, index);
-    const withValues = includeValues && rows.some((r) => r.record?.values || r.record?.valuesBase64 || r.record?.sparseValues);
+    const withValues = includeValues && unique.some((id) => {
+      const r = foundOf(id);
+      return r && ((r.values && r.values.length > 0) || r.sparseValues);
+    });
     const headers = ["id", "dimension", "metadata", ...(withValues ? ["values", "sparse values"] : [])];
     const cells = (v: Fetched): Cell[] => [
       v.id,
@@ -79,8 +86,8 @@ export default defineTool({
       rows.length,
       budget,
       (i) => {
-        const v = rows[i].record;
-        const missing = estimateTokens(JSON.stringify(rows[i].id)) + 1;
+        const v = rows.at(i).record;
+        const missing = estimateTokens(JSON.stringify(rows.at(i).id)) + 1;
         return v ? { text: estimateTokens(markdownRow(cells(v), headers.length, { whole: true })), structured: estimateJsonTokens(v) } : { text: missing, structured: missing };
       },
       (shown) => {

@@ -9,6 +9,7 @@ import { estimateJsonTokens, estimateTokens } from "../../src/tool-kit/results/t
 import { markdownRow, markdownTable, type Cell } from "../../src/tool-kit/format/table.js";
 import { onIndexHost } from "../../src/tool-kit/index-host.js";
 import { namespaceOfIndex } from "../../src/tool-kit/results/index-summary.js";
+import { LazyRows } from "../../src/tool-kit/results/lazy-rows.js";
 import { indexArg, namespaceArg, numberList, numberListProblem, recordIdArg, ruleError, wholeNumberArg } from "../../src/tool-kit/args/schema.js";
 import { base64ValuesArg, compactSparseVectorArg, queryVectors, valuesFormatArg } from "../../src/tool-kit/args/compact-values.js";
 import { CompactSparseValuesOutput, inValuesFormat, valuesBase64Output } from "../../src/tool-kit/results/values-format.js";
@@ -117,17 +118,19 @@ export default defineTool({
     };
     let metric = "";
     const answer = await onIndexHost(service, index, signal, (model) => ((metric = model.metric ?? ""), service.data.query(model.host, body, signal)), checkVector);
-    const all: Match[] = answer.matches.map((m) => {
+    // Each match is made when the result reads it: only those within the budget have their values converted.
+    const matchAt = (i: number, values: boolean): Match => {
+      const m = answer.matches[i];
       const match: Match = { id: m.id, score: m.score ?? 0 };
-      if (includeValues && m.values && m.values.length > 0) match.values = float32Values(m.values);
-      if (includeValues && m.sparseValues) match.sparseValues = { indices: m.sparseValues.indices, values: float32Values(m.sparseValues.values) };
+      if (values && m.values && m.values.length > 0) match.values = float32Values(m.values);
+      if (values && m.sparseValues) match.sparseValues = { indices: m.sparseValues.indices, values: float32Values(m.sparseValues.values) };
       if (includeMetadata && m.metadata) match.metadata = m.metadata;
-      return match;
-    });
-    const matches = inValuesFormat(all, args.valuesFormat);
+      return values ? inValuesFormat([match], args.valuesFormat)[0] : match;
+    };
+    const matches = new LazyRows(answer.matches.length, (i) => matchAt(i, includeValues));
     const where = namespaceOfIndex(namespace, index);
     if (matches.length === 0) {
-      const structured = { index, namespace, matches };
+      const structured = { index, namespace, matches: [] as Match[] };
       if (id !== undefined) {
         // The service answers an unknown id with no matches; say which it is.
         const found = await onIndexHost(service, index, signal, (model) => service.data.fetch(model.host, [id], namespace, signal));
@@ -145,13 +148,13 @@ export default defineTool({
 
     const closer = metric === "euclidean" ? " (euclidean: lower scores are closer)" : "";
     const budget = config.maxResultTokens;
-    const withValues = includeValues && matches.some((m) => m.values || m.valuesBase64 || m.sparseValues);
+    const withValues = includeValues && answer.matches.some((m) => (m.values && m.values.length > 0) || m.sparseValues);
     const result = answerWith(matches, withValues);
     if (!withValues || result.structured.matches.length > 0) return result;
     // Not even the best match fits with its values: the ranking is still worth having, so every match comes without
     // values, and the note says how to read the values one record at a time.
-    const bare = answerWith(matches.map(({ values: _v, valuesBase64: _b, sparseValues: _s, ...rest }) => rest), false);
-    const first = JSON.stringify(matches[0].id);
+    const bare = answerWith(new LazyRows(matches.length, (i) => matchAt(i, false)), false);
+    const first = JSON.stringify(answer.matches[0].id);
     const valuesNote =
       `Values were left out of every match: one match's values alone pass this result's budget of ${budgetWords(budget)}. ` +
       `Next step: fetch_vectors {"index": ${JSON.stringify(index)}, "namespace": ${JSON.stringify(namespace)}, "ids": [${first}], ` +
@@ -159,7 +162,7 @@ export default defineTool({
     return { ...bare, note: bare.note ? `${valuesNote}\n${bare.note}` : valuesNote };
 
     // Whole matches, best first, up to the budget; the note says what was left out and the call that gets it.
-    function answerWith(shownMatches: Match[], values: boolean) {
+    function answerWith(shownMatches: LazyRows<Match>, values: boolean) {
       const headers = ["rank", "id", "score", ...(includeMetadata ? ["metadata"] : []), ...(values ? ["values", "sparse values"] : [])];
       const row = (m: Match, i: number): Cell[] => [
         i + 1,
@@ -172,7 +175,7 @@ export default defineTool({
       return fitRows(
         n,
         budget,
-        (i) => ({ text: estimateTokens(markdownRow(row(shownMatches[i], i), headers.length, { whole: true })), structured: estimateJsonTokens(shownMatches[i]) }),
+        (i) => ({ text: estimateTokens(markdownRow(row(shownMatches.at(i), i), headers.length, { whole: true })), structured: estimateJsonTokens(shownMatches.at(i)) }),
         (shown) => {
           const table = markdownTable(headers, shownMatches.slice(0, shown).map(row), { whole: true }); // within the budget (results/budget.ts)
           const head = shown === n ? `${n} ${n === 1 ? "match" : "matches"} in ${where}, best first${closer}:` : `${shown} of ${n} matches in ${where}, best first${closer}:`;
@@ -187,7 +190,7 @@ export default defineTool({
 
     function leftOut(shown: number, values: boolean): string {
       const n = matches.length;
-      const rest = matches.slice(shown).map((m) => m.id);
+      const rest = answer.matches.slice(shown).map((m) => m.id);
       const what = `Matches ${shown + 1}–${n} were left out: with their ${values ? "values" : "metadata"} they would pass this result's budget of ${budgetWords(budget)}.`;
       const ids = idsArgument(rest, budget / 4);
       const fetch = ids ? `fetch_vectors {"index": ${JSON.stringify(index)}, "namespace": ${JSON.stringify(namespace)}, "ids": ${ids}${values ? ', "includeValues": true, "valuesFormat": "base64"' : ""}}` : "fetch_vectors with their ids";

@@ -3,6 +3,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { StoredIndex } from "../storage/inventory.js";
+import { sendJsonInSlices } from "./json-answer.js";
 import { answerClientErrors, answerIdentity, apiKeyMatches, readBody, requestUrl, sendJson, sendPlainUnauthorized, sendTooLargeAndClose, SERVER_TIMEOUTS } from "../http-util.js";
 import { requestApiVersion } from "../api-version.js";
 import { handleDataPlane, type DataPlaneIndex } from "./handlers.js";
@@ -22,6 +23,8 @@ interface Running {
   inFlight: Set<Promise<void>>;
   /** Requests whose body is still arriving: nothing has been done for them yet. */
   reading: Set<IncomingMessage>;
+  /** Aborted when the server closes: answers still being written are cut off (json-answer.ts writes as the client reads). */
+  closing: AbortController;
 }
 
 export interface DataServersOptions {
@@ -61,9 +64,10 @@ export class DataServers {
   async open(index: StoredIndex, preferredPort: number): Promise<number> {
     const inFlight = new Set<Promise<void>>();
     const reading = new Set<IncomingMessage>();
+    const closing = new AbortController();
     const server = createServer({ ...SERVER_TIMEOUTS, maxHeaderSize: DATA_PLANE_HEADER_LIMIT }, (req, res) => {
       this.opts.onRequest?.(req, res);
-      const work = this.handle(req, res, index.name, index.id, reading);
+      const work = this.handle(req, res, index.name, index.id, reading, closing.signal);
       inFlight.add(work);
       void work.finally(() => inFlight.delete(work));
     });
@@ -77,7 +81,7 @@ export class DataServers {
       this.opts.log(`port ${preferredPort} of index ${index.name} is taken; moving it to a new port`);
       port = await listen(server, this.opts.host, 0);
     }
-    this.running.set(index.id, { server, inFlight, reading });
+    this.running.set(index.id, { server, inFlight, reading, closing });
     return port;
   }
 
@@ -90,6 +94,9 @@ export class DataServers {
     running.server.closeIdleConnections();
     // A client still sending its body (slow or stalled) must not hold up a delete or a shutdown: cut it off.
     for (const req of running.reading) req.socket.destroy();
+    // Nor a client that stops reading its answer (before answers were written in slices, the connections were closed
+    // with whatever of an answer was still unsent, too).
+    running.closing.abort();
     await Promise.all([...running.inFlight]);
     running.server.closeAllConnections();
     await closed;
@@ -99,7 +106,7 @@ export class DataServers {
     await Promise.all([...this.running.keys()].map((id) => this.close(id)));
   }
 
-  private async handle(req: IncomingMessage, res: ServerResponse, name: string, id: string, reading: Set<IncomingMessage>): Promise<void> {
+  private async handle(req: IncomingMessage, res: ServerResponse, name: string, id: string, reading: Set<IncomingMessage>, closing: AbortSignal): Promise<void> {
     try {
       if (answerIdentity(req, res, this.opts.apiKey, name)) return;
       if (!apiKeyMatches(req, this.opts.apiKey)) {
@@ -136,7 +143,7 @@ export class DataServers {
         this.opts.extras,
         this.opts.models,
       );
-      sendJson(res, answer.status, answer.body);
+      await sendJsonInSlices(res, answer.status, answer.body, closing);
     } catch (e) {
       this.opts.log(`data plane error on index ${name}: ${(e as Error).stack ?? String(e)}`);
       sendJson(res, 500, dataError(13, "Internal error"));

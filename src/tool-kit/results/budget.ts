@@ -2,7 +2,7 @@
 // carry the same records, each channel within a budget of estimated tokens (--max-result-tokens, both together under
 // what a client takes in one message): whole records only, in order, and past the budget a note with the call that
 // gets the rest.
-import { float32ToString } from "../../common/float32.js";
+import { float32Double, float32ToString } from "../../common/float32.js";
 import { estimateJsonTokens, estimateTokens } from "./tokens.js";
 import { resultChannels } from "../tool.js";
 
@@ -90,6 +90,11 @@ export function budgetWords(budget: number): string {
  */
 export function float32Values(values: readonly number[]): number[] {
   const out = new Array<number>(values.length);
-  for (let i = 0; i < values.length; i++) out[i] = Number.isFinite(values[i]) ? Number(float32ToString(values[i])) : values[i];
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    // float32Double is Number(float32ToString(v)) without the string (3–4× faster); beyond the float32 range
+    // float32ToString refuses the value, and so does this.
+    out[i] = !Number.isFinite(v) ? v : Number.isFinite(Math.fround(v)) ? float32Double(v) : Number(float32ToString(v));
+  }
   return out;
 }

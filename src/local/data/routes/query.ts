@@ -4,6 +4,7 @@ import { float32Double } from "../../../common/float32.js";
 import { invalid } from "../errors.js";
 import { compileFilter } from "../../search/filter.js";
 import { recordOut, readUnits } from "../output.js";
+import { DeferredJson } from "../json-answer.js";
 import { checkSparseAllowed } from "../records.js";
 import { makeQuery } from "../../search/score.js";
 import type { RouteContext } from "../types.js";
@@ -49,11 +50,12 @@ export async function query({ req, index, store }: RouteContext) {
   // Searched in memory (exact: the order scoring every record gives; a large namespace's approximate index: its
   // candidates scored exactly); the records answered are read from lmdb.
   const { hits, considered } = await store.search(index.space, namespace, index.metric, makeQuery(dense, sparse), topK, filter);
-  const matches = [];
-  for (const hit of hits) {
+  // Each match with values or metadata is read when the answer's writer reaches it (json-answer.ts: in slices).
+  const match = (hit: (typeof hits)[number]) => {
     const r = includeValues || includeMetadata ? store.get(index.space, namespace, hit.id) : undefined;
-    matches.push({ ...(r ? recordOut(r, includeValues, includeMetadata) : { id: hit.id, values: [] }), score: float32Double(hit.score) });
-  }
+    return { ...(r ? recordOut(r, includeValues, includeMetadata) : { id: hit.id, values: [] }), score: float32Double(hit.score) };
+  };
+  const matches = hits.map((hit) => (includeValues || includeMetadata ? new DeferredJson(() => match(hit)) : match(hit)));
   return { matches, namespace, usage: { readUnits: readUnits(considered) } };
 }
 
