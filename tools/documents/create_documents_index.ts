@@ -25,23 +25,22 @@ const fieldName = z
   .refine((name) => !/^[_$]/.test(name), rule("field names do not start with _ or $"));
 const language = z.string().min(2).max(2);
 const gram = (end: string) => wholeNumberArg(1, 10, rule(`ngram.${end} is a whole number from 1 to 10`));
-/** A text field with its own analysis: what it gives replaces the index-wide setting for it. */
-const TextField = z.object({
-  name: fieldName,
+/** A text field's own analysis: what it gives replaces the index-wide setting for it. */
+const FieldAnalysis = z.object({
   language: language.optional(),
   stemming: z.boolean().optional(),
   stopWords: z.boolean().optional(),
   ngram: z.object({ min: gram("min"), max: gram("max"), prefixOnly: z.boolean().optional() }).optional(),
 });
-type TextField = z.output<typeof TextField>;
+type TextField = z.output<typeof FieldAnalysis> & { name: string };
 
 const input = {
   name: newNameSchema("Index", "Up to 45 characters."),
-  textFields: z
-    .array(z.union([fieldName, TextField]))
-    .min(1)
-    .max(100)
-    .describe("Searched by words; {name, …} gives one its own analysis (ngram: parts of words)."),
+  textFields: z.array(fieldName).min(1).max(100).describe("Fields searched by words."),
+  fieldAnalysis: z
+    .record(z.string(), FieldAnalysis)
+    .optional()
+    .describe("A text field's own analysis, by name, over the settings below (ngram: parts of words)."),
   language: language.optional().describe('ISO 639-1 code, default "en".'),
   stemming: z.boolean().optional().describe("Match word forms (walk = walked)."),
   stopWords: z.boolean().optional().describe("Ignore words like the/a (implies stemming)."),
@@ -96,19 +95,19 @@ function analysis(field: TextField, args: Args): FullText {
   return { language: lang, stemming: stemmingAsked ?? stopWords, stop_words: stopWords };
 }
 
-const textFieldsOf = (args: Args): TextField[] => args.textFields.map((f) => (typeof f === "string" ? { name: f } : f));
+function textFieldsOf(args: Args): TextField[] {
+  const own = args.fieldAnalysis ?? {};
+  const stray = Object.keys(own).filter((name) => !args.textFields.includes(name));
+  if (stray.length > 0) {
+    throw new ToolError({ problem: `fieldAnalysis names ${stray.map((f) => JSON.stringify(f)).join(", ")}, not among textFields`, untouched: UNTOUCHED });
+  }
+  return [...new Set(args.textFields)].map((name) => ({ ...own[name], name }));
+}
 
 async function schemaFields(args: Args, ctx: { service: Service; signal: AbortSignal }): Promise<Record<string, NewSchemaField>> {
   const fields: Record<string, NewSchemaField> = {};
   const textFields = textFieldsOf(args);
-  for (const field of textFields) {
-    const fullText = analysis(field, args);
-    const before = fields[field.name];
-    if (before?.type === "string" && JSON.stringify(before.full_text_search) !== JSON.stringify(fullText)) {
-      throw new ToolError({ problem: `textFields names ${JSON.stringify(field.name)} twice with different analysis: give each field once`, untouched: UNTOUCHED });
-    }
-    fields[field.name] = { type: "string", full_text_search: fullText };
-  }
+  for (const field of textFields) fields[field.name] = { type: "string", full_text_search: analysis(field, args) };
   const names = textFields.map((f) => f.name);
   const taken = (name: string) => {
     if (name in fields) throw new ToolError({ problem: `textFields names ${JSON.stringify(name)}, which is also the ${name} field the tools add: rename that text field`, untouched: UNTOUCHED });

@@ -58,8 +58,9 @@ describe("create_documents_index", () => {
   });
 
   test("each text field with its own language, stemming, stop words or n-grams; n-grams find a part of a word", async () => {
-    const textFields = ["title", { name: "notes", language: "de" }, { name: "raw", stemming: false, stopWords: false }, { name: "sku", ngram: { min: 2, max: 3, prefixOnly: false } }];
-    const r = await mcp.call("create_documents_index", { name: "catalogue", textFields, stemming: true, stopWords: true });
+    const textFields = ["title", "notes", "raw", "sku"];
+    const fieldAnalysis = { notes: { language: "de" }, raw: { stemming: false, stopWords: false }, sku: { ngram: { min: 2, max: 3, prefixOnly: false } } };
+    const r = await mcp.call("create_documents_index", { name: "catalogue", textFields, fieldAnalysis, stemming: true, stopWords: true });
     expect(r.isError, r.text).toBe(false);
     expect(r.text).toBe(
       [
@@ -96,13 +97,13 @@ describe("create_documents_index", () => {
   });
 
   test("a field's own analysis is checked as the index-wide one, naming the field", async () => {
-    const refused = async (textFields: unknown[], more: Record<string, unknown> = {}) =>
-      (refusalOf((await mcp.call("create_documents_index", { name: "bad-fields", textFields, ...more })).text) as { problem: string }).problem;
-    expect(await refused([{ name: "sku", ngram: { min: 2, max: 3 }, stemming: true }])).toBe('ngram cannot be combined with stemming or stopWords (text field "sku"): n-grams are cut from the characters, not the words');
-    expect(await refused([{ name: "sku", ngram: { min: 4, max: 3 } }])).toBe('ngram.min (4) is more than ngram.max (3) (text field "sku")');
-    expect(await refused([{ name: "body", stopWords: true, stemming: false }])).toBe('stopWords needs stemming (text field "body"): give stemming true or leave it out');
-    expect(await refused(["body", { name: "body", language: "fr" }])).toBe('textFields names "body" twice with different analysis: give each field once');
-    const outOfRange = await mcp.call("create_documents_index", { name: "bad-fields", textFields: [{ name: "sku", ngram: { min: 0, max: 11 } }] });
+    const refused = async (fieldAnalysis: Record<string, unknown>, textFields = ["body", "sku"]) =>
+      (refusalOf((await mcp.call("create_documents_index", { name: "bad-fields", textFields, fieldAnalysis })).text) as { problem: string }).problem;
+    expect(await refused({ sku: { ngram: { min: 2, max: 3 }, stemming: true } })).toBe('ngram cannot be combined with stemming or stopWords (text field "sku"): n-grams are cut from the characters, not the words');
+    expect(await refused({ sku: { ngram: { min: 4, max: 3 } } })).toBe('ngram.min (4) is more than ngram.max (3) (text field "sku")');
+    expect(await refused({ body: { stopWords: true, stemming: false } })).toBe('stopWords needs stemming (text field "body"): give stemming true or leave it out');
+    expect(await refused({ body: { language: "fr" }, title: { language: "de" }, tags: {} })).toBe('fieldAnalysis names "title", "tags", not among textFields');
+    const outOfRange = await mcp.call("create_documents_index", { name: "bad-fields", textFields: ["sku"], fieldAnalysis: { sku: { ngram: { min: 0, max: 11 } } } });
     expect(outOfRange.isError).toBe(true);
     expect(outOfRange.text).toContain("ngram.min is a whole number from 1 to 10");
     expect((await api(svc, "GET", "/indexes/bad-fields")).status).toBe(404);
