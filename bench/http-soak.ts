@@ -83,6 +83,8 @@ export async function benchHttpSoak(): Promise<void> {
 
 const CLIENTS = Number(process.env.BENCH_SOAK_CLIENTS ?? 16);
 const WARM_CALLS = Number(process.env.BENCH_SOAK_WARM ?? 5000);
+/** Heap measurements after the baseline (a multiple of 4: the quarters are among them). */
+const POINTS = Number(process.env.BENCH_SOAK_POINTS ?? 40);
 const heapMb = (b: number) => `${(b / 1024 / 1024).toFixed(1)} MB`;
 
 /**
@@ -90,10 +92,11 @@ const heapMb = (b: number) => `${(b / 1024 / 1024).toFixed(1)} MB`;
  * session (initialize, its GET stream, the calls, DELETE) and the next as new-era calls with no session. Raw HTTP
  * (bench/soak-client.ts): the SDK client would spend more CPU than the server. The heap after GC of the server and of
  * the local service is measured with no session open (every client between two turns): after WARM_CALLS calls of
- * warm-up (the baseline), then at each quarter of `calls`. Each point is printed as it is reached, so a run cut
+ * warm-up (the baseline), then every POINTS-th of `calls`. Each point is printed as it is reached, so a run cut
  * short still says how far it got.
  */
 async function soakByCalls(calls: number): Promise<void> {
+  if (!(POINTS >= 4 && POINTS % 4 === 0)) throw new Error(`BENCH_SOAK_POINTS must be a multiple of 4 (the quarters are among the points), not ${POINTS}`);
   const service = await startServiceProcess({ env: heapProbeEnv() });
   const host = await createIndex(service, "soak", DIMENSION);
   const server = await startBenchServer(service, [], { heapProbe: true });
@@ -113,10 +116,11 @@ async function soakByCalls(calls: number): Promise<void> {
   const started = performance.now();
   let reported = 0;
   const progress = () => {
-    if (made - reported < 50_000) return;
+    if (made - reported < 10_000) return;
     reported = made;
     const s = (performance.now() - started) / 1000;
-    process.stderr.write(`http-soak: ${made} calls in ${s.toFixed(0)} s (${(made / s).toFixed(0)} calls/s), ${sessions} sessions, ${errors} errors\n`);
+    const kinds = [...failures].map(([message, n]) => `${n}× ${message}`).join("; ");
+    process.stderr.write(`http-soak: ${made} calls in ${s.toFixed(0)} s (${(made / s).toFixed(0)} calls/s), ${sessions} sessions, ${errors} errors${kinds && `: ${kinds}`}\n`);
   };
   /** One call of client `c`'s mix through `send`; counts it, keeps what an upsert wrote. */
   const one = async (c: number, i: number, send: (name: string, args: Record<string, unknown>) => Promise<ToolAnswer>) => {
@@ -159,28 +163,31 @@ async function soakByCalls(calls: number): Promise<void> {
     const [ours, its] = await Promise.all([heapAfterGc(server), heapAfterGc(service)]);
     const s = (performance.now() - started) / 1000;
     process.stdout.write(
-      `http-soak ${label}: ${made} calls, ${sessions} sessions opened and closed, ${errors} errors, ${s.toFixed(0)} s; ` +
-        `heap after GC with no session open: server ${heapMb(ours)}, local service ${heapMb(its)}\n`,
+      `http-soak ${label}: ${made} calls, ${sessions} sessions opened and closed, ${errors} errors, ${s.toFixed(0)} s (${(made / s).toFixed(0)} calls/s); ` +
+        `heap after GC with no session open: server ${heapMb(ours)} (${(ours / (baseline?.ours ?? ours)).toFixed(2)}×), local service ${heapMb(its)} (${(its / (baseline?.its ?? its)).toFixed(2)}×)\n`,
     );
     return { ours, its };
   };
+  let baseline: { ours: number; its: number } | undefined;
   const rss = watchRss(server.child.pid!);
   try {
     await runTo(WARM_CALLS);
-    const baseline = await point("baseline (after the warm-up)");
+    baseline = await point("baseline (after the warm-up)");
+    // Measured every POINTS-th of the run (the quarters among them), so that a run cut short still says how far it got.
     const quarters: { ours: number; its: number }[] = [];
-    for (let q = 1; q <= 4; q++) {
-      await runTo(WARM_CALLS + (calls * q) / 4);
-      quarters.push(await point(`${q}/4`));
+    for (let p = 1; p <= POINTS; p++) {
+      await runTo(WARM_CALLS + Math.round((calls * p) / POINTS));
+      const measured = await point(`${((calls * p) / POINTS).toLocaleString("en")} of ${calls.toLocaleString("en")}`);
+      if ((p * 4) % POINTS === 0) quarters.push(measured);
     }
     const seconds = (performance.now() - started) / 1000;
     const held = await heldIn(service, host, "soak");
     const exact = held === acknowledged.size;
-    const last = quarters[3];
+    const last = quarters[quarters.length - 1];
     process.stdout.write(
       `http-soak ${calls} calls (+${WARM_CALLS} warm-up), ${CLIENTS} clients, both eras (turns of ${CHURN} calls): ${(made / seconds).toFixed(0)} calls/s, ` +
         `${sessions} sessions, errors ${errors}, records acknowledged ${acknowledged.size}, held ${held}${exact ? " (exact)" : " (MISMATCH)"}, ` +
-        `server peak RSS ${mb(rss.stop().peakBytes)}; heap after GC with no session open, server: ${heapMb(baseline.ours)} → ${quarters.map((p) => heapMb(p.ours)).join(" / ")} ` +
+        `server peak RSS ${mb(rss.stop().peakBytes)}; heap after GC with no session open, server: ${heapMb(baseline.ours)} → ${quarters.map((p) => heapMb(p.ours)).join(" / ")} at each quarter ` +
         `(${(last.ours / baseline.ours).toFixed(2)}× the baseline, target ≤ 1.10×); local service: ${heapMb(baseline.its)} → ${quarters.map((p) => heapMb(p.its)).join(" / ")} ` +
         `(${(last.its / baseline.its).toFixed(2)}×)\n`,
     );
