@@ -35,7 +35,7 @@ function groups(h) {
 }
 
 /** What holds the newest objects of group `name`: the shortest path to each from the GC roots (weak edges left out). */
-function retainers(h, name, samples = 3) {
+function retainers(h, name, newerThan, samples = 3) {
   const { snap, nf, ef, width, edgeWidth, edgeTypes } = h;
   const nodeCount = snap.nodes.length / width;
   const edgeCountField = nf.indexOf("edge_count");
@@ -68,6 +68,19 @@ function retainers(h, name, samples = 3) {
   const matching = [];
   for (let n = 0; n < nodeCount; n++) if (groupOf(h, n * width) === name) matching.push(n);
   matching.sort((a, b) => snap.nodes[b * width + idField] - snap.nodes[a * width + idField]);
+  // The objects made since the first snapshot, tallied by their three nearest holders: where the growth is kept.
+  const holders = new Map();
+  let fresh = 0;
+  for (const n of matching) {
+    if (snap.nodes[n * width + idField] <= newerThan || parent[n] === -1) continue;
+    fresh++;
+    const chain = [];
+    for (let at = n, d = 0; at !== 0 && d < 3; at = parent[at], d++) chain.push(`.${via[at].replace(/^\[\d+\]$/, "[]")} of ${groupOf(h, parent[at] * width)}`);
+    const key = chain.join(" ← ");
+    holders.set(key, (holders.get(key) ?? 0) + 1);
+  }
+  process.stdout.write(`${fresh} of ${name} made since the first snapshot, by their nearest holders:\n`);
+  for (const [key, n] of [...holders].sort((x, y) => y[1] - x[1]).slice(0, 8)) process.stdout.write(`  ${String(n).padStart(7)}  ${key}\n`);
   process.stdout.write(`${matching.length} of ${name}; the path from the GC roots to the ${samples} newest:\n`);
   for (const n of matching.slice(0, samples)) {
     if (parent[n] === -1) {
@@ -86,7 +99,15 @@ if (!fileA || !fileB) {
   process.exit(2);
 }
 const top = Number(rest[rest.indexOf("--top") + 1] ?? 30) || 30;
-const a = groups(load(fileA));
+const ha = load(fileA);
+const a = groups(ha);
+// The newest JavaScript object of the first snapshot (ids grow with allocation; the embedder's native and synthetic
+// nodes have ids of their own, out of that sequence).
+let lastIdOfA = 0;
+for (let i = 0; i < ha.snap.nodes.length; i += ha.width) {
+  const type = ha.nodeTypes[ha.snap.nodes[i + ha.nf.indexOf("type")]];
+  if (type !== "native" && type !== "synthetic") lastIdOfA = Math.max(lastIdOfA, ha.snap.nodes[i + ha.nf.indexOf("id")]);
+}
 const hb = load(fileB);
 const b = groups(hb);
 const diff = [...new Set([...a.keys(), ...b.keys()])].map((key) => {
@@ -101,4 +122,4 @@ const show = (title, rows) => {
 show("grew most in number:", [...diff].sort((x, y) => y.count - x.count).slice(0, top));
 show("grew most in bytes:", [...diff].sort((x, y) => y.bytes - x.bytes).slice(0, top));
 const at = rest.indexOf("--retainers");
-if (at >= 0) retainers(hb, rest[at + 1]);
+if (at >= 0) retainers(hb, rest[at + 1], lastIdOfA);
