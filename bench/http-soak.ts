@@ -85,6 +85,8 @@ const CLIENTS = Number(process.env.BENCH_SOAK_CLIENTS ?? 16);
 const WARM_CALLS = Number(process.env.BENCH_SOAK_WARM ?? 5000);
 /** Heap measurements after the baseline (a multiple of 4: the quarters are among them). */
 const POINTS = Number(process.env.BENCH_SOAK_POINTS ?? 40);
+/** A run by count ends early past this many seconds (a shared machine's time slot), with a last point and its summary. */
+const MAX_S = Number(process.env.BENCH_SOAK_MAX_S ?? Infinity);
 const heapMb = (b: number) => `${(b / 1024 / 1024).toFixed(1)} MB`;
 
 /**
@@ -114,6 +116,7 @@ async function soakByCalls(calls: number): Promise<void> {
   const records = Array.from({ length: CLIENTS }, (_, c) => makeRecords(500, DIMENSION, c + 1, `c${c}-`));
   const turns = new Array<number>(CLIENTS).fill(0);
   const started = performance.now();
+  const outOfTime = () => performance.now() - started > MAX_S * 1000;
   let reported = 0;
   const progress = () => {
     if (made - reported < 10_000) return;
@@ -139,10 +142,10 @@ async function soakByCalls(calls: number): Promise<void> {
   const runTo = (goal: number) =>
     Promise.all(
       Array.from({ length: CLIENTS }, async (_, c) => {
-        while (made < goal) {
+        while (made < goal && !outOfTime()) {
           const oldEra = (c + turns[c]++) % 2 === 0;
           if (!oldEra) {
-            for (let i = 0; i < CHURN && made < goal; i++) await one(c, i, (name, args) => modernCall(endpoint, name, args));
+            for (let i = 0; i < CHURN && made < goal && !outOfTime(); i++) await one(c, i, (name, args) => modernCall(endpoint, name, args));
             continue;
           }
           let session: OldEraSession;
@@ -154,7 +157,7 @@ async function soakByCalls(calls: number): Promise<void> {
             failed(err);
             continue;
           }
-          for (let i = 0; i < CHURN && made < goal; i++) await one(c, i, (name, args) => session.call(name, args));
+          for (let i = 0; i < CHURN && made < goal && !outOfTime(); i++) await one(c, i, (name, args) => session.call(name, args));
           await session.close().catch(failed);
         }
       }),
@@ -172,24 +175,26 @@ async function soakByCalls(calls: number): Promise<void> {
   const rss = watchRss(server.child.pid!);
   try {
     await runTo(WARM_CALLS);
-    baseline = await point("baseline (after the warm-up)");
+    const base = await point("baseline (after the warm-up)");
+    baseline = base;
     // Measured every POINTS-th of the run (the quarters among them), so that a run cut short still says how far it got.
     const quarters: { ours: number; its: number }[] = [];
-    for (let p = 1; p <= POINTS; p++) {
+    let last = base;
+    for (let p = 1; p <= POINTS && !outOfTime(); p++) {
       await runTo(WARM_CALLS + Math.round((calls * p) / POINTS));
-      const measured = await point(`${((calls * p) / POINTS).toLocaleString("en")} of ${calls.toLocaleString("en")}`);
-      if ((p * 4) % POINTS === 0) quarters.push(measured);
+      const label = outOfTime() ? `out of time (BENCH_SOAK_MAX_S=${MAX_S}) at ${(made - WARM_CALLS).toLocaleString("en")}` : ((calls * p) / POINTS).toLocaleString("en");
+      last = await point(`${label} of ${calls.toLocaleString("en")}`);
+      if ((p * 4) % POINTS === 0 && !outOfTime()) quarters.push(last);
     }
     const seconds = (performance.now() - started) / 1000;
     const held = await heldIn(service, host, "soak");
     const exact = held === acknowledged.size;
-    const last = quarters[quarters.length - 1];
     process.stdout.write(
-      `http-soak ${calls} calls (+${WARM_CALLS} warm-up), ${CLIENTS} clients, both eras (turns of ${CHURN} calls): ${(made / seconds).toFixed(0)} calls/s, ` +
+      `http-soak ${(made - WARM_CALLS).toLocaleString("en")} of ${calls.toLocaleString("en")} calls (+${WARM_CALLS} warm-up), ${CLIENTS} clients, both eras (turns of ${CHURN} calls): ${(made / seconds).toFixed(0)} calls/s, ` +
         `${sessions} sessions, errors ${errors}, records acknowledged ${acknowledged.size}, held ${held}${exact ? " (exact)" : " (MISMATCH)"}, ` +
-        `server peak RSS ${mb(rss.stop().peakBytes)}; heap after GC with no session open, server: ${heapMb(baseline.ours)} → ${quarters.map((p) => heapMb(p.ours)).join(" / ")} at each quarter ` +
-        `(${(last.ours / baseline.ours).toFixed(2)}× the baseline, target ≤ 1.10×); local service: ${heapMb(baseline.its)} → ${quarters.map((p) => heapMb(p.its)).join(" / ")} ` +
-        `(${(last.its / baseline.its).toFixed(2)}×)\n`,
+        `server peak RSS ${mb(rss.stop().peakBytes)}; heap after GC with no session open, server: ${heapMb(baseline.ours)} → ${quarters.filter((q) => q !== last).map((q) => `${heapMb(q.ours)} / `).join("")}` +
+        `${heapMb(last.ours)} at the end (${(last.ours / baseline.ours).toFixed(2)}× the baseline, target ≤ 1.10×; the quarters reached before it); local service: ` +
+        `${heapMb(baseline.its)} → ${quarters.filter((q) => q !== last).map((q) => `${heapMb(q.its)} / `).join("")}${heapMb(last.its)} at the end (${(last.its / baseline.its).toFixed(2)}×)\n`,
     );
     for (const [message, n] of failures) process.stdout.write(`  ${n}× ${message}\n`);
     if (!exact || errors > 0) throw new Error(`${errors} errors; the service holds ${held} records, ${acknowledged.size} were acknowledged`);
