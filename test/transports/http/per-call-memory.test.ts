@@ -1,5 +1,5 @@
 // What a call leaves behind in the HTTP server, in this process: nothing. A 2026-07-28 call's McpServer (built for that
-// one request) and an old-era session's McpServer (after DELETE) become garbage once answered — even when the call
+// one request) and an old-era session's McpServer (after DELETE, or after the idle timeout) become garbage once answered — even when the call
 // opened a keep-alive connection of its own that outlives it, as the server's pooled connections to the service do.
 // Checked by what is still reachable after full collections (WeakRef), not by a heap figure.
 import { Agent, createServer, get, type Server } from "node:http";
@@ -36,13 +36,12 @@ function reachUpstream(): Promise<string> {
   });
 }
 
-beforeAll(async () => {
-  upstream = createServer((_req, res) => res.end("upstream says hi"));
-  await new Promise<void>((r) => upstream.listen(0, "127.0.0.1", () => r()));
-  http = await startHttpServer({
+/** An HTTP server whose every session (or new-era request) gets a fresh McpServer with the one tool, tracked in `built`. */
+function serve(idleTimeoutMs: number): Promise<HttpMcpServer> {
+  return startHttpServer({
     host: "127.0.0.1",
     port: 0,
-    idleTimeoutMs: 60_000,
+    idleTimeoutMs,
     log: quiet,
     newServer() {
       const server = new McpServer({ name: "memory-test", version: "1" }, { capabilities: { tools: {} } });
@@ -53,6 +52,12 @@ beforeAll(async () => {
       return server;
     },
   });
+}
+
+beforeAll(async () => {
+  upstream = createServer((_req, res) => res.end("upstream says hi"));
+  await new Promise<void>((r) => upstream.listen(0, "127.0.0.1", () => r()));
+  http = await serve(60_000);
 });
 
 afterAll(async () => {
@@ -61,8 +66,8 @@ afterAll(async () => {
   await new Promise<void>((r) => upstream.close(() => r()));
 });
 
-async function post(body: object, headers: Record<string, string> = {}) {
-  const res = await fetch(http.url, {
+async function post(body: object, headers: Record<string, string> = {}, url = http.url) {
+  const res = await fetch(url, {
     method: "POST",
     headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", ...headers },
     body: JSON.stringify(body),
@@ -119,4 +124,21 @@ test("an old-era session's server is garbage once the session is closed (DELETE)
   expect(http.sessionCount()).toBe(0);
   expect(Object.values(pool.freeSockets).flat()).toHaveLength(1);
   await collected(built.slice(before), "the closed session's server to be collected");
+});
+
+test("an abandoned old-era session's server is garbage once the idle timeout closed it", async () => {
+  const idle = await serve(300);
+  try {
+    const before = built.length;
+    const init = await post({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } }, {}, idle.url);
+    const headers = { "Mcp-Session-Id": init.session!, "MCP-Protocol-Version": "2025-06-18" };
+    await post({ jsonrpc: "2.0", method: "notifications/initialized" }, headers, idle.url);
+    const call = await post({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "reach_upstream", arguments: {} } }, headers, idle.url);
+    expect(call.text).toContain("upstream says hi");
+    // No DELETE: the client went away.
+    await until(() => idle.sessionCount() === 0, "the idle timeout to close the session");
+    await collected(built.slice(before), "the abandoned session's server to be collected");
+  } finally {
+    await idle.close();
+  }
 });
