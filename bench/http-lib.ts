@@ -1,5 +1,6 @@
 // What the HTTP benchmarks share: a server with a bearer token (optionally with the heap probe loaded), the mixed
 // calls of one session, percentiles, the heap after GC, and the records the service holds in a namespace.
+import type { ChildProcess } from "node:child_process";
 import path from "node:path";
 import { startHttp, type HttpServerProcess } from "../test/helpers/http-server.js";
 import type { RunningService } from "../test/helpers/local-service.js";
@@ -15,15 +16,21 @@ export function startBenchServer(service: RunningService, args: string[] = [], o
       PINECONE_API_KEY: service.apiKey,
       PINECONE_CONTROLLER_HOST: service.controlUrl,
       VECDB_HTTP_TOKEN: TOKEN,
-      ...(opts.heapProbe && { NODE_OPTIONS: `--import=${path.join(repoRoot, "bench", "heap-probe.mjs")}` }),
+      ...(opts.heapProbe && heapProbeEnv()),
       ...opts.env,
     },
     args,
   });
 }
 
-/** The server's heap in use after two full collections (needs the heap probe). */
-export async function heapAfterGc(server: HttpServerProcess): Promise<number> {
+/** What loads the heap probe into a process (and, with BENCH_HEAP_SNAPSHOTS set, has it write snapshots there). */
+export function heapProbeEnv(): Record<string, string> {
+  const snapshots = process.env.BENCH_HEAP_SNAPSHOTS;
+  return { NODE_OPTIONS: `--import=${path.join(repoRoot, "bench", "heap-probe.mjs")}`, ...(snapshots && { BENCH_HEAP_SNAPSHOTS: snapshots }) };
+}
+
+/** A process's heap in use after two full collections (it needs the heap probe). */
+export async function heapAfterGc(server: { child: ChildProcess; stderr(): string }): Promise<number> {
   const before = server.stderr().match(/heap-probe: \d+/g)?.length ?? 0;
   server.child.kill("SIGUSR2");
   for (;;) {
@@ -50,10 +57,9 @@ export async function heldIn(service: RunningService, host: string, namespace: s
 
 /**
  * Call `c` of a session's mix, one in five each: upsert_vectors of the next 10 records (cycling through `records`),
- * query_vectors, fetch_vectors, describe_index_stats, list_indexes. Returns the ids an upsert wrote ([] for the
- * others), or undefined when the call answered with an error.
+ * query_vectors, fetch_vectors, describe_index_stats, list_indexes. `writes`: the ids an upsert sends ([] for the others).
  */
-export async function mixedCall(client: Client, index: string, namespace: string, records: BenchRecord[], c: number): Promise<string[] | undefined> {
+export function mixedArgs(index: string, namespace: string, records: BenchRecord[], c: number): { name: string; args: Record<string, unknown>; writes: string[] } {
   const kind = c % 5;
   const from = (Math.floor(c / 5) * 10) % records.length;
   const batch = records.slice(from, from + 10);
@@ -67,9 +73,20 @@ export async function mixedCall(client: Client, index: string, namespace: string
           : kind === 3
             ? ["describe_index_stats", { index }]
             : ["list_indexes", {}];
+  return { name, args, writes: kind === 0 ? batch.map((v) => v.id) : [] };
+}
+
+/** The ids an upsert's answer says were written (those it sent less its failedIds). */
+export function written(writes: string[], structuredContent: unknown): string[] {
+  if (writes.length === 0) return [];
+  const { failedIds } = structuredContent as { failedIds: string[] };
+  return writes.filter((id) => !failedIds.includes(id));
+}
+
+/** Call `c` of a session's mix (mixedArgs) through an SDK client: the ids it wrote, or undefined when it answered an error. */
+export async function mixedCall(client: Client, index: string, namespace: string, records: BenchRecord[], c: number): Promise<string[] | undefined> {
+  const { name, args, writes } = mixedArgs(index, namespace, records, c);
   const r = await client.callTool({ name, arguments: args }, undefined, { timeout: 300_000 });
   if (r.isError) return undefined;
-  if (kind !== 0) return [];
-  const { failedIds } = r.structuredContent as { failedIds: string[] };
-  return batch.map((v) => v.id).filter((id) => !failedIds.includes(id));
+  return written(writes, r.structuredContent);
 }

@@ -6,7 +6,6 @@
 // the count of calls in flight for the shutdown, and the server handed to the SDK's factory. Bodies arrive already
 // read and parsed (server.ts: size, budget, deadline) and are passed on parsed: the SDK's Node adapter would
 // serialise them again.
-import { AsyncLocalStorage } from "node:async_hooks";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { createMcpHandler, isLegacyRequest, type McpServer } from "@modelcontextprotocol/server";
@@ -47,10 +46,13 @@ async function writeResponse(response: Response, res: ServerResponse): Promise<v
 
 export function modernEndpoint(opts: ModernEndpointOptions) {
   const { log } = opts;
-  const current = new AsyncLocalStorage<McpServer>();
+  // The server built for a request, found by the request the SDK hands its factory. Not an AsyncLocalStorage: its
+  // store would stay on every async resource the call creates — a pooled connection to the service opened during the
+  // call kept that call's whole McpServer for the connection's life.
+  const serverOf = new WeakMap<Request, McpServer>();
   const handler = createMcpHandler(
-    () => {
-      const server = current.getStore();
+    ({ requestInfo }) => {
+      const server = requestInfo && serverOf.get(requestInfo);
       if (!server) throw new Error("a 2026-07-28 request reached the SDK without its server");
       return server;
     },
@@ -92,7 +94,9 @@ export function modernEndpoint(opts: ModernEndpointOptions) {
       // The caller, for the state a call carries between its rounds (bound to it: src/mcp/request-state.ts).
       const token = /^Bearer[ \t]+(\S+)/i.exec(req.headers.authorization ?? "")?.[1];
       const authInfo = token === undefined ? undefined : { token, clientId: "bearer", scopes: [] };
-      const response = await current.run(server, () => handler.fetch(headersOnly(req, gone.signal), { parsedBody: json, ...(authInfo && { authInfo }) }));
+      const request = headersOnly(req, gone.signal);
+      serverOf.set(request, server);
+      const response = await handler.fetch(request, { parsedBody: json, ...(authInfo && { authInfo }) });
       await writeResponse(response, res);
     },
 
