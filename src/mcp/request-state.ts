@@ -86,16 +86,8 @@ function argumentsDigest(args: unknown): string {
 
 export const questionDigest = (...parts: string[]) => crypto().createHash("sha256").update(parts.join("\0")).digest("base64url");
 
-// Nonces this process accepted, until their state would have expired anyway; the data dir's folder of used states
-// (used-states.ts) tells the processes that share it.
-const used = new Map<string, number>();
-
-async function consume(nonce: string, usedStatesFolder: string | undefined): Promise<boolean> {
-  const now = Date.now();
-  for (const [n, until] of used) if (until < now) used.delete(n);
-  if (used.has(nonce)) return false;
-  used.set(nonce, now + STATE_TTL_S * 1000);
-  if (usedStatesFolder === undefined) return true;
+/** Marks the nonce used in the data dir's folder (used-states.ts), which every process sharing it reads: false if it was. */
+async function consume(nonce: string, usedStatesFolder: string): Promise<boolean> {
   const { takeOnce } = await import("./used-states.js");
   try {
     return await takeOnce(usedStatesFolder, nonce, STATE_TTL_S * 1000);
@@ -110,7 +102,8 @@ export const usedStatesFolder = (dataDir: string): string => join(dataDir, "used
 const refused = (why: string) => new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid requestState: ${why}; nothing was done. Call the tool again without it.`);
 
 /**
- * Refuses (throws -32602) a state issued for another tool or other arguments, or already used here; runs before the
+ * Refuses (throws -32602) a state issued for another tool or other arguments, or already used by a process sharing the
+ * data dir; runs before the
  * SDK's own check of the state (which refuses a bad signature, binding or expiry with its own -32602).
  */
 export async function checkCallState(
@@ -118,7 +111,7 @@ export async function checkCallState(
   codec: RequestStateCodec<CallState>,
   tool: string,
   args: unknown,
-  usedStates: string | undefined,
+  usedStates: string,
 ): Promise<void> {
   const raw = ctx.mcpReq.requestState();
   if (typeof raw !== "string") return; // none (or not a string: the SDK refuses it)

@@ -23,7 +23,7 @@ export function guardToolCalls(
   hidden: ReadonlyMap<string, string>,
   offered: readonly LazyTool[],
   codec: ReturnType<typeof stateCodec>,
-  usedStates: string | undefined,
+  usedStates: string,
   log: Logger,
 ): void {
   const handlers = requestHandlers(server);
