@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
-import { loadConfig } from "../../src/config.js";
+import { configRefusal } from "../helpers/config-refusal.js";
 import { EmbeddingsServer } from "../../src/local/models/openai-server.js";
 import { startEmbeddingsServer, TEST_MODEL } from "../helpers/embeddings-server.js";
 import { startMcp, type McpSession } from "../helpers/mcp-client.js";
@@ -32,17 +32,9 @@ describe("--embed-url", () => {
 
   test("with user:pass@ or a query string: refused by the server's settings and by serve, the URL not repeated", () => {
     const [withUser, withQuery] = secretUrls;
-    const refusal = (argv: string[], env: Record<string, string>) => {
-      try {
-        loadConfig(argv, env);
-      } catch (e) {
-        return (e as Error).message;
-      }
-      return "accepted";
-    };
-    const byUser = refusal(["--embed-url", withUser], {});
+    const byUser = configRefusal(["--embed-url", withUser], {});
     expect(byUser).toContain("--embed-url / VECDB_EMBED_URL must not hold a user name or password (user:pass@): it is shown in logs and by list_models; give the embeddings server's key in VECDB_EMBED_KEY");
-    const byQuery = refusal([], { VECDB_EMBED_URL: withQuery });
+    const byQuery = configRefusal([], { VECDB_EMBED_URL: withQuery });
     expect(byQuery).toContain("--embed-url / VECDB_EMBED_URL must not hold a query string or fragment (?…, #…)");
     for (const text of [byUser, byQuery]) expect(text).not.toContain("embed-secret-pass");
     for (const [args, env] of [

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { startServiceProcess, type RunningService } from "../helpers/local-service.js";
 import { connect, startHttp, type HttpServerProcess } from "../helpers/http-server.js";
-import { createIndex, dataUrl, randomVector, serverless } from "./support.js";
+import { createIndex, randomVector, serverless, upsertRandomVectors } from "./support.js";
 
 let svc: RunningService;
 let p: HttpServerProcess;
@@ -11,15 +11,7 @@ let p: HttpServerProcess;
 beforeAll(async () => {
   svc = await startServiceProcess();
   const { host } = await createIndex(svc, { name: "wide", dimension: 768, metric: "cosine", spec: serverless });
-  for (let b = 0; b < 10; b++) {
-    const vectors = Array.from({ length: 100 }, (_, i) => ({ id: `w${b * 100 + i}`, values: randomVector(768, b * 100 + i + 1) }));
-    const r = await fetch(`${dataUrl(host)}/vectors/upsert`, {
-      method: "POST",
-      headers: { "Api-Key": svc.apiKey, "X-Pinecone-API-Version": "2026-04", "Content-Type": "application/json" },
-      body: JSON.stringify({ vectors, namespace: "" }),
-    });
-    expect(r.status).toBe(200);
-  }
+  await upsertRandomVectors(svc, host, 1000, 768, "w");
   // Room for one such answer at a time (each is estimated at ~49 MiB).
   p = await startHttp({
     env: { PINECONE_API_KEY: svc.apiKey, PINECONE_CONTROLLER_HOST: svc.controlUrl },

@@ -15,7 +15,7 @@ import {
   type HttpServerProcess,
 } from "../helpers/http-server.js";
 import { SHUTDOWN_DEADLINE_MS } from "../../src/shutdown.js";
-import { createIndex, dataUrl, fetchVectors, indexStats, randomVector, serverless, startProxy } from "./support.js";
+import { createIndex, dataUrl, fetchVectors, indexStats, randomVector, serverless, startProxy, upsertRandomVectors } from "./support.js";
 import { until } from "../helpers/until.js";
 
 let svc: RunningService;
@@ -302,15 +302,7 @@ describe("slow and half-sent requests", () => {
 test("a large answer the client stops reading is dropped after --send-timeout-s; the server goes on", async () => {
   await createIndex(svc, { name: "wide", dimension: 768, metric: "cosine", spec: serverless });
   const host = await indexHost("wide");
-  for (let b = 0; b < 10; b++) {
-    const vectors = Array.from({ length: 100 }, (_, i) => ({ id: `w${b * 100 + i}`, values: randomVector(768, b * 100 + i + 1) }));
-    const r = await fetch(`${dataUrl(host)}/vectors/upsert`, {
-      method: "POST",
-      headers: { "Api-Key": svc.apiKey, "X-Pinecone-API-Version": "2026-04", "Content-Type": "application/json" },
-      body: JSON.stringify({ vectors, namespace: "" }),
-    });
-    expect(r.status).toBe(200);
-  }
+  await upsertRandomVectors(svc, host, 1000, 768, "w");
   const p = await startHttp(["--insecure-http-no-token", "--send-timeout-s", "1", "--max-result-tokens", "100000"]);
   const sid = await rawSession(p.url, "2025-03-26");
   // Sixty calls in one batch: one answer stream of tens of MB (each result up to a budget of 100,000 tokens, in the

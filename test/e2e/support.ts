@@ -73,6 +73,15 @@ export async function fetchVectors(svc: RunningService, host: string, ids: strin
 /** Rounds to float32, as the service stores values. */
 export const f32 = (x: number) => Math.fround(x);
 
+/** Writes `count` records of random `dimension`-long vectors (ids `${prefix}0` …, seeded by position) in requests of 100. */
+export async function upsertRandomVectors(svc: { controlUrl: string; apiKey: string }, host: string, count: number, dimension: number, prefix: string): Promise<void> {
+  for (let start = 0; start < count; start += 100) {
+    const vectors = Array.from({ length: Math.min(100, count - start) }, (_, i) => ({ id: `${prefix}${start + i}`, values: randomVector(dimension, start + i + 1) }));
+    const r = await api(svc, "POST", `${dataUrl(host)}/vectors/upsert`, { vectors, namespace: "" });
+    if (r.status !== 200) throw new Error(`upsert of ${prefix}${start}… answered ${r.status}: ${JSON.stringify(r.body)}`);
+  }
+}
+
 export function randomVector(dim: number, seed: number): number[] {
   let s = seed >>> 0 || 1;
   const v = new Array<number>(dim);

@@ -2,15 +2,7 @@
 // and a URL without a key refused rather than dropped.
 import { expect, test } from "vitest";
 import { loadConfig } from "../../src/config.js";
-
-const refusal = (argv: string[], env: Record<string, string>) => {
-  try {
-    loadConfig(argv, env);
-  } catch (e) {
-    return (e as Error).message;
-  }
-  return "accepted";
-};
+import { configRefusal as refusal } from "../helpers/config-refusal.js";
 
 test("VECDB_OTHER_API_KEY and --other-host / VECDB_OTHER_HOST set the second service; the URL alone is refused", () => {
   const loaded = loadConfig(["--other-host", "http://127.0.0.1:5081/"], { PINECONE_API_KEY: "k", VECDB_OTHER_API_KEY: " other-secret-key \n" });
