@@ -103,8 +103,8 @@ const refused = (why: string) => new ProtocolError(ProtocolErrorCode.InvalidPara
 
 /**
  * Refuses (throws -32602) a state issued for another tool or other arguments, or already used by a process sharing the
- * data dir; runs before the
- * SDK's own check of the state (which refuses a bad signature, binding or expiry with its own -32602).
+ * data dir; runs before the SDK's own check of the state (which refuses a bad signature, binding or expiry with its
+ * own -32602).
  */
 export async function checkCallState(
   ctx: ServerContext,
